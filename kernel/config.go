@@ -1,0 +1,103 @@
+package kernel
+
+import (
+	"time"
+)
+
+// Profile names a preset of [Config]; see [Preset].
+type Profile string
+
+const (
+	ProfileHost    Profile = "host"    // the CLI and people: no limits
+	ProfileAgent   Profile = "agent"   // embedders and MCP: bounded output, a timeout
+	ProfileSandbox Profile = "sandbox" // untrusted agents: no host programs but the declared ones
+)
+
+// Profiles lists the presets, in the order of the docs.
+var Profiles = []Profile{ProfileHost, ProfileAgent, ProfileSandbox}
+
+// DefaultCoreEnv is the core set of host variables copied into a session
+// by name when present (the host profile adds TERM).
+var DefaultCoreEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "TZ"}
+
+// Externals is a session's policy for programs found on $PATH. Wrapped
+// commands and harness tools run under every policy.
+type Externals int
+
+const (
+	ExternalsAllowed Externals = iota // any program on the session's PATH
+	ExternalsDenied                   // none, except those in Config.AllowExternal
+)
+
+// Config is everything a [Kernel] is built from. The zero value is the
+// host profile with no limits and the default core environment; [Preset]
+// returns the named presets, whose fields all stay overridable.
+type Config struct {
+	// Profile is the preset this config came from; it decides the
+	// profile-specific behaviour no field covers (TERM from the host,
+	// ANSI stripping, HOME in the sandbox). Empty means host.
+	Profile Profile
+
+	// CoreEnv names the host variables copied into every session when
+	// present. Nil means [DefaultCoreEnv]; an empty, non-nil slice copies
+	// nothing.
+	CoreEnv []string
+	// Env is set, exported, in every session; it wins over CoreEnv.
+	Env map[string]string
+	// PassEnv names further host variables copied into every session.
+	PassEnv []string
+	// LookupEnv reads the host environment; nil means [os.LookupEnv].
+	LookupEnv func(name string) (string, bool)
+
+	// OutputLimit is the bytes of each stream kept in memory (half head,
+	// half tail); past it the stream spills to a file. Zero means no limit,
+	// though memory stays bounded by spawn.DefaultHardCap.
+	OutputLimit int
+	// Timeout bounds each call; zero means none.
+	Timeout time.Duration
+	// KillGrace is the time between SIGTERM and SIGKILL when a call's
+	// process group is ended; zero means spawn.DefaultGrace.
+	KillGrace time.Duration
+
+	// Root is the directory the sandbox profile is confined to.
+	Root string
+
+	// Externals is the policy for programs found on PATH.
+	Externals Externals
+	// AllowExternal names programs that run even when Externals is
+	// ExternalsDenied.
+	AllowExternal []string
+
+	// Tools are registered in every session, found before PATH.
+	Tools []Tool
+}
+
+// Preset returns the configuration of a profile. It returns false for an
+// unknown name.
+func Preset(p Profile) (Config, bool) {
+	switch p {
+	case ProfileHost:
+		return Config{Profile: p, CoreEnv: append(DefaultCoreEnv[:len(DefaultCoreEnv):len(DefaultCoreEnv)], "TERM")}, true
+	case ProfileAgent, ProfileSandbox:
+		c := Config{
+			Profile:     p,
+			OutputLimit: 32 << 10,
+			Timeout:     120 * time.Second,
+			Env: map[string]string{
+				"PAGER":               "cat",
+				"GIT_PAGER":           "cat",
+				"GIT_EDITOR":          "true",
+				"EDITOR":              "true",
+				"GIT_TERMINAL_PROMPT": "0",
+				"DEBIAN_FRONTEND":     "noninteractive",
+				"NO_COLOR":            "1",
+				"CI":                  "1",
+			},
+		}
+		if p == ProfileSandbox {
+			c.Externals = ExternalsDenied
+		}
+		return c, true
+	}
+	return Config{}, false
+}

@@ -1,0 +1,355 @@
+package kernel
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/spawn"
+)
+
+// internalPrefix marks a command the call handler rerouted to the exec
+// handler: a tool whose name is also a shell builtin (help, jobs, kill,
+// wait) or the tool-aware `type`. No script can type the prefix.
+const internalPrefix = "\x00shelter:"
+
+// callHandler sees every simple command, builtins and functions included,
+// after expansion. It reroutes the names shelter answers itself and resets
+// the call's data, which belongs to the last command only.
+func (s *Session) callHandler(ctx context.Context, args []string) ([]string, error) {
+	if st := s.call.Load(); st != nil && jobOf(ctx) == nil {
+		st.data = nil
+	}
+	name := args[0]
+	if name == "command" && len(args) > 1 {
+		switch {
+		case args[1] == "-v" || args[1] == "-V":
+			if s.anyTool(args[2:]) {
+				return append([]string{internalPrefix + "type", args[1]}, args[2:]...), nil
+			}
+			return args, nil
+		case interp.IsBuiltin(args[1]) && s.tools[args[1]] != nil:
+			// `command jobs` would reach mvdan's builtin directly.
+			args, name = args[1:], args[1]
+		default:
+			return args, nil
+		}
+	}
+	if name == "type" && s.anyTool(args[1:]) {
+		return append([]string{internalPrefix + "type"}, args[1:]...), nil
+	}
+	if interp.IsBuiltin(name) && s.tools[name] != nil {
+		out := slices.Clone(args)
+		out[0] = internalPrefix + name
+		return out, nil
+	}
+	return args, nil
+}
+
+func (s *Session) anyTool(names []string) bool {
+	for _, n := range names {
+		if s.tools[n] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// execHandler runs every simple command that is neither a function nor a
+// shell builtin. It is the only exec handler: mvdan's default is never
+// reached.
+func (s *Session) execHandler(ctx context.Context, args []string) error {
+	hc := interp.HandlerCtx(ctx)
+	if name, ok := strings.CutPrefix(args[0], internalPrefix); ok {
+		if name == "type" {
+			return s.typeBuiltin(ctx, hc, args[1:])
+		}
+		args = slices.Clone(args)
+		args[0] = name
+	}
+	c := &Call{
+		Args:   args,
+		Stdin:  hc.Stdin,
+		Stdout: hc.Stdout,
+		Stderr: hc.Stderr,
+		Dir:    hc.Dir,
+		Env:    exported(hc.Env),
+	}
+	if f, ok := hc.Stdin.(*os.File); !ok || f == nil || f == s.devnull {
+		c.Stdin = nil
+	} else {
+		c.StdinPiped = true
+	}
+	status, err := s.runCommand(ctx, c)
+	if err != nil {
+		return err
+	}
+	if status == 0 {
+		return nil
+	}
+	return interp.ExitStatus(uint8(status))
+}
+
+// dispatch runs argv for a launcher (env, timeout, xargs…): the guard,
+// tools and the external policy apply, as for any command of the script.
+func (s *Session) dispatch(ctx context.Context, parent *Call, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &Call{
+		Args:       argv,
+		Stdin:      stdin,
+		Stdout:     stdout,
+		Stderr:     stderr,
+		Dir:        parent.Dir,
+		Env:        parent.Env,
+		StdinPiped: stdin != nil && parent.StdinPiped,
+	}
+	status, err := s.runCommand(ctx, c)
+	if err != nil && status == 0 {
+		return 1
+	}
+	return status
+}
+
+// runCommand is the one path every command takes after the shell: guard,
+// tool, external policy, PATH, spawn. A non-nil error means ctx ended.
+func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
+	c.session = s
+	c.Caller = s.caller
+	c.grace = s.k.cfg.KillGrace
+	if st := s.call.Load(); st != nil && jobOf(ctx) == nil {
+		c.data = &st.data
+	}
+	name := c.Args[0]
+	if line, ok := s.guard.refuse(literalWords(c.Args), c.Env); ok {
+		fmt.Fprintln(c.Stderr, line)
+		return 2, nil
+	}
+	if t := s.tools[name]; t != nil {
+		return s.runTool(ctx, t, c)
+	}
+	if line, ok := s.externalRefusal(name, c); ok {
+		fmt.Fprintln(c.Stderr, line)
+		return 127, nil
+	}
+	path, err := spawn.LookPath(c.Getenv("PATH"), c.Dir, name)
+	if err != nil {
+		var le *spawn.LookPathError
+		if errors.As(err, &le) {
+			fmt.Fprintf(c.Stderr, "shelter: %s\n", le)
+			return le.Status, nil
+		}
+		fmt.Fprintf(c.Stderr, "shelter: %s: %v\n", name, err)
+		return 127, nil
+	}
+	return s.spawn(ctx, c, path)
+}
+
+func (s *Session) runTool(ctx context.Context, t Tool, c *Call) (int, error) {
+	err := t.Run(ctx, c)
+	if err == nil {
+		return 0, nil
+	}
+	if ctx.Err() != nil {
+		return 1, ctx.Err()
+	}
+	var es ExitStatus
+	var ies interp.ExitStatus
+	var ref *Refusal
+	switch {
+	case errors.As(err, &es):
+		return int(es), nil
+	case errors.As(err, &ies):
+		return int(ies), nil
+	case errors.As(err, &ref):
+		fmt.Fprintln(c.Stderr, ref.Line)
+		return 2, nil
+	}
+	fmt.Fprintf(c.Stderr, "%s: %v\n", c.Args[0], err)
+	return 1, nil
+}
+
+// spawn runs an executable found on PATH; a file the kernel will not
+// execute (no #! line) is run as a script by this session's handlers.
+func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) {
+	job := jobOf(ctx)
+	cmd := &spawn.Cmd{
+		Path:   path,
+		Args:   c.Args,
+		Env:    c.Env,
+		Dir:    c.Dir,
+		Stdin:  c.Stdin,
+		Stdout: c.Stdout,
+		Stderr: c.Stderr,
+		Grace:  s.k.cfg.KillGrace,
+		Started: func(pid int) {
+			s.jobs.started(job, pid)
+		},
+		Exited: func(pid int) {
+			s.jobs.exited(job, pid)
+		},
+	}
+	status, err := spawn.Run(ctx, cmd)
+	if errors.Is(err, spawn.ErrNoExec) {
+		return s.runScriptFile(ctx, c, path)
+	}
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(c.Stderr, "shelter: %s: %v\n", c.Args[0], unwrapPathError(err))
+		return status, nil
+	}
+	return status, err
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// runScriptFile runs a shebang-less executable file as a shell script, as
+// shells do, but with this session's handlers: every policy applies to
+// what it runs. Like a child process, it sees only exported variables.
+func (s *Session) runScriptFile(ctx context.Context, c *Call, path string) (int, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "shelter: %s: %v\n", c.Args[0], unwrapPathError(err))
+		return 126, nil
+	}
+	if line, _, _ := bytes.Cut(src, []byte("\n")); bytes.IndexByte(line, 0) >= 0 {
+		fmt.Fprintf(c.Stderr, "shelter: %s: cannot execute binary file\n", c.Args[0])
+		return 126, nil
+	}
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(src), c.Args[0])
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "shelter: %v\n", err)
+		return 2, nil
+	}
+	r, err := s.newRunner(expand.ListEnviron(c.Env...), c.Dir)
+	if err != nil {
+		return 1, err
+	}
+	var stdin io.Reader = s.devnull
+	if c.Stdin != nil {
+		stdin = c.Stdin
+	}
+	interp.StdIO(stdin, c.Stdout, c.Stderr)(r)
+	r.Params = c.Args[1:]
+	err = r.Run(ctx, file)
+	if ctx.Err() != nil {
+		return 1, ctx.Err()
+	}
+	return exitCode(err), nil
+}
+
+// externalRefusal applies the session's policy for programs from PATH.
+func (s *Session) externalRefusal(name string, c *Call) (string, bool) {
+	cfg := s.k.cfg
+	if cfg.Externals == ExternalsAllowed {
+		return "", false
+	}
+	base := filepath.Base(name)
+	if slices.Contains(cfg.AllowExternal, base) {
+		if base == name {
+			return "", false
+		}
+		// A path is allowed only when it is what the allowed name resolves to.
+		want, err := spawn.LookPath(c.Getenv("PATH"), c.Dir, base)
+		got := name
+		if !filepath.IsAbs(got) {
+			got = filepath.Join(c.Dir, got)
+		}
+		if err == nil && filepath.Clean(want) == filepath.Clean(got) {
+			return "", false
+		}
+	}
+	return fmt.Sprintf("shelter: external command '%s' is not allowed in this session; allowed: %s", name, pool(cfg.AllowExternal)), true
+}
+
+// pool renders a sorted list of names for a refusal, or (none).
+func pool(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	sorted := slices.Clone(names)
+	slices.Sort(sorted)
+	return strings.Join(slices.Compact(sorted), ", ")
+}
+
+func literalWords(args []string) []Word {
+	words := make([]Word, len(args))
+	for i, a := range args {
+		words[i] = Word{Text: a}
+	}
+	return words
+}
+
+// typeBuiltin answers `type` and `command -v/-V` for tools, and hands
+// every other name to the shell's own builtin.
+func (s *Session) typeBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	mode := ""
+	var names []string
+	for i, a := range args {
+		if a == "--" {
+			names = append(names, args[i+1:]...)
+			break
+		}
+		if strings.HasPrefix(a, "-") && names == nil {
+			mode = a
+			continue
+		}
+		names = append(names, a)
+	}
+	var failed error
+	for _, n := range names {
+		t := s.tools[n]
+		if t == nil {
+			var err error
+			switch mode {
+			case "-v", "-V":
+				err = hc.Builtin(ctx, []string{"command", mode, n})
+			case "":
+				err = hc.Builtin(ctx, []string{"type", n})
+			default:
+				err = hc.Builtin(ctx, []string{"type", mode, n})
+			}
+			if err != nil {
+				failed = err
+			}
+			continue
+		}
+		switch mode {
+		case "-v":
+			fmt.Fprintln(hc.Stdout, n)
+		case "-t":
+			fmt.Fprintln(hc.Stdout, "builtin")
+		case "-p", "-P":
+			failed = interp.ExitStatus(1)
+		default:
+			fmt.Fprintf(hc.Stdout, "%s is a shelter %s\n", n, kindNoun(t.Kind()))
+		}
+	}
+	if failed != nil {
+		return interp.ExitStatus(1)
+	}
+	return nil
+}
+
+func kindNoun(k Kind) string {
+	switch k {
+	case Wrapped:
+		return "wrapped command"
+	case Harness:
+		return "harness tool"
+	}
+	return "builtin"
+}

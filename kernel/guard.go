@@ -1,0 +1,226 @@
+package kernel
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// guard refuses the shell commands that harness tools replace. It is a
+// filter for a cooperative agent, not a sandbox: a determined script can
+// always find another spelling.
+type guard struct {
+	commands []guardEntry // by command words
+	vars     []guardEntry // by environment variable name
+}
+
+type guardEntry struct {
+	words []string // as typed: "systemctl", "restart"
+	tool  Tool
+}
+
+// newGuard collects the replaces entries of the tools a session can call;
+// an entry whose tool is not among them refuses nothing.
+func newGuard(tools map[string]Tool) *guard {
+	g := &guard{}
+	for _, name := range sortedNames(tools) {
+		r, ok := tools[name].(Replacer)
+		if !ok {
+			continue
+		}
+		for _, entry := range r.Replaces() {
+			words := strings.Fields(entry)
+			if len(words) == 0 {
+				continue
+			}
+			e := guardEntry{words: words, tool: tools[name]}
+			if len(words) == 1 && isEnvName(words[0]) {
+				g.vars = append(g.vars, e)
+			} else {
+				g.commands = append(g.commands, e)
+			}
+		}
+	}
+	return g
+}
+
+// isEnvName reports whether an entry names an environment variable: one
+// upper-case word.
+func isEnvName(w string) bool {
+	if w == "" || w[0] < 'A' || w[0] > 'Z' {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *guard) empty() bool { return g == nil || len(g.commands)+len(g.vars) == 0 }
+
+// matchCommand finds the entry a simple command matches, after unwrapping
+// launchers. Opaque words never match.
+func (g *guard) matchCommand(words []Word) (guardEntry, bool) {
+	if g.empty() {
+		return guardEntry{}, false
+	}
+	inner, assigns := unwrapLaunchers(words)
+	for _, a := range assigns {
+		if e, ok := g.matchVar(a); ok {
+			return e, true
+		}
+	}
+	if len(inner) == 0 || inner[0].Opaque {
+		return guardEntry{}, false
+	}
+	name := filepath.Base(inner[0].Text)
+	for _, e := range g.commands {
+		if e.words[0] == name && subsequence(e.words[1:], inner[1:]) {
+			return e, true
+		}
+	}
+	return guardEntry{}, false
+}
+
+// matchVar finds the entry for a variable being assigned.
+func (g *guard) matchVar(name string) (guardEntry, bool) {
+	if g.empty() {
+		return guardEntry{}, false
+	}
+	for _, e := range g.vars {
+		if e.words[0] == name {
+			return e, true
+		}
+	}
+	return guardEntry{}, false
+}
+
+func subsequence(want []string, words []Word) bool {
+	i := 0
+	for _, w := range words {
+		if i == len(want) {
+			break
+		}
+		if !w.Opaque && w.Text == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
+}
+
+// refuse is the guard at execution, on expanded words.
+func (g *guard) refuse(words []Word, _ []string) (string, bool) {
+	e, ok := g.matchCommand(words)
+	if !ok {
+		return "", false
+	}
+	return guardLine(wordsText(words), e, "it did not run"), true
+}
+
+func guardLine(command string, e guardEntry, outcome string) string {
+	return fmt.Sprintf("shelter: '%s' is done with the tool '%s' here (%s); call %s instead — %s",
+		command, e.tool.Name(), shortDescription(e.tool), e.tool.Name(), outcome)
+}
+
+// shortDescription is a tool's description without the "Use instead of"
+// sentence agents get.
+func shortDescription(t Tool) string {
+	d := t.Description()
+	if i := strings.Index(d, "Use instead of:"); i >= 0 {
+		d = d[:i]
+	}
+	d = strings.TrimSpace(d)
+	if i := strings.IndexByte(d, '\n'); i >= 0 {
+		d = strings.TrimSpace(d[:i])
+	}
+	return d
+}
+
+func wordsText(words []Word) string {
+	parts := make([]string, len(words))
+	for i, w := range words {
+		parts[i] = w.Text
+		if w.Opaque {
+			parts[i] = "…"
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// launcherOptions lists, per launcher, the options that take a separate
+// value; any other word starting with '-' is a flag on its own.
+var launcherOptions = map[string][]string{
+	"env":     {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"},
+	"command": {},
+	"exec":    {"-a"},
+	"nohup":   {},
+	"nice":    {"-n", "--adjustment"},
+	"timeout": {"-s", "--signal", "-k", "--kill-after"},
+	"xargs":   {"-a", "--arg-file", "-d", "--delimiter", "-E", "-e", "--eof", "-I", "-i", "--replace", "-L", "-l", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"},
+	"sudo":    {"-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"},
+}
+
+// unwrapLaunchers strips env, command, exec, nohup, nice, timeout, xargs
+// and sudo with their options from the front of a command, returning the
+// command they launch and the variables env or sudo assign on the way.
+// `command -v` and similar queries launch nothing and are returned as is.
+func unwrapLaunchers(words []Word) (inner []Word, assigns []string) {
+	for len(words) > 0 && !words[0].Opaque {
+		launcher := filepath.Base(words[0].Text)
+		valued, ok := launcherOptions[launcher]
+		if !ok {
+			break
+		}
+		if launcher == "command" && len(words) > 1 && (words[1].Text == "-v" || words[1].Text == "-V") {
+			break
+		}
+		rest := words[1:]
+		for len(rest) > 0 {
+			w := rest[0]
+			if w.Opaque {
+				break
+			}
+			if w.Text == "--" {
+				rest = rest[1:]
+				break
+			}
+			if strings.HasPrefix(w.Text, "-") && len(w.Text) > 1 {
+				rest = rest[1:]
+				if slices.Contains(valued, w.Text) && len(rest) > 0 {
+					rest = rest[1:]
+				}
+				continue
+			}
+			if launcher == "env" || launcher == "sudo" {
+				if name, _, ok := strings.Cut(w.Text, "="); ok && isName(name) {
+					assigns = append(assigns, name)
+					rest = rest[1:]
+					continue
+				}
+			}
+			break
+		}
+		if launcher == "timeout" && len(rest) > 0 {
+			rest = rest[1:] // the duration
+		}
+		words = rest
+	}
+	return words, assigns
+}
+
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

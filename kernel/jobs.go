@@ -1,0 +1,204 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/spawn"
+)
+
+// job is a top-level `cmd &` of a call: a subshell that outlives the call
+// and belongs to the session. Everything it prints goes to its log; while
+// the call that started it runs, also to that call's result.
+type job struct {
+	id      int
+	command string
+	logPath string
+	log     *os.File
+	cancel  context.CancelFunc
+	done    chan struct{}
+
+	// guarded by jobTable.mu
+	status   int
+	finished bool
+	pids     []int // live processes
+	firstPID int
+}
+
+type jobKey struct{}
+
+func jobOf(ctx context.Context) *job {
+	j, _ := ctx.Value(jobKey{}).(*job)
+	return j
+}
+
+// jobTable is a session's jobs and the processes it runs, which are the
+// only ones `kill PID` may signal.
+type jobTable struct {
+	mu    sync.Mutex
+	next  int
+	jobs  []*job
+	procs map[int]*job // live processes of the session; nil job: foreground
+}
+
+func (t *jobTable) started(j *job, pid int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.procs == nil {
+		t.procs = make(map[int]*job)
+	}
+	t.procs[pid] = j
+	if j != nil {
+		j.pids = append(j.pids, pid)
+		if j.firstPID == 0 {
+			j.firstPID = pid
+		}
+	}
+}
+
+func (t *jobTable) exited(j *job, pid int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.procs, pid)
+	if j != nil {
+		j.pids = slices.DeleteFunc(j.pids, func(p int) bool { return p == pid })
+	}
+}
+
+// startJob runs st in a subshell of the session's current state.
+func (s *Session) startJob(st *syntax.Stmt, stdout, stderr *spawn.Sink) {
+	t := &s.jobs
+	t.mu.Lock()
+	t.next++
+	id := t.next
+	t.mu.Unlock()
+
+	st2 := *st
+	st2.Background = false
+	j := &job{id: id, command: commandText(st), done: make(chan struct{})}
+	j.logPath = filepath.Join(s.spills, fmt.Sprintf("job-%d.log", id))
+	log, err := os.OpenFile(j.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND|os.O_TRUNC, 0o600)
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
+		return
+	}
+	j.log = log
+	ctx, cancel := context.WithCancel(context.WithValue(s.life, jobKey{}, j))
+	j.cancel = cancel
+
+	sub := s.runner.Subshell()
+	interp.StdIO(s.devnull, &jobWriter{log: log, call: stdout}, &jobWriter{log: log, call: stderr})(sub)
+
+	t.mu.Lock()
+	t.jobs = append(t.jobs, j)
+	t.mu.Unlock()
+	go func() {
+		err := sub.Run(ctx, &st2)
+		status := exitCode(err)
+		if ctx.Err() != nil && status == 0 {
+			status = 143
+		}
+		t.mu.Lock()
+		j.status, j.finished = status, true
+		t.mu.Unlock()
+		log.Close()
+		cancel()
+		close(j.done)
+	}()
+}
+
+func commandText(st *syntax.Stmt) string {
+	var b strings.Builder
+	syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, st)
+	return b.String()
+}
+
+// jobWriter sends a job's output to its log and to the sink of the call
+// that started it; that sink discards everything once its call returned.
+type jobWriter struct {
+	log  io.Writer
+	call io.Writer
+}
+
+func (w *jobWriter) Write(p []byte) (int, error) {
+	w.call.Write(p)
+	return w.log.Write(p)
+}
+
+// running lists the jobs still running, for Result.Jobs.
+func (t *jobTable) running() []Job {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []Job
+	for _, j := range t.jobs {
+		if !j.finished {
+			out = append(out, Job{ID: j.id, PID: j.firstPID, Command: j.command, Log: j.logPath})
+		}
+	}
+	return out
+}
+
+// lookup finds a job by number.
+func (t *jobTable) lookup(id int) *job {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, j := range t.jobs {
+		if j.id == id {
+			return j
+		}
+	}
+	return nil
+}
+
+func (t *jobTable) all() []*job {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.jobs)
+}
+
+// forget drops finished jobs that have been reported.
+func (t *jobTable) forget(done []*job) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.jobs = slices.DeleteFunc(t.jobs, func(j *job) bool { return slices.Contains(done, j) })
+}
+
+func (t *jobTable) killAll() {
+	for _, j := range t.all() {
+		j.cancel()
+	}
+}
+
+func (t *jobTable) waitAll() {
+	for _, j := range t.all() {
+		<-j.done
+	}
+}
+
+// owner reports whether pid is a live process of the session.
+func (t *jobTable) owns(pid int) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.procs[pid]
+	return ok
+}
+
+func (t *jobTable) ownedPIDs() []int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	pids := make([]int, 0, len(t.procs))
+	for p := range t.procs {
+		pids = append(pids, p)
+	}
+	slices.Sort(pids)
+	return pids
+}

@@ -1,0 +1,93 @@
+package kernel
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Kernel is an immutable configuration and tool registry shared by many
+// sessions. It is safe for concurrent use.
+type Kernel struct {
+	cfg   Config
+	tools map[string]Tool
+	names []string // sorted tool names
+	guard *guard
+}
+
+// New builds a kernel from cfg. It fails when two tools share a name or a
+// tool's name is empty.
+func New(cfg Config) (*Kernel, error) {
+	if cfg.Profile == "" {
+		cfg.Profile = ProfileHost
+	}
+	if _, ok := Preset(cfg.Profile); !ok {
+		return nil, fmt.Errorf("unknown profile %q; allowed: %s", cfg.Profile, profileNames())
+	}
+	if cfg.LookupEnv == nil {
+		cfg.LookupEnv = os.LookupEnv
+	}
+	k := &Kernel{cfg: cfg}
+	tools, err := registry(nil, append(kernelBuiltins(), cfg.Tools...))
+	if err != nil {
+		return nil, err
+	}
+	k.tools = tools
+	k.names = sortedNames(tools)
+	k.guard = newGuard(tools)
+	return k, nil
+}
+
+// Config returns the configuration the kernel was built from.
+func (k *Kernel) Config() Config { return k.cfg }
+
+// Tools returns the kernel's tools sorted by name.
+func (k *Kernel) Tools() []Tool {
+	out := make([]Tool, len(k.names))
+	for i, n := range k.names {
+		out[i] = k.tools[n]
+	}
+	return out
+}
+
+// Tool returns the tool of that name.
+func (k *Kernel) Tool(name string) (Tool, bool) {
+	t, ok := k.tools[name]
+	return t, ok
+}
+
+func registry(base map[string]Tool, add []Tool) (map[string]Tool, error) {
+	out := make(map[string]Tool, len(base)+len(add))
+	for n, t := range base {
+		out[n] = t
+	}
+	for _, t := range add {
+		name := t.Name()
+		if name == "" {
+			return nil, fmt.Errorf("a %s tool has an empty name", t.Kind())
+		}
+		if prev, ok := out[name]; ok {
+			return nil, fmt.Errorf("tool %q registered twice (%s and %s)", name, prev.Kind(), t.Kind())
+		}
+		out[name] = t
+	}
+	return out, nil
+}
+
+func sortedNames(tools map[string]Tool) []string {
+	names := make([]string, 0, len(tools))
+	for n := range tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func profileNames() string {
+	names := make([]string, len(Profiles))
+	for i, p := range Profiles {
+		names[i] = string(p)
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,77 @@
+package kernel
+
+import "encoding/json"
+
+// Result is the one answer to a call: the same shape in Go, in
+// `shelter --json` and as MCP structured content. In JSON every field is
+// always present; empty lists are [] and absent data is null.
+type Result struct {
+	ExitCode    int             `json:"exit_code"`
+	Stdout      string          `json:"stdout"`
+	Stderr      string          `json:"stderr"`
+	Data        json.RawMessage `json:"data"`
+	Cwd         string          `json:"cwd"`
+	DurationMS  int64           `json:"duration_ms"`
+	TimedOut    bool            `json:"timed_out"`
+	Cancelled   bool            `json:"cancelled"`
+	Rejected    bool            `json:"rejected"`
+	Truncated   bool            `json:"truncated"`
+	StdoutBytes int64           `json:"stdout_bytes"`
+	StderrBytes int64           `json:"stderr_bytes"`
+	SpillPath   string          `json:"spill_path"`
+	Issues      []Issue         `json:"issues"`
+	Jobs        []Job           `json:"jobs"`
+}
+
+// MarshalJSON writes every field, with [] for empty lists and null for
+// absent data.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	p := plain(r)
+	if p.Issues == nil {
+		p.Issues = []Issue{}
+	}
+	if p.Jobs == nil {
+		p.Jobs = []Job{}
+	}
+	if len(p.Data) == 0 {
+		p.Data = json.RawMessage("null")
+	}
+	return json.Marshal(p)
+}
+
+// Severity of an [Issue].
+type Severity string
+
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Issue is a finding of validation: an error refuses the script, a warning
+// does not. Line and Col are 1-based; 0 when unknown.
+type Issue struct {
+	Severity Severity `json:"severity"`
+	Code     string   `json:"code"`
+	Line     int      `json:"line"`
+	Col      int      `json:"col"`
+	Message  string   `json:"message"`
+}
+
+// Issue codes.
+const (
+	CodeParse       = "parse"       // the script does not parse
+	CodeUnsupported = "unsupported" // a construct shelter does not run
+	CodeUnknown     = "unknown-command"
+	CodeRefused     = "refused" // a tool's static check refused the call
+	CodeGuard       = "guard"   // a command a harness tool replaces
+	CodeExternal    = "external"
+)
+
+// Job is a background job still running after its call returned.
+type Job struct {
+	ID      int    `json:"id"`
+	PID     int    `json:"pid"`
+	Command string `json:"command"`
+	Log     string `json:"log"`
+}

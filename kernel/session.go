@@ -1,0 +1,451 @@
+package kernel
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/spawn"
+)
+
+// ErrClosed is returned when a closed [Session] is used.
+var ErrClosed = errors.New("shelter: session is closed")
+
+// SessionOptions configure one [Session].
+type SessionOptions struct {
+	// Dir is the starting working directory; empty means the process's
+	// own. It must exist.
+	Dir string
+	// Env is set, exported, in the session; it wins over the kernel's.
+	Env map[string]string
+	// PassEnv names host variables copied into this session.
+	PassEnv []string
+	// Caller is handed to every tool; ID defaults to a generated one.
+	Caller Caller
+	// Tools are registered in this session only, beside the kernel's.
+	Tools []Tool
+	// KeepSpills keeps the session's spill files after Close; they are
+	// removed with the session's temp directory otherwise.
+	KeepSpills bool
+}
+
+// RunOptions configure one call.
+type RunOptions struct {
+	// Stdin is the call's input; nil means none (/dev/null).
+	Stdin io.Reader
+	// Timeout overrides the kernel's for this call; negative means none.
+	Timeout time.Duration
+	// Args are the positional parameters ($1...) for this call.
+	Args []string
+}
+
+// Session is one shell state: working directory, variables, functions,
+// background jobs and a private temp directory. Calls on one session are
+// serialised; sessions run in parallel.
+type Session struct {
+	k       *Kernel
+	caller  Caller
+	tools   map[string]Tool
+	guard   *guard
+	tmpdir  string
+	spills  string
+	devnull *os.File
+	keep    bool
+
+	mu     sync.Mutex // held for the duration of a call
+	runner *interp.Runner
+	closed bool
+
+	// call is the state of the running foreground call, nil between calls.
+	call atomic.Pointer[callState]
+
+	jobs jobTable
+	life context.Context // ends with Close: the context of background jobs
+	end  context.CancelFunc
+}
+
+// callState is what the handlers need to know of the running call.
+type callState struct {
+	data      json.RawMessage
+	stdinUsed bool
+}
+
+var sessionCount atomic.Uint64
+
+// NewSession starts a session.
+func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
+	dir := opts.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		dir = wd
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("session directory: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("session directory %s is not a directory", dir)
+	}
+	tools := k.tools
+	g := k.guard
+	if len(opts.Tools) > 0 {
+		if tools, err = registry(k.tools, opts.Tools); err != nil {
+			return nil, err
+		}
+		g = newGuard(tools)
+	}
+	tmpdir, err := os.MkdirTemp("", "shelter-")
+	if err != nil {
+		return nil, err
+	}
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		os.RemoveAll(tmpdir)
+		return nil, err
+	}
+	s := &Session{
+		k:       k,
+		caller:  opts.Caller,
+		tools:   tools,
+		guard:   g,
+		tmpdir:  tmpdir,
+		spills:  tmpdir,
+		devnull: devnull,
+		keep:    opts.KeepSpills,
+	}
+	if s.caller.SessionID == "" {
+		s.caller.SessionID = fmt.Sprintf("s%d-%d", os.Getpid(), sessionCount.Add(1))
+	}
+	if s.keep {
+		if s.spills, err = os.MkdirTemp("", "shelter-spill-"); err != nil {
+			s.cleanup()
+			return nil, err
+		}
+	}
+	s.life, s.end = context.WithCancel(context.Background())
+	env := k.sessionEnv(opts, tmpdir, dir)
+	s.runner, err = s.newRunner(listEnviron(env), dir)
+	if err != nil {
+		s.cleanup()
+		return nil, err
+	}
+	s.runner.Reset()
+	if _, ok := env["HOME"]; !ok {
+		// mvdan/sh fills HOME from the host; the session decides.
+		s.runner.Run(context.Background(), unsetHome)
+	}
+	return s, nil
+}
+
+var unsetHome = mustParse("unset HOME")
+
+func mustParse(src string) *syntax.File {
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
+// newRunner makes an interpreter wired to the session's handlers. It is
+// also used for shebang-less scripts, so they too run under them.
+func (s *Session) newRunner(env expand.Environ, dir string) (*interp.Runner, error) {
+	return interp.New(
+		interp.Env(env),
+		interp.Dir(dir),
+		interp.StdIO(s.devnull, io.Discard, io.Discard),
+		interp.CallHandler(s.callHandler),
+		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return s.execHandler }),
+	)
+}
+
+// ID is the session's identifier, as handed to tools.
+func (s *Session) ID() string { return s.caller.SessionID }
+
+// Caller is the identity handed to tools.
+func (s *Session) Caller() Caller { return s.caller }
+
+// Kernel returns the kernel the session belongs to.
+func (s *Session) Kernel() *Kernel { return s.k }
+
+// Tools returns the tools the session can call, sorted by name.
+func (s *Session) Tools() []Tool { return sortedTools(s.tools) }
+
+// Tool returns the session's tool of that name.
+func (s *Session) Tool(name string) (Tool, bool) {
+	t, ok := s.tools[name]
+	return t, ok
+}
+
+// Dir is the session's working directory.
+func (s *Session) Dir() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.runner.Dir
+}
+
+// TempDir is the session's private temporary directory ($TMPDIR).
+func (s *Session) TempDir() string { return s.tmpdir }
+
+// Close kills the session's background jobs and removes its temp
+// directory. Spill files go with it unless KeepSpills was set. Close
+// waits for a running call to finish; it is safe to call twice.
+func (s *Session) Close() error {
+	s.end()
+	s.jobs.killAll()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.jobs.waitAll()
+	return s.cleanup()
+}
+
+func (s *Session) cleanup() error {
+	if s.devnull != nil {
+		s.devnull.Close()
+	}
+	return os.RemoveAll(s.tmpdir)
+}
+
+// Run runs bash source in the session and answers with one [Result]. A
+// script refused before execution (parse error, validation, guard) is a
+// Result with exit code 2 and Rejected set, never an error; the error is
+// only [ErrClosed].
+func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Result, error) {
+	start := time.Now()
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return Result{}, ErrClosed
+	}
+	if err != nil {
+		return s.rejected(start, []Issue{parseIssue(err)}), nil
+	}
+	issues := s.validate(file)
+	if hasError(issues) {
+		return s.rejected(start, issues), nil
+	}
+	res := s.execute(ctx, file.Stmts, opts, start)
+	res.Issues = issues
+	return res, nil
+}
+
+// RunArgv runs one command from literal words, without shell parsing:
+// functions, tools, the guard and the external policy apply as in Run.
+func (s *Session) RunArgv(ctx context.Context, argv []string, opts RunOptions) (Result, error) {
+	start := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return Result{}, ErrClosed
+	}
+	if len(argv) == 0 {
+		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: empty argv"}}), nil
+	}
+	words := make([]*syntax.Word, len(argv))
+	lits := make([]Word, len(argv))
+	for i, a := range argv {
+		words[i] = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: a}}}
+		lits[i] = Word{Text: a}
+		if strings.Contains(a, "'") {
+			// A single-quoted part cannot hold a quote; a double-quoted
+			// literal with escapes can hold anything.
+			words[i] = &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{&syntax.Lit{Value: dqEscape(a)}}}}}
+		}
+	}
+	var issues []Issue
+	s.checkCommand(&issues, syntax.Pos{}, lits, nil)
+	if hasError(issues) {
+		return s.rejected(start, issues), nil
+	}
+	stmt := &syntax.Stmt{Cmd: &syntax.CallExpr{Args: words}}
+	res := s.execute(ctx, []*syntax.Stmt{stmt}, opts, start)
+	res.Issues = issues
+	return res, nil
+}
+
+func dqEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\', '"', '$', '`':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func (s *Session) rejected(start time.Time, issues []Issue) Result {
+	var msg strings.Builder
+	for _, is := range issues {
+		if is.Severity == SeverityError {
+			msg.WriteString(issueLine(is))
+			msg.WriteByte('\n')
+		}
+	}
+	return Result{
+		ExitCode:    2,
+		Stderr:      msg.String(),
+		StderrBytes: int64(msg.Len()),
+		Cwd:         s.runner.Dir,
+		DurationMS:  time.Since(start).Milliseconds(),
+		Rejected:    true,
+		Issues:      issues,
+		Jobs:        s.jobs.running(),
+	}
+}
+
+func issueLine(is Issue) string {
+	if is.Line > 0 {
+		return fmt.Sprintf("shelter: line %d:%d: %s", is.Line, is.Col, is.Message)
+	}
+	return is.Message
+}
+
+// execute runs statements one at a time, so that a top-level `cmd &`
+// becomes a job of the session rather than of the call.
+func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOptions, start time.Time) Result {
+	limit := s.k.cfg.OutputLimit
+	stdout := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stdout")
+	stderr := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stderr")
+
+	timeout := s.k.cfg.Timeout
+	if opts.Timeout != 0 {
+		timeout = opts.Timeout
+	}
+	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		callCtx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+
+	var stdin io.Reader = s.devnull
+	if opts.Stdin != nil {
+		stdin = opts.Stdin
+	}
+	r := s.runner
+	if err := interp.StdIO(stdin, stdout, stderr)(r); err != nil {
+		fmt.Fprintf(stderr, "shelter: stdin: %v\n", err)
+	}
+	if opts.Args != nil {
+		interp.Params(append([]string{"--"}, opts.Args...)...)(r)
+	}
+	state := &callState{}
+	s.call.Store(state)
+
+	var err error
+	for _, st := range stmts {
+		if st.Background && !st.Coprocess {
+			s.startJob(st, stdout, stderr)
+			err = nil
+			continue
+		}
+		err = r.Run(callCtx, st)
+		if r.Exited() || callCtx.Err() != nil {
+			break
+		}
+		var es interp.ExitStatus
+		if err != nil && !errors.As(err, &es) {
+			break
+		}
+	}
+
+	s.call.Store(nil)
+	interp.StdIO(s.devnull, io.Discard, io.Discard)(r)
+
+	res := Result{
+		ExitCode:   exitCode(err),
+		Cwd:        r.Dir,
+		DurationMS: time.Since(start).Milliseconds(),
+		Jobs:       s.jobs.running(),
+		Data:       state.data,
+	}
+	switch {
+	case ctx.Err() != nil:
+		res.ExitCode, res.Cancelled = 130, true
+	case callCtx.Err() != nil:
+		res.ExitCode, res.TimedOut = 124, true
+		fmt.Fprintf(stderr, "shelter: timed out after %s\n", timeout)
+	case err != nil && res.ExitCode == 1 && !isExitStatus(err):
+		fmt.Fprintf(stderr, "shelter: %v\n", err)
+	}
+	stdout.Close()
+	stderr.Close()
+	res.Stdout, res.Stderr = s.text(stdout.Bytes()), s.text(stderr.Bytes())
+	res.StdoutBytes, res.StderrBytes = stdout.Total(), stderr.Total()
+	res.Truncated = stdout.Truncated() || stderr.Truncated()
+	res.SpillPath = stdout.SpillPath()
+	if res.SpillPath == "" {
+		res.SpillPath = stderr.SpillPath()
+	}
+	if res.ExitCode != 0 || res.Truncated {
+		res.Data = nil
+	}
+	return res
+}
+
+func (s *Session) text(b []byte) string {
+	if s.k.cfg.Profile == ProfileHost {
+		return string(b)
+	}
+	return stripANSI(b)
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var es interp.ExitStatus
+	if errors.As(err, &es) {
+		return int(es)
+	}
+	return 1
+}
+
+func isExitStatus(err error) bool {
+	var es interp.ExitStatus
+	return errors.As(err, &es)
+}
+
+func parseIssue(err error) Issue {
+	is := Issue{Severity: SeverityError, Code: CodeParse, Message: err.Error()}
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		is.Line, is.Col, is.Message = int(pe.Pos.Line()), int(pe.Pos.Col()), pe.Text
+		if pe.Incomplete {
+			is.Message = strings.TrimSuffix(pe.Text, ".")
+		}
+	}
+	return is
+}
+
+func hasError(issues []Issue) bool {
+	for _, is := range issues {
+		if is.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}

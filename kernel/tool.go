@@ -1,0 +1,161 @@
+package kernel
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/shelter-sh/shelter/spawn"
+)
+
+// Kind says what sort of command a [Tool] is.
+type Kind string
+
+const (
+	Builtin Kind = "builtin" // an in-process command
+	Wrapped Kind = "wrapped" // a declared program (package wrapped)
+	Harness Kind = "harness" // a schema-described tool (package harness)
+)
+
+// A Tool is a command the kernel finds before $PATH: a builtin, a wrapped
+// command or a harness tool. Tools are registered in [Config.Tools] or
+// [SessionOptions.Tools]; a tool may also implement [StaticChecker] and
+// [Replacer].
+//
+// A Tool is shared by every session of a kernel and must be safe for
+// concurrent use.
+type Tool interface {
+	// Name is the command name as typed in the shell.
+	Name() string
+	Kind() Kind
+	// Description is one or a few sentences for agents and for help.
+	Description() string
+	// InputSchema is a JSON Schema object describing the tool's input.
+	InputSchema() json.RawMessage
+	// Run executes one call. A nil error is status 0; an [ExitStatus] is
+	// that status; any other error is printed as "NAME: ERROR" on the
+	// call's stderr and is status 1.
+	Run(ctx context.Context, call *Call) error
+}
+
+// A StaticChecker judges a call before anything of the script runs.
+// Words that are not known before execution are [Word.Opaque]. CheckStatic
+// returns nil when the call may run, a [*Refusal] or any error when it is
+// certain to be refused, and an error wrapped by [Uncertain] when it can
+// only warn. At execution the kernel does not call CheckStatic again: Run
+// sees the expanded words and must apply the same checks itself.
+type StaticChecker interface {
+	CheckStatic(words []Word) error
+}
+
+// A Replacer names the shell commands a tool is the preferred way to do,
+// each as typed ("journalctl", "systemctl restart"). The guard refuses
+// those commands and names the tool instead; an entry of one upper-case
+// word names an environment variable whose assignment is refused.
+type Replacer interface {
+	Replaces() []string
+}
+
+// Word is one word of a command as the static pass sees it.
+type Word struct {
+	// Text is the word's value when it is literal.
+	Text string
+	// Opaque is true when the value is only known at execution: an
+	// expansion, a command substitution, a glob.
+	Opaque bool
+}
+
+// Uncertain marks err as a warning: the static pass could not be sure.
+func Uncertain(err error) error { return &uncertainError{err} }
+
+type uncertainError struct{ err error }
+
+func (e *uncertainError) Error() string { return e.err.Error() }
+func (e *uncertainError) Unwrap() error { return e.err }
+
+// ExitStatus is an error that carries a command's exit status.
+type ExitStatus uint8
+
+func (s ExitStatus) Error() string { return fmt.Sprintf("exit status %d", uint8(s)) }
+
+// Refusal is a tool's refusal of a call: one line that names the command,
+// what is wrong and what is allowed. A tool returning it from Run has it
+// printed on stderr and the call ends with status 2.
+type Refusal struct{ Line string }
+
+func (r *Refusal) Error() string { return r.Line }
+
+// Caller is who is calling: set by the embedder for a session and handed
+// to every tool, never taken from a tool's input.
+type Caller struct {
+	SessionID string `json:"session_id"`
+	Agent     string `json:"agent,omitempty"`
+	Workspace string `json:"workspace,omitempty"`
+}
+
+// Call is one invocation of a [Tool].
+type Call struct {
+	// Args is the argv; Args[0] is the tool's name as called.
+	Args []string
+	// Stdin is the call's input, nil when it has none (a closed stdin).
+	Stdin io.Reader
+	// Stdout and Stderr receive the tool's output.
+	Stdout, Stderr io.Writer
+	// Dir is the session's working directory.
+	Dir string
+	// Env is the session's exported environment, "NAME=VALUE" each.
+	Env []string
+	// Caller identifies who is calling.
+	Caller Caller
+	// StdinPiped is true when Stdin is a pipe or a file the script gave:
+	// a tool that reads no input refuses it.
+	StdinPiped bool
+
+	session *Session
+	grace   time.Duration
+	data    *json.RawMessage
+}
+
+// Exec runs argv through the session's own dispatch: functions, tools, the
+// guard and the external-command policy all apply. It returns the
+// command's status. Launchers such as env, timeout and xargs use it.
+func (c *Call) Exec(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return c.session.dispatch(ctx, c, argv, stdin, stdout, stderr)
+}
+
+// Spawn runs a child process under the session's discipline (process
+// group, kill grace, job bookkeeping). Path must already be resolved; Env
+// and Dir default to the call's own when empty.
+func (c *Call) Spawn(ctx context.Context, cmd *spawn.Cmd) (int, error) {
+	if cmd.Env == nil {
+		cmd.Env = c.Env
+	}
+	if cmd.Dir == "" {
+		cmd.Dir = c.Dir
+	}
+	if cmd.Grace == 0 {
+		cmd.Grace = c.grace
+	}
+	return spawn.Run(ctx, cmd)
+}
+
+// SetData records the JSON value the call produced; it becomes
+// [Result.Data] when this is the last command of the script.
+func (c *Call) SetData(v json.RawMessage) {
+	if c.data != nil {
+		*c.data = v
+	}
+}
+
+// Getenv returns the value of an exported variable of the session.
+func (c *Call) Getenv(name string) string {
+	for i := len(c.Env) - 1; i >= 0; i-- {
+		kv := c.Env[i]
+		if len(kv) > len(name) && kv[len(name)] == '=' && kv[:len(name)] == name {
+			return kv[len(name)+1:]
+		}
+	}
+	return ""
+}

@@ -1,0 +1,14 @@
+// Package spawn is shelter's one discipline for running a child process
+// and bounding what it prints.
+//
+// [Run] starts a [Cmd] with exactly the environment, working directory and
+// standard streams it is given, in a process group of its own, with a
+// parent-death signal, optionally on a pseudo-terminal; when its context
+// ends, the whole group gets SIGTERM and, after a grace, SIGKILL. [LookPath]
+// resolves a name through a given $PATH only, with the shell's 126/127
+// distinction. A [Sink] captures one output stream in bounded memory and
+// spills the whole stream to a file once it outgrows its limit.
+//
+// spawn imports nothing else of shelter's; the kernel and the plug-ins that
+// run programs use it.
+package spawn
