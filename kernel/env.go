@@ -3,6 +3,7 @@ package kernel
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/expand"
 )
@@ -62,6 +63,22 @@ func exported(env expand.Environ) []string {
 			pairs = append(pairs, name+"="+v.Str)
 		}
 	}
+	slices.Sort(pairs)
+	return pairs
+}
+
+// childEnv is the environment of a command the session runs: its exported
+// variables, with PWD always the working directory (mvdan/sh's cd resets
+// PWD's export attribute; a child must still see where it runs).
+func childEnv(env expand.Environ, dir string) []string {
+	pairs := exported(env)
+	for i, kv := range pairs {
+		if strings.HasPrefix(kv, "PWD=") {
+			pairs[i] = "PWD=" + dir
+			return pairs
+		}
+	}
+	pairs = append(pairs, "PWD="+dir)
 	slices.Sort(pairs)
 	return pairs
 }

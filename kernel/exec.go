@@ -83,7 +83,7 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		Stdout: hc.Stdout,
 		Stderr: hc.Stderr,
 		Dir:    hc.Dir,
-		Env:    exported(hc.Env),
+		Env:    childEnv(hc.Env, hc.Dir),
 	}
 	if f, ok := hc.Stdin.(*os.File); !ok || f == nil || f == s.devnull {
 		c.Stdin = nil

@@ -13,7 +13,6 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/shelter-sh/shelter/spawn"
 )
 
 // job is a top-level `cmd &` of a call: a subshell that outlives the call
@@ -75,7 +74,7 @@ func (t *jobTable) exited(j *job, pid int) {
 }
 
 // startJob runs st in a subshell of the session's current state.
-func (s *Session) startJob(st *syntax.Stmt, stdout, stderr *spawn.Sink) {
+func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) {
 	t := &s.jobs
 	t.mu.Lock()
 	t.next++

@@ -49,6 +49,9 @@ type RunOptions struct {
 	Timeout time.Duration
 	// Args are the positional parameters ($1...) for this call.
 	Args []string
+	// Stdout and Stderr, when set, also receive the call's output as it
+	// arrives, unbounded; the Result still holds the bounded capture.
+	Stdout, Stderr io.Writer
 }
 
 // Session is one shell state: working directory, variables, functions,
@@ -147,14 +150,20 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		return nil, err
 	}
 	s.runner.Reset()
+	// mvdan/sh sets PWD unexported and fills HOME from the host; the
+	// session decides both.
+	setup := exportPWD
 	if _, ok := env["HOME"]; !ok {
-		// mvdan/sh fills HOME from the host; the session decides.
-		s.runner.Run(context.Background(), unsetHome)
+		setup = exportPWDUnsetHome
 	}
+	s.runner.Run(context.Background(), setup)
 	return s, nil
 }
 
-var unsetHome = mustParse("unset HOME")
+var (
+	exportPWD          = mustParse("export PWD")
+	exportPWDUnsetHome = mustParse("export PWD; unset HOME")
+)
 
 func mustParse(src string) *syntax.File {
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
@@ -249,6 +258,21 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	res := s.execute(ctx, file.Stmts, opts, start)
 	res.Issues = issues
 	return res, nil
+}
+
+// Check runs the static pass only: it parses script and validates it as
+// Run would, and runs nothing.
+func (s *Session) Check(script string) ([]Issue, error) {
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	if err != nil {
+		return []Issue{parseIssue(err)}, nil
+	}
+	return s.validate(file), nil
 }
 
 // RunArgv runs one command from literal words, without shell parsing:
@@ -346,7 +370,10 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 		stdin = opts.Stdin
 	}
 	r := s.runner
-	if err := interp.StdIO(stdin, stdout, stderr)(r); err != nil {
+	out, errOut := streamTo(stdout, opts.Stdout), streamTo(stderr, opts.Stderr)
+	defer out.stop()
+	defer errOut.stop()
+	if err := interp.StdIO(stdin, out, errOut)(r); err != nil {
 		fmt.Fprintf(stderr, "shelter: stdin: %v\n", err)
 	}
 	if opts.Args != nil {
@@ -358,7 +385,7 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 	var err error
 	for _, st := range stmts {
 		if st.Background && !st.Coprocess {
-			s.startJob(st, stdout, stderr)
+			s.startJob(st, out, errOut)
 			err = nil
 			continue
 		}

@@ -1,0 +1,291 @@
+// Command shelter runs bash for agents and people on shelter's kernel: a
+// hermetic environment, declared wrapped commands and harness tools, and
+// one structured result (--json).
+//
+//	shelter [flags] -c SCRIPT          run bash source
+//	shelter [flags] FILE [ARGS...]     run a script file; ARGS become $1...
+//	shelter [flags] < script.sh        read the script from stdin
+//	shelter check [flags] (-c SCRIPT | FILE)
+//	shelter tools [flags] [--json]
+//	shelter workspace init|new|list ...
+//	shelter version
+//
+// The process exits with the script's exit code; misuse exits 2 with one
+// line on stderr.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+// run is the whole command; it returns the exit code.
+func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "check":
+			return runCheck(args[1:], stdout, stderr)
+		case "tools":
+			return runTools(args[1:], stdout, stderr)
+		case "version":
+			if len(args) > 1 {
+				fmt.Fprintf(stderr, "shelter version: unexpected argument '%s'; allowed: (none)\n", args[1])
+				return 2
+			}
+			fmt.Fprintf(stdout, "shelter %s %s/%s %s\n", version(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+			return 0
+		case "workspace":
+			return runWorkspace(args[1:], stdout, stderr)
+		}
+	}
+	var o options
+	rest, err := o.parseFlags("", args)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	script, params, input, status := readScript(&o, rest, stdin, stderr)
+	if status != 0 {
+		return status
+	}
+	s, status := o.session(stderr)
+	if status != 0 {
+		return status
+	}
+	defer s.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := kernel.RunOptions{Stdin: input, Args: params}
+	if !o.json {
+		opts.Stdout, opts.Stderr = stdout, stderr
+	}
+	res, err := s.Run(ctx, script, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter: %v\n", err)
+		return 1
+	}
+	if o.json {
+		writeJSON(stdout, res)
+	} else if res.Rejected {
+		// A rejected script streamed nothing: its issues are the output.
+		io.WriteString(stderr, res.Stderr)
+	}
+	return res.ExitCode
+}
+
+// readScript finds the script: -c, a file with its arguments, or stdin
+// when it is not a terminal. It also decides the script's own input.
+func readScript(o *options, rest []string, stdin *os.File, stderr io.Writer) (script string, params []string, input io.Reader, status int) {
+	switch {
+	case o.hasScript:
+		if len(rest) > 0 {
+			params = rest
+		}
+		return o.script, params, pipedInput(stdin), 0
+	case len(rest) > 0:
+		b, err := os.ReadFile(rest[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "shelter: cannot read script: %v\n", err)
+			return "", nil, nil, 2
+		}
+		return string(b), rest[1:], pipedInput(stdin), 0
+	case stdin != nil && term.IsTerminal(int(stdin.Fd())):
+		fmt.Fprintln(stderr, "shelter: the interactive REPL is not built yet; run a script with -c SCRIPT, a FILE, or on stdin")
+		return "", nil, nil, 2
+	case stdin == nil:
+		fmt.Fprintln(stderr, "shelter: no script; allowed: -c SCRIPT, FILE, or a script on stdin")
+		return "", nil, nil, 2
+	}
+	b, err := io.ReadAll(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter: reading the script from stdin: %v\n", err)
+		return "", nil, nil, 2
+	}
+	return string(b), []string{}, nil, 0
+}
+
+// pipedInput is the script's input: shelter's stdin when it is a pipe or
+// a file, none when it is a terminal or /dev/null.
+func pipedInput(stdin *os.File) io.Reader {
+	if stdin == nil {
+		return nil
+	}
+	fi, err := stdin.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice != 0 {
+		return nil
+	}
+	return stdin
+}
+
+// session builds the kernel and session the running flags describe.
+func (o *options) session(stderr io.Writer) (*kernel.Session, int) {
+	if o.cwd != "" {
+		abs, err := filepath.Abs(o.cwd)
+		if err != nil {
+			fmt.Fprintf(stderr, "shelter: --cwd: %v\n", err)
+			return nil, 2
+		}
+		o.cwd = abs
+	}
+	if (o.workspace == "") != (o.agent == "") {
+		fmt.Fprintln(stderr, "shelter: --workspace and --agent go together; give both or neither")
+		return nil, 2
+	}
+	var extra []kernel.Tool
+	var caller kernel.Caller
+	if o.workspace != "" {
+		tools, c, dir, err := workspaceSession(o.workspace, o.agent)
+		if err != nil {
+			fmt.Fprintf(stderr, "shelter: %v\n", err)
+			return nil, 2
+		}
+		extra, caller = tools, c
+		if o.cwd == "" {
+			o.cwd = dir
+		}
+	}
+	tools, err := loadTools(o.tools)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, 2
+	}
+	cfg, err := o.config(tools)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, 2
+	}
+	k, err := kernel.New(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter: %v\n", err)
+		return nil, 2
+	}
+	s, err := k.NewSession(kernel.SessionOptions{Dir: o.cwd, Caller: caller, Tools: extra, KeepSpills: true})
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter: %v\n", err)
+		return nil, 2
+	}
+	return s, 0
+}
+
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	var o options
+	rest, err := o.parseFlags("check", args)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	script := o.script
+	switch {
+	case o.hasScript && len(rest) == 0:
+	case !o.hasScript && len(rest) == 1:
+		b, err := os.ReadFile(rest[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "shelter check: cannot read script: %v\n", err)
+			return 2
+		}
+		script = string(b)
+	default:
+		fmt.Fprintln(stderr, "shelter check: give one script; allowed: -c SCRIPT or FILE")
+		return 2
+	}
+	s, status := o.session(stderr)
+	if status != 0 {
+		return status
+	}
+	defer s.Close()
+	issues, err := s.Check(script)
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter check: %v\n", err)
+		return 1
+	}
+	ok := true
+	for _, is := range issues {
+		if is.Severity == kernel.SeverityError {
+			ok = false
+		}
+	}
+	if o.json {
+		if issues == nil {
+			issues = []kernel.Issue{}
+		}
+		writeJSON(stdout, struct {
+			OK     bool           `json:"ok"`
+			Issues []kernel.Issue `json:"issues"`
+		}{ok, issues})
+	} else {
+		for _, is := range issues {
+			fmt.Fprintf(stderr, "%d:%d: %s: %s\n", is.Line, is.Col, is.Severity, is.Message)
+		}
+	}
+	if !ok {
+		return 2
+	}
+	return 0
+}
+
+func runTools(args []string, stdout, stderr io.Writer) int {
+	var o options
+	rest, err := o.parseFlags("tools", args)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "shelter tools: unexpected argument '%s'; allowed: (none)\n", rest[0])
+		return 2
+	}
+	s, status := o.session(stderr)
+	if status != 0 {
+		return status
+	}
+	defer s.Close()
+	infos := kernel.Describe(s.Tools())
+	if o.json {
+		writeJSON(stdout, infos)
+		return 0
+	}
+	for _, t := range infos {
+		fmt.Fprintf(stdout, "%-14s %-8s %s\n", t.Name, t.Kind, firstLine(t.Description))
+	}
+	return 0
+}
+
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil && !errors.Is(err, os.ErrClosed) {
+		fmt.Fprintf(os.Stderr, "shelter: %v\n", err)
+	}
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

@@ -1,0 +1,38 @@
+package kernel
+
+import (
+	"io"
+	"sync"
+
+	"github.com/shelter-sh/shelter/spawn"
+)
+
+// stream is what the shell writes a call's output to: the bounded sink,
+// and optionally a live copy for the embedder. Once its call returns it
+// forwards nothing more, so a background job's later output reaches
+// neither. Like the sink, it does not implement io.ReaderFrom.
+type stream struct {
+	sink *spawn.Sink
+	mu   sync.Mutex
+	live io.Writer
+}
+
+func streamTo(sink *spawn.Sink, live io.Writer) *stream {
+	return &stream{sink: sink, live: live}
+}
+
+func (s *stream) Write(p []byte) (int, error) {
+	s.sink.Write(p)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.live != nil {
+		s.live.Write(p)
+	}
+	return len(p), nil
+}
+
+func (s *stream) stop() {
+	s.mu.Lock()
+	s.live = nil
+	s.mu.Unlock()
+}
