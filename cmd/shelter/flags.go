@@ -76,7 +76,7 @@ func (f scriptFlag) Set(v string) error {
 // flagSet declares the running flags on a new FlagSet for verb ("" for
 // running a script).
 func (o *options) flagSet(verb string) *flag.FlagSet {
-	fs := flag.NewFlagSet("shelter "+verb, flag.ContinueOnError)
+	fs := flag.NewFlagSet(strings.TrimSpace("shelter "+verb), flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	if verb == "" || verb == "check" {
 		fs.Var(scriptFlag{o}, "c", "run `SCRIPT` (bash source)")
@@ -117,7 +117,12 @@ func flagError(fs *flag.FlagSet, err error) error {
 	})
 	sort.Strings(names)
 	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		if len(name) > 1 {
+			name = "--" + name
+		} else {
+			name = "-" + name
+		}
 		return fmt.Errorf("%s: unknown flag '%s'; allowed: %s", fs.Name(), name, strings.Join(names, ", "))
 	}
 	return fmt.Errorf("%s: %s", fs.Name(), msg)

@@ -1,0 +1,66 @@
+package kernel_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// greet is a minimal tool: a Go function an agent calls from its shell.
+type greet struct{}
+
+func (greet) Name() string        { return "greet" }
+func (greet) Kind() kernel.Kind   { return kernel.Builtin }
+func (greet) Description() string { return "Greet someone by name." }
+func (greet) InputSchema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{"args":{"type":"array","items":{"type":"string"}}}}`)
+}
+func (greet) Run(_ context.Context, c *kernel.Call) error {
+	if len(c.Args) != 2 {
+		return &kernel.Refusal{Line: "greet: want one name"}
+	}
+	fmt.Fprintf(c.Stdout, "hello, %s\n", c.Args[1])
+	return nil
+}
+
+// An embedder builds a kernel from a profile, opens a session and runs
+// scripts in it; state persists from one call to the next.
+func Example() {
+	cfg, _ := kernel.Preset(kernel.ProfileAgent)
+	cfg.Tools = []kernel.Tool{greet{}}
+	k, err := kernel.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	s, err := k.NewSession(kernel.SessionOptions{Dir: os.TempDir()})
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close()
+
+	ctx := context.Background()
+	s.Run(ctx, "name=world; cd /", kernel.RunOptions{})
+	res, _ := s.Run(ctx, `greet "$name" | tr a-z A-Z; pwd`, kernel.RunOptions{})
+	fmt.Printf("exit %d, cwd %s\n%s", res.ExitCode, res.Cwd, res.Stdout)
+
+	res, _ = s.Run(ctx, "echo 'unterminated", kernel.RunOptions{})
+	fmt.Println(res.ExitCode, res.Rejected, res.Issues[0].Line, res.Issues[0].Col)
+	// Output:
+	// exit 0, cwd /
+	// HELLO, WORLD
+	// /
+	// 2 true 1 6
+}
+
+// RunArgv runs one command from literal words, with no shell parsing.
+func ExampleSession_RunArgv() {
+	k, _ := kernel.New(kernel.Config{})
+	s, _ := k.NewSession(kernel.SessionOptions{Dir: os.TempDir()})
+	defer s.Close()
+	res, _ := s.RunArgv(context.Background(), []string{"echo", "$(not expanded)", "; not a list"}, kernel.RunOptions{})
+	fmt.Print(res.Stdout)
+	// Output: $(not expanded) ; not a list
+}
