@@ -1,0 +1,149 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Control files of a config commit, removed from every child's tree.
+var controlPaths = []string{"providers.yaml", "souls", "workflow.yaml"}
+
+const (
+	toolsDir  = "descriptions/tools/"
+	skillsDir = "descriptions/skills/"
+	soulsDir  = "souls/"
+)
+
+// Providers is the decoded providers.yaml of a config commit.
+type Providers struct {
+	Roles map[string]Role `yaml:"roles"`
+}
+
+// Role is one entry of providers.yaml: who runs the role and which tools
+// it grants.
+type Role struct {
+	Provider string   `yaml:"provider"`
+	Model    string   `yaml:"model"`
+	Tools    []string `yaml:"tools"`
+}
+
+// Workflow is the decoded workflow.yaml of a config commit.
+type Workflow struct {
+	Budgets struct {
+		// MaxDepth is the deepest a child may be; 0 means no limit.
+		MaxDepth int `yaml:"max_depth"`
+	} `yaml:"budgets"`
+}
+
+// ParseProviders decodes providers.yaml strictly: an unknown key anywhere
+// is an error. The error is one line.
+func ParseProviders(data []byte) (*Providers, error) {
+	var p Providers
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&p); err != nil && !errors.Is(err, io.EOF) {
+		return nil, oneLine(err)
+	}
+	return &p, nil
+}
+
+// ParseWorkflow decodes workflow.yaml. The error is one line.
+func ParseWorkflow(data []byte) (*Workflow, error) {
+	var w Workflow
+	if err := yaml.Unmarshal(data, &w); err != nil {
+		return nil, oneLine(err)
+	}
+	if w.Budgets.MaxDepth < 0 {
+		return nil, fmt.Errorf("budgets.max_depth is %d; give 0 (no limit) or more", w.Budgets.MaxDepth)
+	}
+	return &w, nil
+}
+
+func oneLine(err error) error {
+	fields := strings.Fields(err.Error())
+	return errors.New(strings.Join(fields, " "))
+}
+
+// configCommit is what a dispatch needs from a governing config commit.
+type configCommit struct {
+	commit    string
+	providers *Providers
+	workflow  *Workflow
+	souls     map[string]bool // roles with souls/<role>.md
+	tools     map[string]bool // tools with descriptions/tools/<tool>.json
+	skills    map[string]bool // descriptions/skills/<name>.md
+}
+
+// loadConfig reads the control files of commit; agent names the agent it
+// governs, for error messages.
+func (ws *Workspace) loadConfig(ctx context.Context, commit, agent string) (*configCommit, error) {
+	files, err := ws.git.lines(ctx, "", "ls-tree", "-r", "--name-only", commit)
+	if err != nil {
+		return nil, err
+	}
+	cc := &configCommit{
+		commit:    commit,
+		providers: &Providers{},
+		workflow:  &Workflow{},
+		souls:     map[string]bool{},
+		tools:     map[string]bool{},
+		skills:    map[string]bool{},
+	}
+	var hasProviders, hasWorkflow bool
+	for _, f := range files {
+		dir, base := path.Split(f)
+		switch {
+		case f == "providers.yaml":
+			hasProviders = true
+		case f == "workflow.yaml":
+			hasWorkflow = true
+		case dir == soulsDir && strings.HasSuffix(base, ".md"):
+			cc.souls[strings.TrimSuffix(base, ".md")] = true
+		case dir == toolsDir && strings.HasSuffix(base, ".json"):
+			cc.tools[strings.TrimSuffix(base, ".json")] = true
+		case dir == skillsDir && strings.HasSuffix(base, ".md"):
+			cc.skills[strings.TrimSuffix(base, ".md")] = true
+		}
+	}
+	if hasProviders {
+		data, err := ws.blob(ctx, commit, "providers.yaml")
+		if err != nil {
+			return nil, err
+		}
+		if cc.providers, err = ParseProviders(data); err != nil {
+			return nil, &ConfigError{Agent: agent, File: "providers.yaml", Err: err.Error()}
+		}
+	}
+	if hasWorkflow {
+		data, err := ws.blob(ctx, commit, "workflow.yaml")
+		if err != nil {
+			return nil, err
+		}
+		if cc.workflow, err = ParseWorkflow(data); err != nil {
+			return nil, &ConfigError{Agent: agent, File: "workflow.yaml", Err: err.Error()}
+		}
+	}
+	return cc, nil
+}
+
+// blob returns the content of file at commit.
+func (ws *Workspace) blob(ctx context.Context, commit, file string) ([]byte, error) {
+	return ws.git.run(ctx, "", nil, "cat-file", "blob", commit+":"+file)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,251 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DispatchInput is the input of dispatch.
+type DispatchInput struct {
+	// Role names a role of the caller's governing providers.yaml.
+	Role string `json:"role"`
+	// Goal is what the child is to do; it is written to goal.md as given.
+	Goal string `json:"goal"`
+	// Name optionally names the child; other agents may address it by it.
+	Name string `json:"name,omitempty"`
+}
+
+// DispatchOutput is the answer of dispatch.
+type DispatchOutput struct {
+	Status string `json:"status"` // "in_progress"
+	Handle string `json:"handle"` // the child's id
+}
+
+// Dispatch forks a child agent of caller with in.Role and in.Goal.
+//
+// Every check comes first, against the caller's governing config commit
+// ([Workspace.Governing]): the role is defined and has a soul, every tool
+// it grants is described, the child is within budgets.max_depth, the name
+// is well formed and not worn. Only then it mints the child's id, creates
+// branch agents/<child> at the caller's branch tip and its worktree, and
+// commits `dispatch: <role> [<child>]`: control files removed, tool
+// descriptors cut to the grant and checked out from the governing commit,
+// goal.md, soul.md and name written. Finally it deposits the goal in the
+// child's inbox as a message from caller.
+//
+// A refusal leaves nothing behind; so does a failure of the writes, which
+// are undone as far as they went.
+func (ws *Workspace) Dispatch(ctx context.Context, caller string, in DispatchInput) (DispatchOutput, error) {
+	if caller == "" {
+		return DispatchOutput{}, &NoCallerError{Op: "dispatch"}
+	}
+	if in.Role == "" {
+		return DispatchOutput{}, &EmptyInputError{Op: "dispatch", Field: "role"}
+	}
+	if in.Goal == "" {
+		return DispatchOutput{}, &EmptyInputError{Op: "dispatch", Field: "goal"}
+	}
+	// The lock makes the name check and the branch creation one step for
+	// every process sharing the workspace.
+	unlock, err := ws.lock()
+	if err != nil {
+		return DispatchOutput{}, err
+	}
+	defer unlock()
+
+	plan, err := ws.planDispatch(ctx, caller, in)
+	if err != nil {
+		return DispatchOutput{}, err
+	}
+	if err := ws.writeDispatch(ctx, plan); err != nil {
+		return DispatchOutput{}, errors.Join(err, ws.undoDispatch(plan))
+	}
+	return DispatchOutput{Status: "in_progress", Handle: plan.child}, nil
+}
+
+// dispatchPlan is everything the writes of a dispatch need, gathered by
+// the checks.
+type dispatchPlan struct {
+	caller, child string
+	in            DispatchInput
+	base          string // the caller's branch tip
+	config        *configCommit
+	soul          []byte
+	remove        []string // paths of the caller's tree the child does not get
+	checkout      []string // descriptor paths taken from the governing commit
+	worktree      bool     // set once the worktree exists, for undo
+}
+
+// planDispatch runs every check of a dispatch, in the contract's order, and
+// touches nothing.
+func (ws *Workspace) planDispatch(ctx context.Context, caller string, in DispatchInput) (*dispatchPlan, error) {
+	gov, err := ws.Governing(ctx, caller)
+	if err != nil {
+		return nil, err
+	}
+	cc, err := ws.loadConfig(ctx, gov, caller)
+	if err != nil {
+		return nil, err
+	}
+	// 1. The role: listed, with a soul in the same commit.
+	role, ok := cc.providers.Roles[in.Role]
+	if !ok {
+		return nil, &UnknownRoleError{Role: in.Role, Agent: caller, Defined: sortedKeys(cc.providers.Roles)}
+	}
+	if !cc.souls[in.Role] {
+		return nil, &MissingSoulError{Role: in.Role, Agent: caller}
+	}
+	// 2. Every granted tool described.
+	grant := map[string]bool{}
+	for _, t := range role.Tools {
+		if !cc.tools[t] {
+			return nil, &UndescribedToolError{Role: in.Role, Tool: t, Described: sortedKeys(cc.tools)}
+		}
+		grant[t] = true
+	}
+	// 3. The depth budget.
+	if max := cc.workflow.Budgets.MaxDepth; max > 0 && Depth(caller)+1 > max {
+		return nil, &DepthError{Agent: caller, Depth: Depth(caller) + 1, Max: max}
+	}
+	// 4. The name.
+	if in.Name != "" {
+		if err := checkAgentName(in.Name); err != nil {
+			return nil, err
+		}
+		ids, err := ws.Agents(ctx)
+		if err != nil {
+			return nil, err
+		}
+		names, err := ws.names(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			if names[id] == in.Name {
+				return nil, &NameTakenError{Name: in.Name, Agent: id}
+			}
+		}
+	}
+
+	plan := &dispatchPlan{caller: caller, in: in, config: cc}
+	if plan.soul, err = ws.blob(ctx, gov, soulsDir+in.Role+".md"); err != nil {
+		return nil, err
+	}
+	tip, err := ws.git.run(ctx, "", nil, "rev-parse", "--verify", agentRefs+caller+"^{commit}")
+	if err != nil {
+		return nil, err
+	}
+	plan.base = strings.TrimSpace(string(tip))
+
+	// The cut: every descriptor and tool skill the grant does not name
+	// goes, whether the caller's tree or the governing config holds it.
+	parentFiles, err := ws.git.lines(ctx, "", "ls-tree", "-r", "--name-only", plan.base, "--", "descriptions")
+	if err != nil {
+		return nil, err
+	}
+	claimed := map[string]bool{}
+	for t := range cc.tools {
+		claimed[t] = true
+	}
+	for _, f := range parentFiles {
+		if t, ok := strings.CutPrefix(f, toolsDir); ok && strings.HasSuffix(t, ".json") && !strings.Contains(t, "/") {
+			claimed[strings.TrimSuffix(t, ".json")] = true
+		}
+	}
+	for _, f := range parentFiles {
+		if t, ok := strings.CutPrefix(f, toolsDir); ok && strings.HasSuffix(t, ".json") && !grant[strings.TrimSuffix(t, ".json")] {
+			plan.remove = append(plan.remove, f)
+		}
+		if s, ok := strings.CutPrefix(f, skillsDir); ok && strings.HasSuffix(s, ".md") {
+			name := strings.TrimSuffix(s, ".md")
+			if claimed[name] && !grant[name] {
+				plan.remove = append(plan.remove, f)
+			}
+		}
+	}
+	for _, t := range sortedKeys(grant) {
+		plan.checkout = append(plan.checkout, toolsDir+t+".json")
+		if cc.skills[t] {
+			plan.checkout = append(plan.checkout, skillsDir+t+".md")
+		}
+	}
+
+	// 5. The id, last of the checks: it must name no branch yet.
+	if plan.child, err = ws.mintID(ctx, caller); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// writeDispatch makes the child: branch, worktree, dispatch commit, inbox.
+func (ws *Workspace) writeDispatch(ctx context.Context, p *dispatchPlan) error {
+	dir := ws.Worktree(p.child)
+	if _, err := ws.git.run(ctx, "", nil, "worktree", "add", "-q", "-b", "agents/"+p.child, dir, p.base); err != nil {
+		return err
+	}
+	p.worktree = true
+	rm := append([]string{"rm", "-r", "-q", "--ignore-unmatch", "--"}, controlPaths...)
+	if _, err := ws.git.run(ctx, dir, nil, append(rm, p.remove...)...); err != nil {
+		return err
+	}
+	if len(p.checkout) > 0 {
+		if _, err := ws.git.run(ctx, dir, nil, append([]string{"checkout", p.config.commit, "--"}, p.checkout...)...); err != nil {
+			return err
+		}
+	}
+	for file, data := range map[string][]byte{
+		"goal.md": []byte(p.in.Goal),
+		"soul.md": p.soul,
+		"name":    []byte(p.in.Name),
+	} {
+		if err := writeWorktreeFile(dir, file, data); err != nil {
+			return err
+		}
+	}
+	if _, err := ws.git.run(ctx, dir, nil, "add", "--", "goal.md", "soul.md", "name"); err != nil {
+		return err
+	}
+	subject := "dispatch: " + p.in.Role + " [" + p.child + "]"
+	if _, err := ws.git.run(ctx, dir, nil, "commit", "-q", "--allow-empty", "--no-verify", "-m", subject); err != nil {
+		return err
+	}
+	_, err := ws.deposit(p.child, p.caller, p.in.Goal)
+	return err
+}
+
+// writeWorktreeFile writes one file at the top of a fresh worktree,
+// confined to it: a symlink the parent's tree carried cannot redirect it.
+func writeWorktreeFile(dir, name string, data []byte) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if fi, err := root.Lstat(name); err == nil && !fi.Mode().IsRegular() {
+		if err := root.RemoveAll(name); err != nil {
+			return err
+		}
+	}
+	return root.WriteFile(name, data, 0o644)
+}
+
+// undoDispatch removes what a failed dispatch created.
+func (ws *Workspace) undoDispatch(p *dispatchPlan) error {
+	ctx := context.Background()
+	var errs []error
+	if p.worktree {
+		if _, err := ws.git.run(ctx, "", nil, "worktree", "remove", "--force", ws.Worktree(p.child)); err != nil {
+			errs = append(errs, err)
+		}
+		if _, err := ws.git.run(ctx, "", nil, "branch", "-D", "-q", "agents/"+p.child); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := os.RemoveAll(filepath.Join(ws.Dir, "inbox", p.child)); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}

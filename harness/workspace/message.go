@@ -1,0 +1,159 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MessageInput is the input of message.
+type MessageInput struct {
+	// Agent is an agent's id, or a name worn by exactly one agent.
+	Agent string `json:"agent"`
+	// Content is the message's body.
+	Content string `json:"content"`
+}
+
+// MessageOutput is the answer of message.
+type MessageOutput struct {
+	Status string `json:"status"` // "deposited"
+}
+
+// Message deposits in.Content in the inbox of the agent in.Agent names, as
+// a new file inbox/<id>/<sender>-<NNN>.md whose frontmatter holds from:
+// and deposited_at:. The sender is caller, or "user" when caller is empty;
+// NNN counts the sender's messages in that inbox. The file is created,
+// never overwritten.
+func (ws *Workspace) Message(ctx context.Context, caller string, in MessageInput) (MessageOutput, error) {
+	if err := checkAddress(in.Agent); err != nil {
+		return MessageOutput{}, err
+	}
+	if caller != "" && !IsID(caller) {
+		return MessageOutput{}, &UnknownAgentError{Agent: caller}
+	}
+	id, err := ws.Resolve(ctx, in.Agent)
+	if err != nil {
+		return MessageOutput{}, err
+	}
+	if _, err := ws.deposit(id, caller, in.Content); err != nil {
+		return MessageOutput{}, err
+	}
+	return MessageOutput{Status: "deposited"}, nil
+}
+
+// Resolve returns the id of the agent addressed as agent: its id, or a
+// name exactly one agent wears.
+func (ws *Workspace) Resolve(ctx context.Context, agent string) (string, error) {
+	if err := checkAddress(agent); err != nil {
+		return "", err
+	}
+	if ok, err := ws.hasAgent(ctx, agent); err != nil || ok {
+		return agent, err
+	}
+	ids, err := ws.Agents(ctx)
+	if err != nil {
+		return "", err
+	}
+	names, err := ws.names(ctx, ids)
+	if err != nil {
+		return "", err
+	}
+	var wearers []string
+	for _, id := range ids {
+		if names[id] == agent {
+			wearers = append(wearers, id)
+		}
+	}
+	switch len(wearers) {
+	case 0:
+		return "", &UnknownAgentError{Agent: agent}
+	case 1:
+		return wearers[0], nil
+	}
+	return "", &AmbiguousNameError{Name: agent, Agents: wearers}
+}
+
+// deposit writes one message file into id's inbox and returns its path.
+func (ws *Workspace) deposit(id, sender, content string) (string, error) {
+	if sender == "" {
+		sender = "user"
+	}
+	dir := ws.inbox(id)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	body := fmt.Sprintf("---\nfrom: %s\ndeposited_at: %s\n---\n%s", sender, ws.now().UTC().Format(time.RFC3339), content)
+	// Numbering per sender: one past the highest present; a concurrent
+	// sender that took the number makes this one try the next.
+	n, err := lastNumber(dir, sender)
+	if err != nil {
+		return "", err
+	}
+	for {
+		n++
+		path := filepath.Join(dir, fmt.Sprintf("%s-%03d.md", sender, n))
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, werr := f.WriteString(body)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			os.Remove(path)
+			return "", werr
+		}
+		return path, nil
+	}
+}
+
+// lastNumber returns the highest NNN of sender's files in dir, 0 for none.
+func lastNumber(dir, sender string) (int, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	last := 0
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), sender+"-")
+		if !ok {
+			continue
+		}
+		num, ok := strings.CutSuffix(rest, ".md")
+		if !ok {
+			continue
+		}
+		if n, err := strconv.Atoi(num); err == nil && n > last && strings.Trim(num, "0123456789") == "" {
+			last = n
+		}
+	}
+	return last, nil
+}
+
+// InboxCount returns the number of messages waiting in agent id's inbox.
+func (ws *Workspace) InboxCount(id string) (int, error) {
+	entries, err := os.ReadDir(ws.inbox(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			n++
+		}
+	}
+	return n, nil
+}
