@@ -55,12 +55,13 @@ func (s *Sink) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	s.total += int64(len(p))
-	if s.spill == nil && s.ring == nil {
+	if s.ring == nil {
 		if len(s.buf)+len(p) <= s.head+s.tail {
 			s.buf = append(s.buf, p...)
 			return len(p), nil
 		}
-		s.overflow()
+		s.overflow(p)
+		return len(p), nil
 	}
 	if s.spill != nil && s.err == nil {
 		if _, err := s.spill.Write(p); err != nil {
@@ -71,20 +72,29 @@ func (s *Sink) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// overflow starts the spill: what is buffered is still the whole stream, so
-// it goes to the file first; the buffer then shrinks to the head.
-func (s *Sink) overflow() {
+// overflow starts the spill: the buffer still holds the whole stream, so
+// it goes to the file before p; then the buffer shrinks to the head and
+// the ring keeps the tail.
+func (s *Sink) overflow(p []byte) {
 	f, err := os.CreateTemp(s.spillDir, s.spillName+"-*.out")
 	if err == nil {
-		_, err = f.Write(s.buf)
 		s.spill = f
+		if _, err = f.Write(s.buf); err == nil {
+			_, err = f.Write(p)
+		}
 	}
 	if err != nil {
 		s.err = err
 	}
 	s.ring = make([]byte, 0, s.tail)
-	s.keepTail(s.buf[min(s.head, len(s.buf)):])
-	s.buf = s.buf[:min(s.head, len(s.buf)):min(s.head, len(s.buf))]
+	if need := s.head - len(s.buf); need >= 0 {
+		s.buf = append(s.buf, p[:need]...)
+		s.keepTail(p[need:])
+		return
+	}
+	s.keepTail(s.buf[s.head:])
+	s.keepTail(p)
+	s.buf = s.buf[:s.head]
 }
 
 func (s *Sink) keepTail(p []byte) {

@@ -1,0 +1,115 @@
+package spawn
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"sync"
+	"testing"
+)
+
+func TestSinkBelowLimitKeepsEverything(t *testing.T) {
+	s := NewSink(4, 4, t.TempDir(), "out")
+	s.Write([]byte("abc"))
+	s.Write([]byte("defgh"))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(s.Bytes()); got != "abcdefgh" || s.Truncated() || s.SpillPath() != "" || s.Total() != 8 {
+		t.Errorf("got %q truncated %v spill %q total %d", got, s.Truncated(), s.SpillPath(), s.Total())
+	}
+}
+
+// TestSinkHeadTailAndSpill writes random chunks and checks the three
+// promises: the spill file is the whole stream, the head is its start,
+// the tail is its end.
+func TestSinkHeadTailAndSpill(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 200 {
+		head, tail := rng.IntN(40), rng.IntN(40)
+		if head+tail == 0 {
+			head = 1
+		}
+		s := NewSink(head, tail, t.TempDir(), "out")
+		var all bytes.Buffer
+		for range rng.IntN(30) {
+			chunk := make([]byte, rng.IntN(25))
+			for i := range chunk {
+				chunk[i] = 'a' + byte(rng.IntN(26))
+			}
+			s.Write(chunk)
+			all.Write(chunk)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		want := all.Bytes()
+		if s.Total() != int64(len(want)) {
+			t.Fatalf("round %d: total %d, want %d", round, s.Total(), len(want))
+		}
+		if len(want) <= head+tail {
+			if s.Truncated() || !bytes.Equal(s.Bytes(), want) {
+				t.Fatalf("round %d: under the limit: %q, want %q", round, s.Bytes(), want)
+			}
+			continue
+		}
+		spilled, err := os.ReadFile(s.SpillPath())
+		if err != nil || !bytes.Equal(spilled, want) {
+			t.Fatalf("round %d: spill %q (%v), want %q", round, spilled, err, want)
+		}
+		marker := fmt.Sprintf("[output truncated: %d bytes total; full output at %s]\n", len(want), s.SpillPath())
+		h, tl, ok := bytes.Cut(s.Bytes(), []byte(marker))
+		if !ok {
+			t.Fatalf("round %d: no marker in %q", round, s.Bytes())
+		}
+		wantHead := want[:head]
+		if len(wantHead) > 0 && wantHead[len(wantHead)-1] != '\n' {
+			wantHead = append(bytes.Clone(wantHead), '\n')
+		}
+		if !bytes.Equal(h, wantHead) || !bytes.Equal(tl, want[len(want)-tail:]) {
+			t.Fatalf("round %d (head %d tail %d): got %q + %q; want %q + %q", round, head, tail, h, tl, wantHead, want[len(want)-tail:])
+		}
+	}
+}
+
+func TestSinkConcurrentWritersKeepWritesWhole(t *testing.T) {
+	s := NewSink(1<<20, 1<<20, t.TempDir(), "out")
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			line := bytes.Repeat([]byte{'a' + byte(w)}, 99)
+			line = append(line, '\n')
+			for range 500 {
+				s.Write(line)
+			}
+		})
+	}
+	wg.Wait()
+	s.Close()
+	for i, l := range bytes.Split(bytes.TrimSuffix(s.Bytes(), []byte("\n")), []byte("\n")) {
+		if len(l) != 99 || bytes.Count(l, l[:1]) != 99 {
+			t.Fatalf("line %d damaged: %q", i, l)
+		}
+	}
+}
+
+func TestSinkDiscardsAfterClose(t *testing.T) {
+	s := NewSink(10, 10, t.TempDir(), "out")
+	s.Write([]byte("kept"))
+	s.Close()
+	if n, err := s.Write([]byte("late")); n != 4 || err != nil {
+		t.Errorf("Write after Close: %d %v", n, err)
+	}
+	if string(s.Bytes()) != "kept" || s.Total() != 4 {
+		t.Errorf("got %q total %d", s.Bytes(), s.Total())
+	}
+}
+
+func TestSinkIsNotAReaderFrom(t *testing.T) {
+	var w io.Writer = NewSink(1, 1, t.TempDir(), "out")
+	if _, ok := w.(io.ReaderFrom); ok {
+		t.Error("Sink implements io.ReaderFrom; os/exec would bypass its lock")
+	}
+}
