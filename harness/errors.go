@@ -1,0 +1,117 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ErrHelp is returned by [Flags.Parse] when the words ask for help
+// (`--help`); a tool prints its help and exits 0.
+var ErrHelp = errors.New("harness: help requested")
+
+// UnknownArgumentError refuses a word the schema does not name.
+type UnknownArgumentError struct {
+	Tool    string
+	Arg     string   // the flag as typed, without any "=value"
+	Allowed []string // the flags the tool takes, sorted
+}
+
+func (e *UnknownArgumentError) Error() string {
+	return fmt.Sprintf("%s: unknown argument '%s'; allowed: %s", e.Tool, e.Arg, pool(e.Allowed))
+}
+
+// UnknownPropertyError refuses a key of JSON input that the schema does
+// not name.
+type UnknownPropertyError struct {
+	Tool     string
+	Property string
+	Allowed  []string // the schema's property names, sorted
+}
+
+func (e *UnknownPropertyError) Error() string {
+	return fmt.Sprintf("%s: unknown property '%s'; allowed: %s", e.Tool, e.Property, pool(e.Allowed))
+}
+
+// ValueError refuses a flag's value that is not of the property's type.
+type ValueError struct {
+	Tool  string
+	Flag  string // "--lines"
+	Value string // the word as typed
+	Want  string // "an integer (base 10)", "a boolean", …
+	Hint  string // how to write it, or ""
+}
+
+func (e *ValueError) Error() string {
+	line := fmt.Sprintf("%s: %s: '%s' is not %s", e.Tool, e.Flag, e.Value, e.Want)
+	if e.Hint != "" {
+		line += "; " + e.Hint
+	}
+	return line
+}
+
+// UsageError refuses a call whose words cannot be mapped onto the input:
+// a flag without its value, a flag given twice, --json beside flags, input
+// on stdin that is not a JSON object.
+type UsageError struct {
+	Tool    string
+	Message string
+}
+
+func (e *UsageError) Error() string { return e.Tool + ": " + e.Message }
+
+// SchemaError is a violation of a tool's input (or output) schema.
+type SchemaError struct {
+	Tool string
+	// Output is set when the tool's result broke its output schema.
+	Output bool
+	// Property is the property at fault: its name at the top level, a JSON
+	// pointer ("/meta/depth") when nested, "" for the value as a whole.
+	Property string
+	// Keyword is the schema keyword that failed ("required", "type", …).
+	Keyword string
+	// Message is the validator's explanation ("got string, want integer").
+	Message string
+}
+
+func (e *SchemaError) Error() string {
+	prefix := e.Tool + ": "
+	if e.Output {
+		prefix += "output: "
+	}
+	switch {
+	case e.Keyword == "required":
+		return fmt.Sprintf("%smissing required property '%s'", prefix, e.Property)
+	case e.Property == "":
+		if e.Output {
+			return prefix + e.Message
+		}
+		return fmt.Sprintf("%sinput: %s", prefix, e.Message)
+	}
+	return fmt.Sprintf("%sproperty '%s': %s", prefix, e.Property, e.Message)
+}
+
+// LoadError is an error in a tools file, at a position.
+type LoadError struct {
+	File      string
+	Line, Col int // 1-based; 0 when unknown
+	Message   string
+}
+
+func (e *LoadError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Message)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Message)
+}
+
+// pool renders names for a refusal: sorted, or (none).
+func pool(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	sorted := slices.Clone(names)
+	slices.Sort(sorted)
+	return strings.Join(slices.Compact(sorted), ", ")
+}

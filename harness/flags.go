@@ -1,0 +1,544 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// MaxStdin bounds the JSON input a tool reads from stdin.
+const MaxStdin = 16 << 20
+
+// Flags maps the words of a shell call onto a tool's input schema: each
+// top-level property is a flag (`--unit nginx`, `--unit=nginx`; a
+// property max_lines is also `--max-lines`).
+//
+//   - boolean: `--follow` is true; `--follow=true`, `--follow=false`; any
+//     other value is refused.
+//   - integer: base-10 digits; `1.9` is refused, never truncated.
+//   - number: a JSON number.
+//   - string: the word as typed.
+//   - array: repeat the flag (`--tags a --tags b`) or separate values with
+//     commas (`--tags a,b`); when the items are objects or arrays each
+//     word is JSON (one item, or a JSON array of items).
+//   - object: one JSON word.
+//   - a property with several types, or none, takes the first reading of
+//     the word its types allow: null, boolean, integer, number, JSON
+//     object or array, string.
+//
+// `--json '{…}'` gives the whole input; so does JSON on stdin when no word
+// is given. `--help` asks for help ([ErrHelp]). A word the schema does not
+// name is refused, never dropped; a key of JSON input the schema does not
+// name is refused too unless the schema admits other keys
+// (additionalProperties, patternProperties, composition with allOf…).
+//
+// A Flags is immutable and safe for concurrent use.
+type Flags struct {
+	tool     string
+	props    map[string]*property // by property name
+	spelling map[string]*property // by flag spelling, without "--"
+	allowed  []string             // the flags, sorted
+	names    []string             // the property names, sorted
+	closed   bool                 // JSON input may hold only named properties
+}
+
+// property is one top-level property of an input schema as the shell sees
+// it.
+type property struct {
+	name        string
+	flag        string   // "--max-lines"; "" when no flag can name it
+	types       []string // the JSON types it takes; nil means any
+	items       []string // an array's item types; nil means any
+	array       bool     // takes several values: by repetition or commas
+	jsonItems   bool     // array items are objects or arrays, given as JSON
+	switchFlag  bool     // a boolean: the flag alone means true
+	description string
+	required    bool
+	enum        []string // the allowed values, as JSON, for help
+}
+
+// NewFlags reads the properties of an input schema. The schema must be a
+// JSON object; if it has a type, it must be "object". NewFlags does not
+// compile the schema: see [Func] and [Exec] for tools, which do.
+func NewFlags(tool string, schema json.RawMessage) (*Flags, error) {
+	if len(bytes.TrimSpace(schema)) == 0 {
+		schema = emptyInput
+	}
+	var root map[string]any
+	dec := json.NewDecoder(bytes.NewReader(schema))
+	dec.UseNumber()
+	if err := dec.Decode(&root); err != nil || root == nil {
+		return nil, fmt.Errorf("input schema is not a JSON object")
+	}
+	if t, ok := root["type"]; ok && !typeIsObject(t) {
+		return nil, fmt.Errorf("input schema must describe an object (type: object), not %s", compactJSON(t))
+	}
+	f := &Flags{
+		tool:     tool,
+		props:    make(map[string]*property),
+		spelling: make(map[string]*property),
+		closed:   true,
+	}
+	for _, kw := range []string{"patternProperties", "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "dependentSchemas"} {
+		if _, ok := root[kw]; ok {
+			f.closed = false
+		}
+	}
+	for _, kw := range []string{"additionalProperties", "unevaluatedProperties"} {
+		if v, ok := root[kw]; ok && v != false {
+			f.closed = false
+		}
+	}
+	required := make(map[string]bool)
+	if list, ok := root["required"].([]any); ok {
+		for _, r := range list {
+			if s, ok := r.(string); ok {
+				required[s] = true
+			}
+		}
+	}
+	props, _ := root["properties"].(map[string]any)
+	for name, raw := range props {
+		ps, _ := raw.(map[string]any)
+		p := &property{name: name, required: required[name]}
+		p.read(root, ps)
+		f.props[name] = p
+		f.names = append(f.names, name)
+	}
+	sort.Strings(f.names)
+	// Exact names first, so that a property spelled "max-lines" beside
+	// one spelled "max_lines" keeps its own flag.
+	for _, name := range f.names {
+		if flaggable(name) {
+			f.spelling[name] = f.props[name]
+		}
+	}
+	for _, name := range f.names {
+		if !flaggable(name) {
+			continue
+		}
+		for _, alt := range []string{strings.ReplaceAll(name, "_", "-"), strings.ReplaceAll(name, "-", "_")} {
+			if _, taken := f.spelling[alt]; !taken {
+				f.spelling[alt] = f.props[name]
+			}
+		}
+	}
+	for _, name := range f.names {
+		if !flaggable(name) {
+			continue
+		}
+		p := f.props[name]
+		p.flag = "--" + name
+		if dashed := strings.ReplaceAll(name, "_", "-"); f.spelling[dashed] == p {
+			p.flag = "--" + dashed
+		}
+		f.allowed = append(f.allowed, p.flag)
+	}
+	sort.Strings(f.allowed)
+	return f, nil
+}
+
+// flaggable reports whether a property can be named by a flag: not the
+// reserved --json and --help, nothing a flag cannot spell.
+func flaggable(name string) bool {
+	if name == "" || name == "json" || name == "help" || strings.HasPrefix(name, "-") {
+		return false
+	}
+	return !strings.ContainsAny(name, "= \t\n")
+}
+
+func typeIsObject(t any) bool {
+	switch t := t.(type) {
+	case string:
+		return t == "object"
+	case []any:
+		return len(t) == 1 && t[0] == "object"
+	}
+	return false
+}
+
+// read fills p from its schema; root resolves local references.
+func (p *property) read(root, schema map[string]any) {
+	schema = deref(root, schema)
+	p.description, _ = schema["description"].(string)
+	p.types = schemaTypes(schema)
+	for _, v := range enumValues(schema) {
+		p.enum = append(p.enum, compactJSON(v))
+	}
+	if len(p.types) == 1 && p.types[0] == "boolean" || sameSet(p.types, "boolean", "null") {
+		p.switchFlag = true
+	}
+	if len(p.types) == 1 && p.types[0] == "array" || sameSet(p.types, "array", "null") {
+		p.array = true
+		items, _ := schema["items"].(map[string]any)
+		items = deref(root, items)
+		p.items = schemaTypes(items)
+		p.jsonItems = len(p.items) > 0
+		for _, t := range p.items {
+			if t != "object" && t != "array" {
+				p.jsonItems = false
+			}
+		}
+	}
+}
+
+// deref follows local references ("#/$defs/x") a few levels deep.
+func deref(root, schema map[string]any) map[string]any {
+	for range 8 {
+		ref, ok := schema["$ref"].(string)
+		if !ok || !strings.HasPrefix(ref, "#") {
+			return schema
+		}
+		var target any = root
+		for _, tok := range strings.Split(strings.TrimPrefix(ref, "#"), "/")[1:] {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			m, ok := target.(map[string]any)
+			if !ok {
+				return schema
+			}
+			target = m[tok]
+		}
+		next, ok := target.(map[string]any)
+		if !ok {
+			return schema
+		}
+		schema = next
+	}
+	return schema
+}
+
+// schemaTypes is the set of JSON types a schema takes; nil means any.
+func schemaTypes(schema map[string]any) []string {
+	switch t := schema["type"].(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	// An enum or const without a type: the types of its values.
+	values := enumValues(schema)
+	if len(values) == 0 {
+		return nil
+	}
+	var out []string
+	for _, v := range values {
+		t := jsonType(v)
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func enumValues(schema map[string]any) []any {
+	if c, ok := schema["const"]; ok {
+		return []any{c}
+	}
+	list, _ := schema["enum"].([]any)
+	return list
+}
+
+func jsonType(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if isInteger(v.String()) {
+			return "integer"
+		}
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	}
+	return "object"
+}
+
+func sameSet(types []string, want ...string) bool {
+	if len(types) != len(want) {
+		return false
+	}
+	for _, w := range want {
+		if !slices.Contains(types, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// Allowed returns the flags the tool takes, sorted.
+func (f *Flags) Allowed() []string { return slices.Clone(f.allowed) }
+
+// ParseArgs maps a call's words onto the input schema of tool, reading
+// JSON from stdin when there are no words; see [Flags]. It returns the
+// input object; it does not validate it against the schema.
+func ParseArgs(tool string, schema json.RawMessage, args []string, stdin io.Reader) (json.RawMessage, error) {
+	f, err := NewFlags(tool, schema)
+	if err != nil {
+		return nil, err
+	}
+	return f.Parse(args, stdin)
+}
+
+// Parse maps the words after the tool's name onto the input object. With
+// no words, a non-nil stdin is read (at most [MaxStdin] bytes) and must
+// hold one JSON object, or nothing, which is {}; with words, stdin is not
+// read. Parse returns [ErrHelp] for --help and a one-line error
+// ([*UnknownArgumentError], [*ValueError], [*UsageError],
+// [*UnknownPropertyError]) when the words cannot be mapped.
+func (f *Flags) Parse(args []string, stdin io.Reader) (json.RawMessage, error) {
+	if len(args) == 0 && stdin != nil {
+		data, err := io.ReadAll(io.LimitReader(stdin, MaxStdin+1))
+		if err != nil {
+			return nil, &UsageError{Tool: f.tool, Message: fmt.Sprintf("reading stdin: %v", err)}
+		}
+		return f.parseStdin(data)
+	}
+	return f.parseWords(args)
+}
+
+// parseStdin reads the input a pipe gave; empty input is {}.
+func (f *Flags) parseStdin(data []byte) (json.RawMessage, error) {
+	if len(data) > MaxStdin {
+		return nil, &UsageError{Tool: f.tool, Message: fmt.Sprintf("input on stdin exceeds %d bytes", MaxStdin)}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return json.RawMessage(`{}`), nil
+	}
+	obj, err := f.object(data)
+	if err != nil {
+		if _, ok := err.(*UnknownPropertyError); ok {
+			return nil, err
+		}
+		return nil, &UsageError{Tool: f.tool, Message: "stdin must hold one JSON object (or use flags; --help): " + err.Error()}
+	}
+	return obj, nil
+}
+
+func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
+	values := make(map[string]json.RawMessage)
+	arrays := make(map[string][]json.RawMessage)
+	var whole json.RawMessage
+	firstFlag := ""
+	for i := 0; i < len(args); i++ {
+		word := args[i]
+		if word == "--help" {
+			return nil, ErrHelp
+		}
+		if !strings.HasPrefix(word, "--") || word == "--" {
+			return nil, &UnknownArgumentError{Tool: f.tool, Arg: word, Allowed: f.allowed}
+		}
+		spelled, value, hasValue := strings.Cut(word[2:], "=")
+		if spelled == "json" {
+			if !hasValue {
+				if i+1 >= len(args) {
+					return nil, &UsageError{Tool: f.tool, Message: "--json needs a value: the whole input as one JSON object"}
+				}
+				i++
+				value = args[i]
+			}
+			if whole != nil {
+				return nil, &UsageError{Tool: f.tool, Message: "--json given twice; it takes the whole input once"}
+			}
+			obj, err := f.object([]byte(value))
+			if err != nil {
+				if _, ok := err.(*UnknownPropertyError); ok {
+					return nil, err
+				}
+				return nil, &UsageError{Tool: f.tool, Message: "--json takes one JSON object: " + err.Error()}
+			}
+			whole = obj
+			continue
+		}
+		p := f.spelling[spelled]
+		if p == nil {
+			return nil, &UnknownArgumentError{Tool: f.tool, Arg: "--" + spelled, Allowed: f.allowed}
+		}
+		if firstFlag == "" {
+			firstFlag = p.flag
+		}
+		if p.switchFlag {
+			switch {
+			case !hasValue || value == "true":
+				value = "true"
+			case value == "false":
+			default:
+				return nil, &ValueError{Tool: f.tool, Flag: p.flag, Value: value, Want: "a boolean",
+					Hint: fmt.Sprintf("write %s, %s=true or %s=false", p.flag, p.flag, p.flag)}
+			}
+			if _, seen := values[p.name]; seen {
+				return nil, &UsageError{Tool: f.tool, Message: p.flag + " given twice; it takes one value"}
+			}
+			values[p.name] = json.RawMessage(value)
+			continue
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return nil, &UsageError{Tool: f.tool, Message: fmt.Sprintf("%s needs a value (%s)", p.flag, p.want())}
+			}
+			i++
+			value = args[i]
+		}
+		if p.array {
+			items, err := f.arrayItems(p, value)
+			if err != nil {
+				return nil, err
+			}
+			arrays[p.name] = append(arrays[p.name], items...)
+			continue
+		}
+		if _, seen := values[p.name]; seen {
+			return nil, &UsageError{Tool: f.tool, Message: p.flag + " given twice; it takes one value"}
+		}
+		v, ok := convert(p.types, value)
+		if !ok {
+			return nil, f.valueError(p, p.types, value)
+		}
+		values[p.name] = v
+	}
+	if whole != nil {
+		if firstFlag != "" {
+			return nil, &UsageError{Tool: f.tool, Message: "--json gives the whole input; it cannot be combined with " + firstFlag}
+		}
+		return whole, nil
+	}
+	for name, items := range arrays {
+		b, err := json.Marshal(items)
+		if err != nil {
+			return nil, &UsageError{Tool: f.tool, Message: err.Error()}
+		}
+		values[name] = b
+	}
+	b, err := json.Marshal(values)
+	if err != nil {
+		return nil, &UsageError{Tool: f.tool, Message: err.Error()}
+	}
+	return b, nil
+}
+
+// arrayItems reads one word of an array flag: comma-separated values, or
+// JSON when the items are objects or arrays.
+func (f *Flags) arrayItems(p *property, word string) ([]json.RawMessage, error) {
+	if p.jsonItems {
+		trimmed := bytes.TrimSpace([]byte(word))
+		if !json.Valid(trimmed) || len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
+			return nil, &ValueError{Tool: f.tool, Flag: p.flag, Value: word, Want: "JSON",
+				Hint: "give one item as a JSON " + strings.Join(p.items, " or ") + ", or a JSON array of items"}
+		}
+		if trimmed[0] == '[' && !slices.Contains(p.items, "array") {
+			var items []json.RawMessage
+			if err := json.Unmarshal(trimmed, &items); err != nil {
+				return nil, &UsageError{Tool: f.tool, Message: err.Error()}
+			}
+			return items, nil
+		}
+		var buf bytes.Buffer
+		json.Compact(&buf, trimmed)
+		return []json.RawMessage{buf.Bytes()}, nil
+	}
+	parts := strings.Split(word, ",")
+	items := make([]json.RawMessage, len(parts))
+	for i, part := range parts {
+		v, ok := convert(p.items, part)
+		if !ok {
+			return nil, f.valueError(p, p.items, part)
+		}
+		items[i] = v
+	}
+	return items, nil
+}
+
+func (f *Flags) valueError(p *property, types []string, value string) error {
+	e := &ValueError{Tool: f.tool, Flag: p.flag, Value: value, Want: wantText(types)}
+	if len(types) == 1 && types[0] == "integer" {
+		e.Want = "an integer (base 10)"
+	}
+	if p.array {
+		e.Hint = fmt.Sprintf("repeat %s or separate values with commas", p.flag)
+	}
+	return e
+}
+
+// object checks that data is one JSON object and that it names only the
+// schema's properties when the schema admits no others.
+func (f *Flags) object(data []byte) (json.RawMessage, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(data, &keys); err != nil {
+		return nil, err
+	}
+	if f.closed {
+		var unknown []string
+		for k := range keys {
+			if f.props[k] == nil {
+				unknown = append(unknown, k)
+			}
+		}
+		if len(unknown) > 0 {
+			sort.Strings(unknown)
+			return nil, &UnknownPropertyError{Tool: f.tool, Property: unknown[0], Allowed: f.names}
+		}
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, data); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// want says what a property's flag takes, for a missing value.
+func (p *property) want() string {
+	if p.array {
+		if p.jsonItems {
+			return "JSON"
+		}
+		return wantText(p.items) + ", repeatable or comma-separated"
+	}
+	return wantText(p.types)
+}
+
+func wantText(types []string) string {
+	if len(types) == 0 {
+		return "a value"
+	}
+	names := make([]string, len(types))
+	for i, t := range types {
+		switch t {
+		case "integer":
+			names[i] = "an integer"
+		case "object":
+			names[i] = "a JSON object"
+		case "array":
+			names[i] = "a JSON array"
+		case "null":
+			names[i] = "null"
+		default:
+			names[i] = "a " + t
+		}
+	}
+	return strings.Join(names, " or ")
+}

@@ -1,0 +1,127 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Help is the tool's help, made from its schema: usage, description and
+// one line per flag. `NAME --help` and `help NAME` print it.
+func (t *Tool) Help() string {
+	f := t.flags
+	var b strings.Builder
+	name := t.def.Name
+	usage := []string{"usage: " + name}
+	for _, p := range f.flagged() {
+		usage = append(usage, p.usage())
+	}
+	b.WriteString(strings.Join(usage, " "))
+	fmt.Fprintf(&b, "\n       %s --json '{…}'\n       echo '{…}' | %s\n", name, name)
+	if t.desc != "" {
+		fmt.Fprintf(&b, "\n%s\n", t.desc)
+	}
+	rows := [][2]string{}
+	for _, p := range f.flagged() {
+		rows = append(rows, [2]string{p.flag + p.placeholder(), p.explain()})
+	}
+	rows = append(rows,
+		[2]string{"--json '{…}'", "the whole input as one JSON object"},
+		[2]string{"--help", "print this help"})
+	width := 0
+	for _, r := range rows {
+		width = max(width, len([]rune(r[0])))
+	}
+	b.WriteString("\nflags:\n")
+	for _, r := range rows {
+		line := "  " + r[0]
+		if r[1] != "" {
+			line += strings.Repeat(" ", width-len([]rune(r[0]))+2) + r[1]
+		}
+		b.WriteString(line + "\n")
+	}
+	var jsonOnly []string
+	for _, n := range f.names {
+		if f.props[n].flag == "" {
+			jsonOnly = append(jsonOnly, n)
+		}
+	}
+	if len(jsonOnly) > 0 {
+		fmt.Fprintf(&b, "\nonly in JSON input: %s\n", strings.Join(jsonOnly, ", "))
+	}
+	return b.String()
+}
+
+// flagged lists the properties a flag can name: required first, then by
+// name.
+func (f *Flags) flagged() []*property {
+	var req, opt []*property
+	for _, n := range f.names {
+		p := f.props[n]
+		switch {
+		case p.flag == "":
+		case p.required:
+			req = append(req, p)
+		default:
+			opt = append(opt, p)
+		}
+	}
+	return append(req, opt...)
+}
+
+func (p *property) usage() string {
+	u := p.flag + p.placeholder()
+	if p.array {
+		u += "..."
+	}
+	if !p.required {
+		u = "[" + u + "]"
+	}
+	return u
+}
+
+// placeholder is what follows the flag: " INTEGER", " STRING,…", or
+// nothing for a boolean.
+func (p *property) placeholder() string {
+	switch {
+	case p.switchFlag:
+		return ""
+	case p.array && p.jsonItems:
+		return " JSON"
+	case p.array:
+		return " " + typeWord(p.items) + ",…"
+	}
+	return " " + typeWord(p.types)
+}
+
+func typeWord(types []string) string {
+	if len(types) != 1 {
+		return "VALUE"
+	}
+	switch types[0] {
+	case "object", "array":
+		return "JSON"
+	}
+	return strings.ToUpper(types[0])
+}
+
+func (p *property) explain() string {
+	var parts []string
+	if p.description != "" {
+		parts = append(parts, p.description)
+	}
+	if len(p.enum) > 0 {
+		parts = append(parts, "one of: "+strings.Join(p.enum, ", "))
+	}
+	switch {
+	case p.switchFlag:
+		parts = append(parts, fmt.Sprintf("(alone means true; %s=false)", p.flag))
+	case p.array && p.jsonItems:
+		parts = append(parts, "(repeatable: one JSON item or a JSON array each)")
+	case p.array:
+		parts = append(parts, "(repeatable or comma-separated)")
+	}
+	if p.required {
+		parts = append(parts, "(required)")
+	}
+	return strings.Join(parts, " ")
+}
