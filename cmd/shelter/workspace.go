@@ -1,20 +1,214 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"text/tabwriter"
 
+	"github.com/shelter-sh/shelter/harness/workspace"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
+const workspaceUsage = `usage:
+  shelter workspace init W                 create W with a default config/main
+  shelter workspace new W [--config NAME]  create a root agent; print its id
+  shelter workspace list W [--json]        agents with role, name, parent, inbox count
+`
+
+// workspaceUsages is each subcommand's synopsis, for usage refusals.
+var workspaceUsages = map[string]string{
+	"init": "workspace init W",
+	"new":  "workspace new W [--config NAME]",
+	"list": "workspace list W [--json]",
+}
+
 // runWorkspace runs `shelter workspace ARGS...` and returns the exit code.
 func runWorkspace(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "shelter workspace: not yet supported")
+	const allowed = "allowed: init, list, new"
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "shelter workspace: missing subcommand; "+allowed)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "-h", "--help", "help":
+		io.WriteString(stdout, workspaceUsage)
+		return 0
+	case "init":
+		return workspaceInit(ctx, rest, stdout, stderr)
+	case "new":
+		return workspaceNew(ctx, rest, stdout, stderr)
+	case "list":
+		return workspaceList(ctx, rest, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "shelter workspace: unknown subcommand '%s'; %s\n", sub, allowed)
 	return 2
+}
+
+// workspaceArgs parses `W [flags]` for one subcommand: exactly one
+// positional, flags from valueFlags (taking a value) and switches.
+func workspaceArgs(sub string, args []string, valueFlags, switches []string, stderr io.Writer) (dir string, values map[string]string, ok bool) {
+	values = map[string]string{}
+	allowedFlags := append(append([]string(nil), valueFlags...), switches...)
+	usage := workspaceUsages[sub]
+	var positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			positional = append(positional, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			positional = append(positional, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(a, "=")
+		switch {
+		case contains(valueFlags, name):
+			if !hasValue {
+				if i+1 == len(args) {
+					fmt.Fprintf(stderr, "shelter workspace %s: flag '%s' needs a value; usage: shelter %s\n", sub, name, usage)
+					return "", nil, false
+				}
+				i++
+				value = args[i]
+			}
+			values[name] = value
+		case contains(switches, name) && !hasValue:
+			values[name] = "true"
+		default:
+			fmt.Fprintf(stderr, "shelter workspace %s: unknown flag '%s'; allowed: %s\n", sub, a, listOrNone(allowedFlags))
+			return "", nil, false
+		}
+	}
+	if len(positional) != 1 {
+		fmt.Fprintf(stderr, "shelter workspace %s: want one workspace directory W, got %d arguments; usage: shelter %s\n", sub, len(positional), usage)
+		return "", nil, false
+	}
+	return positional[0], values, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// workspaceFailure prints err for subcommand sub: a refusal exits 2, any
+// other failure 1.
+func workspaceFailure(sub string, err error, stderr io.Writer) int {
+	fmt.Fprintf(stderr, "shelter workspace %s: %v\n", sub, err)
+	if workspace.IsRefusal(err) {
+		return 2
+	}
+	return 1
+}
+
+func workspaceInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	dir, _, ok := workspaceArgs("init", args, nil, nil, stderr)
+	if !ok {
+		return 2
+	}
+	if _, err := workspace.Init(ctx, dir); err != nil {
+		var exists *workspace.WorkspaceExistsError
+		if errors.As(err, &exists) {
+			fmt.Fprintln(stderr, "shelter "+err.Error())
+			return 2
+		}
+		return workspaceFailure("init", err, stderr)
+	}
+	return 0
+}
+
+func workspaceNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	dir, flags, ok := workspaceArgs("new", args, []string{"--config"}, nil, stderr)
+	if !ok {
+		return 2
+	}
+	ws, err := workspace.Open(dir)
+	if err != nil {
+		return workspaceFailure("new", err, stderr)
+	}
+	id, err := ws.NewAgent(ctx, flags["--config"])
+	if err != nil {
+		return workspaceFailure("new", err, stderr)
+	}
+	fmt.Fprintln(stdout, id)
+	return 0
+}
+
+func workspaceList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	dir, flags, ok := workspaceArgs("list", args, nil, []string{"--json"}, stderr)
+	if !ok {
+		return 2
+	}
+	ws, err := workspace.Open(dir)
+	if err != nil {
+		return workspaceFailure("list", err, stderr)
+	}
+	agents, err := ws.List(ctx)
+	if err != nil {
+		return workspaceFailure("list", err, stderr)
+	}
+	if flags["--json"] != "" {
+		b, err := json.Marshal(agents)
+		if err != nil {
+			return workspaceFailure("list", err, stderr)
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+		return 0
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tROLE\tNAME\tPARENT\tINBOX")
+	for _, a := range agents {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", a.ID, dash(a.Role), dash(a.Name), dash(a.Parent), a.Inbox)
+	}
+	tw.Flush()
+	return 0
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // workspaceSession returns what a session of agent id in workspace w needs:
 // its tools, its caller identity and its working directory.
 func workspaceSession(w, id string) (tools []kernel.Tool, caller kernel.Caller, dir string, err error) {
-	return nil, kernel.Caller{}, "", fmt.Errorf("--workspace: not yet supported")
+	ws, err := workspace.Open(w)
+	if err != nil {
+		return nil, kernel.Caller{}, "", fmt.Errorf("--workspace: %w", err)
+	}
+	ctx := context.Background()
+	tools, caller, dir, err = ws.Session(ctx, id)
+	var unknown *workspace.UnknownAgentError
+	if errors.As(err, &unknown) {
+		ids, lerr := ws.Agents(ctx)
+		if lerr != nil {
+			return nil, kernel.Caller{}, "", lerr
+		}
+		return nil, kernel.Caller{}, "", fmt.Errorf("--agent: no agent %q in workspace %s; agents: %s", id, w, listOrNone(ids))
+	}
+	return tools, caller, dir, err
 }

@@ -1,0 +1,117 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/shelter-sh/shelter/harness"
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// Output schemas of the workspace tools.
+const (
+	dispatchOutput  = `{"type":"object","properties":{"status":{"const":"in_progress"},"handle":{"type":"string"}},"required":["status","handle"]}`
+	messageOutput   = `{"type":"object","properties":{"status":{"const":"deposited"}},"required":["status"]}`
+	loadSkillOutput = `{"type":"object","properties":{"status":{"enum":["loaded","already_loaded"]},"path":{"type":"string"}},"required":["status","path"]}`
+)
+
+// Tools returns the workspace's harness tools — dispatch, message and
+// load_skill — for a session of one of its agents. The calling agent is
+// the session's [kernel.Caller].Agent, set by the embedder; no tool takes
+// it from its input. A refusal of the workspace becomes a
+// [*kernel.Refusal]: its line on stderr, status 2.
+func Tools(ws *Workspace) ([]kernel.Tool, error) {
+	defs := []struct {
+		def harness.Def
+		run func(ctx context.Context, caller string, args json.RawMessage) (any, error)
+	}{
+		{harness.Def{
+			Name: "dispatch", Description: dispatchDescription,
+			Input: json.RawMessage(DispatchSchema), Output: json.RawMessage(dispatchOutput),
+		}, func(ctx context.Context, caller string, args json.RawMessage) (any, error) {
+			var in DispatchInput
+			if err := decodeInput(args, &in); err != nil {
+				return nil, err
+			}
+			return ws.Dispatch(ctx, caller, in)
+		}},
+		{harness.Def{
+			Name: "message", Description: messageDescription,
+			Input: json.RawMessage(MessageSchema), Output: json.RawMessage(messageOutput),
+		}, func(ctx context.Context, caller string, args json.RawMessage) (any, error) {
+			var in MessageInput
+			if err := decodeInput(args, &in); err != nil {
+				return nil, err
+			}
+			return ws.Message(ctx, caller, in)
+		}},
+		{harness.Def{
+			Name: "load_skill", Description: loadSkillDescription,
+			Input: json.RawMessage(LoadSkillSchema), Output: json.RawMessage(loadSkillOutput),
+			Annotations: harness.Annotations{Idempotent: true},
+		}, func(ctx context.Context, caller string, args json.RawMessage) (any, error) {
+			var in LoadSkillInput
+			if err := decodeInput(args, &in); err != nil {
+				return nil, err
+			}
+			return ws.LoadSkill(ctx, caller, in)
+		}},
+	}
+	tools := make([]kernel.Tool, 0, len(defs))
+	for _, d := range defs {
+		run := d.run
+		tool, err := harness.Func(d.def, func(ctx context.Context, in harness.Input) (any, error) {
+			out, err := run(ctx, in.Caller.Agent, in.Args)
+			if err != nil {
+				return nil, toolError(err)
+			}
+			return out, nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("workspace tool %s: %w", d.def.Name, err)
+		}
+		tools = append(tools, tool)
+	}
+	return tools, nil
+}
+
+// decodeInput decodes validated input; the schema already refused unknown
+// properties, so this only guards a schema that was loosened.
+func decodeInput(args json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &kernel.Refusal{Line: "invalid input: " + err.Error()}
+	}
+	return nil
+}
+
+// toolError turns a refusal of the workspace into the kernel's.
+func toolError(err error) error {
+	var r refusal
+	if errors.As(err, &r) {
+		return &kernel.Refusal{Line: r.Error()}
+	}
+	return err
+}
+
+// Session returns what a kernel session of agent id needs: the workspace
+// tools, the caller identity (the agent and the workspace directory) and
+// the agent's worktree as working directory. It fails with an
+// [*UnknownAgentError] when the workspace has no such agent.
+func (ws *Workspace) Session(ctx context.Context, id string) (tools []kernel.Tool, caller kernel.Caller, dir string, err error) {
+	ok, err := ws.hasAgent(ctx, id)
+	if err != nil {
+		return nil, kernel.Caller{}, "", err
+	}
+	if !ok {
+		return nil, kernel.Caller{}, "", &UnknownAgentError{Agent: id}
+	}
+	if tools, err = Tools(ws); err != nil {
+		return nil, kernel.Caller{}, "", err
+	}
+	return tools, kernel.Caller{Agent: id, Workspace: ws.Dir}, ws.Worktree(id), nil
+}
