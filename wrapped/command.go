@@ -1,0 +1,236 @@
+package wrapped
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// Command is a compiled wrapped command: a kernel.Tool of kind wrapped that
+// also implements kernel.StaticChecker and kernel.Helper. It is immutable
+// and safe for concurrent use.
+type Command struct {
+	name, about string
+	path        string   // the pinned executable
+	lead        []string // words after the executable
+	env         []string // pins, NAME=VALUE
+	tty         bool
+	verbs       []*Verb // named verbs, declared order
+	byName      map[string]*Verb
+	root        *Verb
+	verbPool    string
+	schema      json.RawMessage
+}
+
+var (
+	_ kernel.Tool          = (*Command)(nil)
+	_ kernel.StaticChecker = (*Command)(nil)
+	_ kernel.Helper        = (*Command)(nil)
+)
+
+// Name is the command's name as typed in the shell.
+func (c *Command) Name() string { return c.name }
+
+// Kind is kernel.Wrapped.
+func (c *Command) Kind() kernel.Kind { return kernel.Wrapped }
+
+// Description is the declaration's about text.
+func (c *Command) Description() string { return c.about }
+
+// InputSchema describes every verb at once: an object with exactly one
+// property, named after the verb (the root under the command's own name),
+// whose value is that verb's [Verb.Schema]. {"log": {"max-count": 5}} is a
+// call of git log.
+func (c *Command) InputSchema() json.RawMessage { return slices.Clone(c.schema) }
+
+// Executable is the pinned path of the program.
+func (c *Command) Executable() string { return c.path }
+
+// Env returns the pinned variables, NAME=VALUE each, in declared order.
+func (c *Command) Env() []string { return slices.Clone(c.env) }
+
+// Verbs returns the named verbs in declared order, then the root when one
+// is declared.
+func (c *Command) Verbs() []*Verb {
+	out := slices.Clone(c.verbs)
+	if c.root != nil {
+		out = append(out, c.root)
+	}
+	return out
+}
+
+// Verb returns the named verb, or the root for "".
+func (c *Command) Verb(name string) (*Verb, bool) {
+	if name == "" {
+		return c.root, c.root != nil
+	}
+	v, ok := c.byName[name]
+	return v, ok
+}
+
+// childEnv is the session's environment with the pins applied: a pinned
+// name replaces the session's value.
+func (c *Command) childEnv(base []string) []string {
+	if len(c.env) == 0 {
+		return base
+	}
+	out := make([]string, 0, len(base)+len(c.env))
+	for _, kv := range base {
+		if !c.pins(kv) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, c.env...)
+}
+
+func (c *Command) pins(kv string) bool {
+	for _, p := range c.env {
+		n := strings.IndexByte(p, '=')
+		if len(kv) > n && kv[n] == '=' && kv[:n] == p[:n] {
+			return true
+		}
+	}
+	return false
+}
+
+// Verb is one verb of a [Command], or its root.
+type Verb struct {
+	cmd          *Command
+	name         string // "" for the root
+	scope        string // "git log", or "git" for the root
+	about        string
+	root         bool
+	lead         []string
+	flags        []*Flag
+	spell        map[string]*Flag // every spelling, dashes included
+	args         []*Positional
+	tail         Tail
+	stdin        StdinPolicy
+	json         bool
+	omitName     bool
+	examples     []example
+	flagPool     string
+	declaresHelp bool // --help is a declared spelling
+	declaresH    bool // -h is a declared spelling
+	hasUnder     bool
+	prefix       []string // executable, command lead, name, verb lead
+	schema       json.RawMessage
+}
+
+// Name is the verb's name; "" for the root.
+func (v *Verb) Name() string { return v.name }
+
+// Title is the verb as typed in the shell: "git log", or "git" for the root.
+func (v *Verb) Title() string { return v.scope }
+
+// IsRoot reports whether this is the command's root.
+func (v *Verb) IsRoot() bool { return v.root }
+
+// About is the verb's description.
+func (v *Verb) About() string { return v.about }
+
+// Flags returns the verb's flags in declared order.
+func (v *Verb) Flags() []*Flag { return slices.Clone(v.flags) }
+
+// Positionals returns the verb's positional arguments in declared order.
+func (v *Verb) Positionals() []*Positional { return slices.Clone(v.args) }
+
+// Tail is the verb's policy for extra words.
+func (v *Verb) Tail() Tail { return v.tail }
+
+// Stdin is the verb's input policy.
+func (v *Verb) Stdin() StdinPolicy { return v.stdin }
+
+// JSON reports whether the verb's output is JSON.
+func (v *Verb) JSON() bool { return v.json }
+
+// Schema is the JSON Schema object of the verb's JSON input: switches are
+// booleans, int flags integers, choices enums, repeatable flags arrays, a
+// one-word argument a string, a many argument an array of strings, and an
+// "args" array of extra words for the after-dash-dash and forward tails.
+func (v *Verb) Schema() json.RawMessage { return slices.Clone(v.schema) }
+
+// Flag is one declared flag of a [Verb].
+type Flag struct {
+	index      int
+	name       string
+	prop       string // the name without leading dashes: its schema property
+	canonical  string // the declared spelling rendered into argv
+	spellings  []string
+	typ        FlagType
+	choices    []string
+	repeatable bool
+	required   bool
+	style      Style
+	separate   bool // value rendered as its own word
+	about      string
+}
+
+// Name is the flag's declared name.
+func (f *Flag) Name() string { return f.name }
+
+// Property is the flag's name in the verb's JSON Schema: the name without
+// leading dashes.
+func (f *Flag) Property() string { return f.prop }
+
+// Spellings are the words that name the flag in a call, the declared
+// spelling first.
+func (f *Flag) Spellings() []string { return slices.Clone(f.spellings) }
+
+// Type is what the flag takes.
+func (f *Flag) Type() FlagType { return f.typ }
+
+// Choices are the allowed values, when declared.
+func (f *Flag) Choices() []string { return slices.Clone(f.choices) }
+
+// Repeatable reports whether the flag may be given more than once.
+func (f *Flag) Repeatable() bool { return f.repeatable }
+
+// Required reports whether a call must give the flag.
+func (f *Flag) Required() bool { return f.required }
+
+// About is the flag's description.
+func (f *Flag) About() string { return f.about }
+
+// displaySpellings lists one-letter spellings first, then the others in
+// declared order: -n/--max-count.
+func (f *Flag) displaySpellings() []string {
+	out := make([]string, 0, len(f.spellings))
+	for _, s := range f.spellings {
+		if isShort(s) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range f.spellings {
+		if !isShort(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Positional is one declared positional argument of a [Verb].
+type Positional struct {
+	name     string
+	many     bool
+	required bool
+	under    string // absolute path_under directory, or ""
+	about    string
+}
+
+// Name is the argument's name.
+func (a *Positional) Name() string { return a.name }
+
+// Many reports whether the argument takes the rest of the words.
+func (a *Positional) Many() bool { return a.many }
+
+// Required reports whether a call must give the argument.
+func (a *Positional) Required() bool { return a.required }
+
+// PathUnder is the directory the argument must lie in, or "".
+func (a *Positional) PathUnder() string { return a.under }
+
+// About is the argument's description.
+func (a *Positional) About() string { return a.about }

@@ -1,0 +1,22 @@
+// Package wrapped declares real programs as shelter commands: a wrapped
+// command pins an executable and names the verbs, flags and positional
+// arguments an agent may give it. Every call is parsed against the
+// declaration, checked (values, required parts, the directories a path may
+// point into, stdin) and rendered by shelter into the argv of the child,
+// never into a shell string. The contract for users is
+// docs/wrapped_command.md in the repository.
+//
+// A declaration is written in YAML ([LoadFile], [DecodeYAML]) or built in
+// Go with [New], [NewVerb] and the flag and argument constructors; both
+// produce a [CommandSpec], which [CommandSpec.Build] checks and compiles
+// into a [Command]. A *Command is a kernel.Tool of kind wrapped, a
+// kernel.StaticChecker (the static pass judges calls before a script runs)
+// and a kernel.Helper.
+//
+// [Command.Plan] is the parse → check → render path on its own, shared by
+// Run and by the static check; [Command.PlanJSON] renders a JSON object
+// through the same checks, for frontends that call verbs with JSON (each
+// [Verb] publishes its [Verb.Schema]). Every refusal is an error value
+// whose Error() is the one line shelter prints (see [UnknownFlagError] and
+// its siblings).
+package wrapped

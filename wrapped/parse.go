@@ -1,0 +1,302 @@
+package wrapped
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// call is one call being parsed, checked and rendered: the words after the
+// command's name and, in the static pass, which of them are opaque.
+type call struct {
+	cmd    *Command
+	args   []string
+	opaque []bool // nil at execution: every word is literal
+	dir    string // the session's working directory; "" in the static pass
+	static bool
+	verb   *Verb // already chosen (JSON calls): args hold no verb word
+}
+
+// underRef is an argv word that must lie under a directory.
+type underRef struct {
+	argv int
+	arg  *Positional
+}
+
+func (p *call) isOpaque(i int) bool { return p.opaque != nil && p.opaque[i] }
+
+// run parses, checks and renders the call into a [Plan]. It is the one
+// path of shell calls, JSON calls and the static pass. In the static pass
+// a call with an opaque word is uncertain: its refusals come back wrapped
+// by kernel.Uncertain, required parts are not checked, and a call whose
+// verb is opaque is not judged at all (nil, nil).
+func (p *call) run() (*Plan, error) {
+	c := p.cmd
+	uncertain := false
+	for _, o := range p.opaque {
+		uncertain = uncertain || o
+	}
+	refuse := func(err error) error {
+		if uncertain {
+			return kernel.Uncertain(err)
+		}
+		return err
+	}
+
+	// 1. The verb.
+	args := p.args
+	var v *Verb
+	var verbErr error
+	i := 0
+	switch {
+	case p.verb != nil:
+		v = p.verb
+	case len(c.verbs) == 0:
+		v = c.root
+	case len(args) == 0 || !p.isOpaque(0) && strings.HasPrefix(args[0], "-"):
+		v = c.root
+		if v == nil {
+			verbErr = &MissingVerbError{Command: c.name, Allowed: c.verbNames()}
+		}
+	case p.isOpaque(0):
+		return nil, nil
+	default:
+		if v = c.byName[args[0]]; v != nil {
+			i = 1
+		} else if v = c.root; v == nil {
+			verbErr = &UnknownVerbError{Command: c.name, Verb: args[0], Allowed: c.verbNames()}
+		}
+	}
+	scope := c.name
+	if v != nil {
+		scope = v.scope
+	}
+	for j, a := range args {
+		if !p.isOpaque(j) && strings.IndexByte(a, 0) >= 0 {
+			return nil, refuse(&NULError{Scope: scope, Index: j + 1})
+		}
+	}
+	if verbErr != nil {
+		if helpAhead(args, nil) {
+			return &Plan{Help: true}, nil
+		}
+		return nil, refuse(verbErr)
+	}
+
+	// 2–5. Flags, positionals, --, extra words; rendered as they come.
+	argv := make([]string, len(v.prefix), len(v.prefix)+2*len(args))
+	copy(argv, v.prefix)
+	var (
+		seen    uint64 // flags given, by index
+		dashed  bool   // the call's own -- has been passed
+		slot    int    // the positional slot the next word fills
+		many    int    // words given to a many slot
+		checked error  // the first int or choices refusal
+		under   []underRef
+	)
+	fail := func(err error) (*Plan, error) {
+		if helpAhead(args[i:], v) {
+			return &Plan{Verb: v, Help: true}, nil
+		}
+		return nil, refuse(err)
+	}
+	for i < len(args) {
+		w := args[i]
+		op := p.isOpaque(i)
+		if !dashed && !op && len(w) >= 2 && w[0] == '-' {
+			if w == "--" {
+				dashed = true
+				argv = append(argv, w)
+				i++
+				continue
+			}
+			f, inline, hasInline := v.lookup(w)
+			if f == nil {
+				if isHelpWord(w) {
+					return &Plan{Verb: v, Help: true}, nil
+				}
+				if v.tail == TailForward {
+					argv = append(argv, w)
+					i++
+					continue
+				}
+				return fail(v.unknownFlag(w))
+			}
+			if seen&(1<<f.index) != 0 && !f.repeatable {
+				return fail(&RepeatedFlagError{Scope: v.scope, Flag: f.canonical})
+			}
+			seen |= 1 << f.index
+			if f.typ == TypeSwitch {
+				if hasInline {
+					return fail(&UnexpectedValueError{Scope: v.scope, Flag: w[:len(w)-len(inline)-1]})
+				}
+				argv = append(argv, f.canonical)
+				i++
+				continue
+			}
+			value, valueOpaque := inline, false
+			if !hasInline {
+				if i+1 >= len(args) {
+					return fail(&MissingValueError{Scope: v.scope, Flag: w})
+				}
+				i++
+				value, valueOpaque = args[i], p.isOpaque(i)
+			}
+			if checked == nil && !valueOpaque {
+				checked = v.checkValue(f, value)
+			}
+			argv = f.render(argv, w, value, hasInline)
+			i++
+			continue
+		}
+		if slot < len(v.args) {
+			a := v.args[slot]
+			if a.under != "" && !op {
+				under = append(under, underRef{argv: len(argv), arg: a})
+			}
+			argv = append(argv, w)
+			if a.many {
+				many++
+			} else {
+				slot++
+			}
+			i++
+			continue
+		}
+		switch {
+		case v.tail == TailDeny:
+			return fail(&ExtraArgumentError{Scope: v.scope, Word: w})
+		case v.tail == TailAfterDashDash && !dashed:
+			return fail(&ExtraArgumentError{Scope: v.scope, Word: w, AfterDashDash: true})
+		}
+		argv = append(argv, w)
+		i++
+	}
+
+	// 6. Checks: int and choices, then required flags and arguments.
+	if checked != nil {
+		return nil, refuse(checked)
+	}
+	if !uncertain {
+		for _, f := range v.flags {
+			if f.required && seen&(1<<f.index) == 0 {
+				return nil, &RequiredFlagError{Scope: v.scope, Flag: f.canonical}
+			}
+		}
+		for j, a := range v.args {
+			given := j < slot || a.many && j == slot && many > 0
+			if a.required && !given {
+				return nil, &RequiredArgumentError{Scope: v.scope, Name: a.name}
+			}
+		}
+	}
+	for _, u := range under {
+		w := argv[u.argv]
+		if p.static && !isAbs(w) {
+			continue // relative to a directory the script may still change
+		}
+		resolved, err := resolveUnder(p.dir, w, u.arg.under)
+		if err != nil {
+			return nil, refuse(&OutsidePathError{Scope: v.scope, Name: u.arg.name, Dir: u.arg.under, Value: w})
+		}
+		argv[u.argv] = resolved
+	}
+	return &Plan{Verb: v, Path: c.path, Argv: argv}, nil
+}
+
+// lookup finds the flag a word names: the word itself, or for a long
+// spelling the part before the first '='.
+func (v *Verb) lookup(w string) (f *Flag, inline string, hasInline bool) {
+	if f := v.spell[w]; f != nil {
+		return f, "", false
+	}
+	if eq := strings.IndexByte(w, '='); eq > 0 && !isShort(w[:eq]) {
+		if f := v.spell[w[:eq]]; f != nil {
+			return f, w[eq+1:], true
+		}
+	}
+	return nil, "", false
+}
+
+// unknownFlag explains a flag word no spelling matches: a cluster of
+// one-letter switches, a one-letter value flag glued to its value, or an
+// unknown flag.
+func (v *Verb) unknownFlag(w string) error {
+	if w[1] != '-' {
+		var flags []string
+		for k := 1; k < len(w); k++ {
+			f := v.spell["-"+w[k:k+1]]
+			if f == nil || f.typ != TypeSwitch {
+				flags = nil
+				break
+			}
+			flags = append(flags, "-"+w[k:k+1])
+		}
+		if flags != nil {
+			return &ClusteredFlagsError{Scope: v.scope, Word: w, Flags: flags}
+		}
+		if f := v.spell[w[:2]]; f != nil && f.typ != TypeSwitch {
+			return &GluedValueError{Scope: v.scope, Word: w, Flag: w[:2], Value: strings.TrimPrefix(w[2:], "=")}
+		}
+	}
+	name := w
+	if eq := strings.IndexByte(w, '='); eq > 0 && strings.HasPrefix(w, "--") {
+		name = w[:eq]
+	}
+	return &UnknownFlagError{Scope: v.scope, Flag: name, Allowed: v.flagPool}
+}
+
+// checkValue applies a value flag's type and choices.
+func (v *Verb) checkValue(f *Flag, value string) error {
+	if f.typ == TypeInt {
+		if _, err := strconv.ParseInt(value, 10, 64); err != nil {
+			return &NotIntegerError{Scope: v.scope, Flag: f.canonical, Value: value}
+		}
+	}
+	if len(f.choices) > 0 {
+		for _, c := range f.choices {
+			if c == value {
+				return nil
+			}
+		}
+		return &NotChoiceError{Scope: v.scope, Flag: f.canonical, Choices: f.choices, Value: value}
+	}
+	return nil
+}
+
+// render appends a value flag in its declared spelling. The word as
+// written is reused when it already is the rendering.
+func (f *Flag) render(argv []string, w, value string, inline bool) []string {
+	if f.separate {
+		return append(argv, f.canonical, value)
+	}
+	if inline && len(w) == len(f.canonical)+1+len(value) && strings.HasPrefix(w, f.canonical) {
+		return append(argv, w)
+	}
+	return append(argv, f.canonical+"="+value)
+}
+
+func isHelpWord(w string) bool { return w == "--help" || w == "-h" }
+
+// helpAhead reports whether words ask for help before a --: --help or -h
+// that v does not declare (any verb's when v is nil).
+func helpAhead(words []string, v *Verb) bool {
+	for _, w := range words {
+		switch {
+		case w == "--":
+			return false
+		case w == "--help" && (v == nil || !v.declaresHelp), w == "-h" && (v == nil || !v.declaresH):
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Command) verbNames() []string {
+	names := make([]string, len(c.verbs))
+	for i, v := range c.verbs {
+		names[i] = v.name
+	}
+	return names
+}

@@ -1,0 +1,200 @@
+package wrapped
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Every refusal of a call is one of the types below. Scope is the command
+// as typed ("git log" for a named verb, "git" for the root); Error() is the
+// one line shelter prints on stderr before exiting with status 2. Values
+// quoted in a line are shown with control characters escaped and cut at
+// 80 characters, so the line stays one line; the fields hold them whole.
+
+// UnknownVerbError: the first word names no verb and there is no root.
+type UnknownVerbError struct {
+	Command, Verb string
+	Allowed       []string // sorted
+}
+
+func (e *UnknownVerbError) Error() string {
+	return fmt.Sprintf("%s: unknown verb '%s'; allowed: %s", e.Command, show(e.Verb), pool(e.Allowed))
+}
+
+// MissingVerbError: the call gave no verb (no words, or a flag first) and
+// there is no root.
+type MissingVerbError struct {
+	Command string
+	Allowed []string
+}
+
+func (e *MissingVerbError) Error() string {
+	return fmt.Sprintf("%s: no verb given; allowed: %s", e.Command, pool(e.Allowed))
+}
+
+// UnknownFlagError: a flag word matches no declared spelling.
+type UnknownFlagError struct {
+	Scope, Flag string
+	Allowed     string // the verb's flags, sorted by name, or (none)
+}
+
+func (e *UnknownFlagError) Error() string {
+	return fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", e.Scope, show(e.Flag), e.Allowed)
+}
+
+// ClusteredFlagsError: a word such as -sv whose every letter is a declared
+// one-letter switch.
+type ClusteredFlagsError struct {
+	Scope, Word string
+	Flags       []string // -s, -v
+}
+
+func (e *ClusteredFlagsError) Error() string {
+	return fmt.Sprintf("%s: '%s' is not a flag; write %s", e.Scope, show(e.Word), strings.Join(e.Flags, " "))
+}
+
+// GluedValueError: a word such as -n5 that starts with a declared
+// one-letter value flag.
+type GluedValueError struct {
+	Scope, Word, Flag, Value string
+}
+
+func (e *GluedValueError) Error() string {
+	return fmt.Sprintf("%s: '%s' is not a flag; write %s %s", e.Scope, show(e.Word), e.Flag, show(e.Value))
+}
+
+// MissingValueError: a value flag is the call's last word.
+type MissingValueError struct{ Scope, Flag string }
+
+func (e *MissingValueError) Error() string {
+	return fmt.Sprintf("%s: '%s' needs a value", e.Scope, e.Flag)
+}
+
+// UnexpectedValueError: a switch written --name=value.
+type UnexpectedValueError struct{ Scope, Flag string }
+
+func (e *UnexpectedValueError) Error() string {
+	return fmt.Sprintf("%s: '%s' takes no value", e.Scope, e.Flag)
+}
+
+// RepeatedFlagError: a flag that is not repeatable given twice, under any
+// spellings.
+type RepeatedFlagError struct{ Scope, Flag string }
+
+func (e *RepeatedFlagError) Error() string {
+	return fmt.Sprintf("%s: '%s' given more than once", e.Scope, e.Flag)
+}
+
+// ExtraArgumentError: a word no positional slot takes and the verb's tail
+// does not accept. AfterDashDash is set when the verb would accept it after
+// the call's own --.
+type ExtraArgumentError struct {
+	Scope, Word   string
+	AfterDashDash bool
+}
+
+func (e *ExtraArgumentError) Error() string {
+	if e.AfterDashDash {
+		return fmt.Sprintf("%s: unexpected argument '%s'; write -- before arguments meant for the program", e.Scope, show(e.Word))
+	}
+	return fmt.Sprintf("%s: unexpected argument '%s'", e.Scope, show(e.Word))
+}
+
+// RequiredFlagError: a required flag was not given.
+type RequiredFlagError struct{ Scope, Flag string }
+
+func (e *RequiredFlagError) Error() string {
+	return fmt.Sprintf("%s: required flag '%s' not given", e.Scope, e.Flag)
+}
+
+// RequiredArgumentError: a required positional argument was not given.
+type RequiredArgumentError struct{ Scope, Name string }
+
+func (e *RequiredArgumentError) Error() string {
+	return fmt.Sprintf("%s: required argument '%s' not given", e.Scope, e.Name)
+}
+
+// NotIntegerError: an int flag's value is not a base-10, signed 64-bit
+// integer.
+type NotIntegerError struct{ Scope, Flag, Value string }
+
+func (e *NotIntegerError) Error() string {
+	return fmt.Sprintf("%s: '%s' takes an integer; got '%s'", e.Scope, e.Flag, show(e.Value))
+}
+
+// NotChoiceError: a value outside a flag's choices.
+type NotChoiceError struct {
+	Scope, Flag string
+	Choices     []string // declared order
+	Value       string
+}
+
+func (e *NotChoiceError) Error() string {
+	return fmt.Sprintf("%s: '%s' must be one of %s; got '%s'", e.Scope, e.Flag, strings.Join(e.Choices, ", "), show(e.Value))
+}
+
+// OutsidePathError: a path_under argument that resolves outside its
+// directory (Dir as declared).
+type OutsidePathError struct{ Scope, Name, Dir, Value string }
+
+func (e *OutsidePathError) Error() string {
+	return fmt.Sprintf("%s: '%s' must be under %s; got '%s'", e.Scope, e.Name, e.Dir, show(e.Value))
+}
+
+// NULError: an argument holds a NUL byte. Index counts the words after the
+// command's name from 1, as $1, $2… do.
+type NULError struct {
+	Scope string
+	Index int
+}
+
+func (e *NULError) Error() string {
+	return fmt.Sprintf("%s: argument %d contains a NUL byte", e.Scope, e.Index)
+}
+
+// StdinError: input was given to a verb whose stdin is closed.
+type StdinError struct{ Scope string }
+
+func (e *StdinError) Error() string { return e.Scope + ": does not read stdin" }
+
+// DashValueError: in a JSON call, a positional value that starts with -,
+// which the program would read as a flag.
+type DashValueError struct{ Scope, Name, Value string }
+
+func (e *DashValueError) Error() string {
+	return fmt.Sprintf("%s: '%s' may not start with '-'; got '%s'", e.Scope, e.Name, show(e.Value))
+}
+
+// InputError: a JSON call's input does not fit the verb's schema: an
+// unknown property, a value of the wrong type, a gap in the arguments.
+type InputError struct{ Scope, Msg string }
+
+func (e *InputError) Error() string { return e.Scope + ": " + e.Msg }
+
+// show renders a value for a refusal line: control characters escaped,
+// long values cut.
+func show(s string) string {
+	const maxRunes = 80
+	plain := true
+	for _, r := range s {
+		if !unicode.IsPrint(r) && r != ' ' {
+			plain = false
+			break
+		}
+	}
+	if !plain {
+		q := strconv.Quote(s)
+		s = q[1 : len(q)-1]
+	}
+	if n := 0; len(s) > maxRunes {
+		for i := range s {
+			if n == maxRunes {
+				return s[:i] + "…"
+			}
+			n++
+		}
+	}
+	return s
+}

@@ -1,0 +1,229 @@
+package wrapped
+
+// FlagType is what a flag takes: nothing (a switch), a string or an integer.
+type FlagType string
+
+const (
+	TypeSwitch FlagType = ""       // no value; written alone
+	TypeString FlagType = "string" // any word, or one of the choices
+	TypeInt    FlagType = "int"    // a base-10, signed 64-bit integer
+)
+
+// Style is how a value flag is rendered into the child's argv.
+type Style string
+
+const (
+	// StyleDefault renders long spellings as --name=value and one-letter
+	// ones as -x value.
+	StyleDefault  Style = ""
+	StyleEquals   Style = "equals"   // always one word: spelling=value
+	StyleSeparate Style = "separate" // always two words: spelling value
+)
+
+// Tail says what a verb does with words no positional slot takes.
+type Tail string
+
+const (
+	TailDeny          Tail = "deny"            // refuse them (the default)
+	TailAfterDashDash Tail = "after-dash-dash" // accept them only after the call's own --
+	TailForward       Tail = "forward"         // accept them, and unknown flags, anywhere, as written
+)
+
+// StdinPolicy says whether a verb reads the call's input.
+type StdinPolicy string
+
+const (
+	StdinClosed StdinPolicy = "closed" // input is refused (the default)
+	StdinPipe   StdinPolicy = "pipe"   // input is streamed to the child
+)
+
+// CommandSpec is the declaration of one wrapped command: what YAML decodes
+// into and what [New] starts. Its methods set a field and return the spec,
+// so a declaration reads as one expression; [CommandSpec.Build] checks it.
+type CommandSpec struct {
+	name       string
+	executable string
+	about      string
+	lead       []string
+	env        []envPin
+	tty        bool
+	verbs      []*VerbSpec
+	root       *VerbSpec
+
+	dir  string // base of relative paths; the YAML file's directory
+	pos  pos    // the command's key
+	exec pos    // the executable's value
+}
+
+type envPin struct {
+	name, value string
+	pos         pos
+}
+
+// New starts the declaration of a command called name in the shell, run as
+// executable: an absolute path, or a bare name looked up once, by Build,
+// in [LoadOptions.Path].
+func New(name, executable string) *CommandSpec {
+	return &CommandSpec{name: name, executable: executable}
+}
+
+// About sets the command's description.
+func (c *CommandSpec) About(text string) *CommandSpec { c.about = text; return c }
+
+// Lead sets the words rendered right after the executable.
+func (c *CommandSpec) Lead(words ...string) *CommandSpec { c.lead = words; return c }
+
+// Env pins a variable of the child's environment; it wins over the
+// session's. Later pins of the same name replace earlier ones.
+func (c *CommandSpec) Env(name, value string) *CommandSpec {
+	for i := range c.env {
+		if c.env[i].name == name {
+			c.env[i].value = value
+			return c
+		}
+	}
+	c.env = append(c.env, envPin{name: name, value: value})
+	return c
+}
+
+// TTY runs the child on a pseudo-terminal.
+func (c *CommandSpec) TTY(on bool) *CommandSpec { c.tty = on; return c }
+
+// Verb adds named verbs, in order.
+func (c *CommandSpec) Verb(verbs ...*VerbSpec) *CommandSpec {
+	c.verbs = append(c.verbs, verbs...)
+	return c
+}
+
+// Root sets the verb that takes a call no named verb matches; its name is
+// ignored.
+func (c *CommandSpec) Root(v *VerbSpec) *CommandSpec { c.root = v; return c }
+
+// Name is the command's name as typed in the shell.
+func (c *CommandSpec) Name() string { return c.name }
+
+// VerbSpec declares a verb, or a command's root.
+type VerbSpec struct {
+	name     string
+	about    string
+	lead     []string
+	flags    []*FlagSpec
+	args     []*ArgSpec
+	tail     Tail
+	stdin    StdinPolicy
+	json     bool
+	omitName bool
+	examples []example
+
+	pos pos
+}
+
+type example struct{ title, line string }
+
+// NewVerb starts the declaration of a verb. For a root, name is ignored.
+func NewVerb(name string) *VerbSpec { return &VerbSpec{name: name} }
+
+// About sets the verb's description.
+func (v *VerbSpec) About(text string) *VerbSpec { v.about = text; return v }
+
+// Lead sets the words rendered right after the verb's name.
+func (v *VerbSpec) Lead(words ...string) *VerbSpec { v.lead = words; return v }
+
+// Flag adds flags, in order.
+func (v *VerbSpec) Flag(flags ...*FlagSpec) *VerbSpec { v.flags = append(v.flags, flags...); return v }
+
+// Arg adds positional arguments, in order.
+func (v *VerbSpec) Arg(args ...*ArgSpec) *VerbSpec { v.args = append(v.args, args...); return v }
+
+// Tail sets what the verb does with extra words; the default is [TailDeny].
+func (v *VerbSpec) Tail(t Tail) *VerbSpec { v.tail = t; return v }
+
+// Stdin sets the verb's input policy; the default is [StdinClosed].
+func (v *VerbSpec) Stdin(p StdinPolicy) *VerbSpec { v.stdin = p; return v }
+
+// JSON declares that the verb prints JSON, which becomes the Result's data.
+func (v *VerbSpec) JSON() *VerbSpec { v.json = true; return v }
+
+// OmitName leaves the verb's name out of the rendered argv.
+func (v *VerbSpec) OmitName() *VerbSpec { v.omitName = true; return v }
+
+// Example adds an example call shown in help.
+func (v *VerbSpec) Example(title, line string) *VerbSpec {
+	v.examples = append(v.examples, example{title, line})
+	return v
+}
+
+// FlagSpec declares a flag.
+type FlagSpec struct {
+	name       string
+	typ        FlagType
+	aliases    []string
+	choices    []string
+	repeatable bool
+	required   bool
+	style      Style
+	about      string
+
+	pos pos
+}
+
+// Switch declares a flag that takes no value.
+func Switch(name string) *FlagSpec { return &FlagSpec{name: name} }
+
+// String declares a flag that takes one word, whatever it looks like.
+func String(name string) *FlagSpec { return &FlagSpec{name: name, typ: TypeString} }
+
+// Int declares a flag that takes a base-10, signed 64-bit integer.
+func Int(name string) *FlagSpec { return &FlagSpec{name: name, typ: TypeInt} }
+
+// Choice declares a string flag whose value must be one of choices.
+func Choice(name string, choices ...string) *FlagSpec {
+	return &FlagSpec{name: name, typ: TypeString, choices: choices}
+}
+
+// Alias adds other spellings: a one-character alias is written -x, a longer
+// one --alias, one that starts with - as written.
+func (f *FlagSpec) Alias(names ...string) *FlagSpec { f.aliases = append(f.aliases, names...); return f }
+
+// Repeatable lets the flag be given more than once; each use is rendered.
+func (f *FlagSpec) Repeatable() *FlagSpec { f.repeatable = true; return f }
+
+// Required refuses a call that does not give the flag.
+func (f *FlagSpec) Required() *FlagSpec { f.required = true; return f }
+
+// Style sets how the flag's value is rendered.
+func (f *FlagSpec) Style(s Style) *FlagSpec { f.style = s; return f }
+
+// About sets the flag's description.
+func (f *FlagSpec) About(text string) *FlagSpec { f.about = text; return f }
+
+// ArgSpec declares a positional argument.
+type ArgSpec struct {
+	name      string
+	many      bool
+	required  bool
+	pathUnder string
+	about     string
+
+	pos      pos
+	underPos pos
+}
+
+// Arg declares a positional argument that takes one word.
+func Arg(name string) *ArgSpec { return &ArgSpec{name: name} }
+
+// Many declares a positional argument that takes the rest of the words; it
+// must be the last.
+func Many(name string) *ArgSpec { return &ArgSpec{name: name, many: true} }
+
+// Required refuses a call that does not give the argument (for Many: at
+// least one word).
+func (a *ArgSpec) Required() *ArgSpec { a.required = true; return a }
+
+// Under confines the argument to paths inside dir: absolute, or relative to
+// the declaration's directory (the YAML file's, or the working directory
+// of the process for a Go declaration).
+func (a *ArgSpec) Under(dir string) *ArgSpec { a.pathUnder = dir; return a }
+
+// About sets the argument's description.
+func (a *ArgSpec) About(text string) *ArgSpec { a.about = text; return a }

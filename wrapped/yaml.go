@@ -1,0 +1,408 @@
+package wrapped
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// LoadFile reads a tools file whose top level is a mapping with a
+// commands: key (wrapped commands) and possibly a tools: key (harness
+// tools, which LoadFile skips; package harness reads them). Any other
+// top-level key is an error. Errors are [*LoadError]s: FILE:LINE:COL:
+// message.
+func LoadFile(path string, opts LoadOptions) ([]*Command, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &LoadError{File: path, Line: 1, Col: 1, Msg: fmt.Sprint(unwrapPath(err))}
+	}
+	return loadBytes(path, data, opts)
+}
+
+func loadBytes(path string, data []byte, opts LoadOptions) ([]*Command, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlError(path, err)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, nil
+	}
+	top := deref(doc.Content[0])
+	if isNull(top) {
+		return nil, nil
+	}
+	d := &decoder{file: path}
+	if top.Kind != yaml.MappingNode {
+		return nil, d.errf(top, "the top level must be a mapping with commands: (and tools:)")
+	}
+	var commands *yaml.Node
+	err := d.mapping(top, "the top level", func(key string, k, v *yaml.Node) error {
+		switch key {
+		case "commands":
+			commands = v
+		case "tools":
+		default:
+			return d.errf(k, "unknown top-level key '%s'; allowed: commands, tools", show(key))
+		}
+		return nil
+	})
+	if err != nil || commands == nil {
+		return nil, err
+	}
+	return DecodeYAML(path, commands, opts)
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlError turns a YAML syntax error into FILE:LINE:COL: message.
+func yamlError(path string, err error) error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &LoadError{File: path, Line: line, Col: 1, Msg: m[2]}
+	}
+	return &LoadError{File: path, Line: 1, Col: 1, Msg: strings.TrimPrefix(msg, "yaml: ")}
+}
+
+// DecodeYAML decodes and builds the wrapped commands of a tools file:
+// commands is the value node of its top-level commands: key, a mapping from
+// command names to declarations. filename names the file in errors; its
+// directory is the base of relative paths (path_under, an executable
+// written with a slash). Unknown keys anywhere are errors; mappings keep
+// their written order. Errors are [*LoadError]s: FILE:LINE:COL: message.
+func DecodeYAML(filename string, commands *yaml.Node, opts LoadOptions) ([]*Command, error) {
+	dir, err := filepath.Abs(filepath.Dir(filename))
+	if err != nil {
+		return nil, &LoadError{File: filename, Line: 1, Col: 1, Msg: err.Error()}
+	}
+	d := &decoder{file: filename, dir: dir}
+	var out []*Command
+	seen := map[string]bool{}
+	err = d.entries(commands, "commands", false, func(name string, k, v *yaml.Node) error {
+		if seen[name] {
+			return d.errf(k, "command '%s' declared twice", show(name))
+		}
+		seen[name] = true
+		spec, err := d.command(name, k, v)
+		if err != nil {
+			return err
+		}
+		cmd, err := spec.Build(opts)
+		if err != nil {
+			return err
+		}
+		out = append(out, cmd)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+type decoder struct {
+	file, dir string
+}
+
+func (d *decoder) pos(n *yaml.Node) pos { return pos{file: d.file, line: n.Line, col: n.Column} }
+
+func (d *decoder) errf(n *yaml.Node, format string, args ...any) error {
+	return d.pos(n).errorf(format, args...)
+}
+
+// deref follows aliases to the node they name.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+// mapping calls fn for each key of a mapping, in written order, refusing
+// keys given twice. A null node is an empty mapping.
+func (d *decoder) mapping(n *yaml.Node, what string, fn func(key string, k, v *yaml.Node) error) error {
+	return d.entries(n, what, true, fn)
+}
+
+// entries is mapping, with the refusal of duplicate keys left to fn when
+// dups is false.
+func (d *decoder) entries(n *yaml.Node, what string, dups bool, fn func(key string, k, v *yaml.Node) error) error {
+	n = deref(n)
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return d.errf(n, "%s must be a mapping", what)
+	}
+	seen := make(map[string]bool, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := deref(n.Content[i]), deref(n.Content[i+1])
+		if k == nil || k.Kind != yaml.ScalarNode {
+			return d.errf(n.Content[i], "%s: keys must be plain strings", what)
+		}
+		if dups && seen[k.Value] {
+			return d.errf(k, "%s: '%s' given twice", what, show(k.Value))
+		}
+		seen[k.Value] = true
+		if err := fn(k.Value, k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *decoder) str(n *yaml.Node, what string) (string, error) {
+	if isNull(n) {
+		return "", nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return "", d.errf(n, "%s must be a string", what)
+	}
+	return n.Value, nil
+}
+
+func (d *decoder) boolean(n *yaml.Node, what string) (bool, error) {
+	if isNull(n) {
+		return false, nil
+	}
+	var b bool
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(&b) != nil {
+		return false, d.errf(n, "%s must be true or false", what)
+	}
+	return b, nil
+}
+
+// strs decodes a sequence of strings; a single string is a list of one
+// when one is set.
+func (d *decoder) strs(n *yaml.Node, what string, one bool) ([]string, error) {
+	if isNull(n) {
+		return nil, nil
+	}
+	if one && n.Kind == yaml.ScalarNode {
+		return []string{n.Value}, nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, d.errf(n, "%s must be a list of strings", what)
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, item := range n.Content {
+		item = deref(item)
+		if item == nil || item.Kind != yaml.ScalarNode || isNull(item) {
+			return nil, d.errf(orNode(item, n), "%s must be a list of strings", what)
+		}
+		out = append(out, item.Value)
+	}
+	return out, nil
+}
+
+func orNode(n, fallback *yaml.Node) *yaml.Node {
+	if n == nil {
+		return fallback
+	}
+	return n
+}
+
+func unknownKey(d *decoder, k *yaml.Node, where, allowed string) error {
+	return d.errf(k, "unknown key '%s' in %s; allowed: %s", show(k.Value), where, allowed)
+}
+
+func (d *decoder) command(name string, key, n *yaml.Node) (*CommandSpec, error) {
+	c := New(name, "")
+	c.dir, c.pos, c.exec = d.dir, d.pos(key), d.pos(key)
+	err := d.mapping(n, "command '"+name+"'", func(k string, kn, v *yaml.Node) error {
+		var err error
+		switch k {
+		case "executable":
+			c.executable, err = d.str(v, "executable")
+			c.exec = d.pos(v)
+		case "about":
+			c.about, err = d.str(v, "about")
+		case "lead":
+			c.lead, err = d.strs(v, "lead", false)
+		case "env":
+			err = d.mapping(v, "env", func(name string, kn, vn *yaml.Node) error {
+				value, err := d.str(vn, "env "+name)
+				c.env = append(c.env, envPin{name: name, value: value, pos: d.pos(kn)})
+				return err
+			})
+		case "tty":
+			c.tty, err = d.boolean(v, "tty")
+		case "verbs":
+			names := map[string]bool{}
+			err = d.entries(v, "verbs", false, func(vname string, kn, vn *yaml.Node) error {
+				if names[vname] {
+					return d.errf(kn, "%s: verb '%s' declared twice", name, show(vname))
+				}
+				names[vname] = true
+				vs, err := d.verb(name+" "+vname, vname, kn, vn)
+				c.verbs = append(c.verbs, vs)
+				return err
+			})
+		case "root":
+			c.root, err = d.verb(name, "", kn, v)
+		default:
+			err = unknownKey(d, kn, "command '"+name+"'", "about, env, executable, lead, root, tty, verbs")
+		}
+		return err
+	})
+	return c, err
+}
+
+func (d *decoder) verb(scope, name string, key, n *yaml.Node) (*VerbSpec, error) {
+	vs := NewVerb(name)
+	vs.pos = d.pos(key)
+	err := d.mapping(n, scope, func(k string, kn, v *yaml.Node) error {
+		var err error
+		var s string
+		switch k {
+		case "about":
+			vs.about, err = d.str(v, "about")
+		case "lead":
+			vs.lead, err = d.strs(v, "lead", false)
+		case "flags":
+			names := map[string]bool{}
+			err = d.entries(v, scope+" flags", false, func(fname string, fk, fv *yaml.Node) error {
+				if names[fname] {
+					return d.errf(fk, "%s: flag '%s' declared twice", scope, show(fname))
+				}
+				names[fname] = true
+				f, err := d.flag(scope, fname, fk, fv)
+				vs.flags = append(vs.flags, f)
+				return err
+			})
+		case "positionals":
+			err = d.positionals(scope, v, vs)
+		case "tail":
+			s, err = d.str(v, "tail")
+			vs.tail = Tail(s)
+			if err == nil && s != string(TailDeny) && s != string(TailAfterDashDash) && s != string(TailForward) {
+				err = d.errf(v, "%s: tail '%s' is not one of deny, after-dash-dash, forward", scope, show(s))
+			}
+		case "stdin":
+			s, err = d.str(v, "stdin")
+			vs.stdin = StdinPolicy(s)
+			if err == nil && s != string(StdinClosed) && s != string(StdinPipe) {
+				err = d.errf(v, "%s: stdin '%s' is not one of closed, pipe", scope, show(s))
+			}
+		case "json":
+			vs.json, err = d.boolean(v, "json")
+		case "omit_name":
+			vs.omitName, err = d.boolean(v, "omit_name")
+		case "examples":
+			err = d.mapping(v, scope+" examples", func(title string, _, ev *yaml.Node) error {
+				line, err := d.str(ev, "example '"+title+"'")
+				vs.examples = append(vs.examples, example{title, line})
+				return err
+			})
+		default:
+			err = unknownKey(d, kn, scope, "about, examples, flags, json, lead, omit_name, positionals, stdin, tail")
+		}
+		return err
+	})
+	return vs, err
+}
+
+func (d *decoder) flag(scope, name string, key, n *yaml.Node) (*FlagSpec, error) {
+	f := &FlagSpec{name: name, pos: d.pos(key)}
+	typed := false
+	err := d.mapping(n, scope+" flag '"+name+"'", func(k string, kn, v *yaml.Node) error {
+		var err error
+		var s string
+		switch k {
+		case "type":
+			s, err = d.str(v, "type")
+			typed = true
+			switch s {
+			case "switch":
+				f.typ = TypeSwitch
+			case "string", "int":
+				f.typ = FlagType(s)
+			default:
+				if err == nil {
+					err = d.errf(v, "%s: flag '%s': type '%s' is not one of string, int, switch", scope, name, show(s))
+				}
+			}
+		case "alias":
+			f.aliases, err = d.strs(v, "alias", true)
+		case "choices":
+			f.choices, err = d.strs(v, "choices", false)
+			if err == nil && len(f.choices) == 0 {
+				err = d.errf(v, "%s: flag '%s': choices is empty", scope, name)
+			}
+		case "repeatable":
+			f.repeatable, err = d.boolean(v, "repeatable")
+		case "required":
+			f.required, err = d.boolean(v, "required")
+		case "style":
+			s, err = d.str(v, "style")
+			f.style = Style(s)
+			if err == nil && s != string(StyleEquals) && s != string(StyleSeparate) {
+				err = d.errf(v, "%s: flag '%s': style '%s' is not one of equals, separate", scope, name, show(s))
+			}
+		case "about":
+			f.about, err = d.str(v, "about")
+		default:
+			err = unknownKey(d, kn, scope+" flag '"+name+"'", "about, alias, choices, repeatable, required, style, type")
+		}
+		return err
+	})
+	if err == nil && !typed && len(f.choices) > 0 {
+		f.typ = TypeString // choices imply string
+	}
+	return f, err
+}
+
+func (d *decoder) positionals(scope string, n *yaml.Node, vs *VerbSpec) error {
+	n = deref(n)
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return d.errf(n, "%s: positionals must be a list", scope)
+	}
+	for _, item := range n.Content {
+		item = deref(item)
+		if item == nil {
+			continue
+		}
+		a := &ArgSpec{pos: d.pos(item)}
+		named := false
+		err := d.mapping(item, scope+" positional", func(k string, kn, v *yaml.Node) error {
+			var err error
+			switch k {
+			case "name":
+				a.name, err = d.str(v, "name")
+				named = true
+			case "many":
+				a.many, err = d.boolean(v, "many")
+			case "required":
+				a.required, err = d.boolean(v, "required")
+			case "path_under":
+				a.pathUnder, err = d.str(v, "path_under")
+				a.underPos = d.pos(v)
+			case "about":
+				a.about, err = d.str(v, "about")
+			default:
+				err = unknownKey(d, kn, scope+" positional", "about, many, name, path_under, required")
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if !named {
+			return d.errf(item, "%s: a positional needs a name", scope)
+		}
+		vs.args = append(vs.args, a)
+	}
+	return nil
+}
