@@ -7,21 +7,30 @@ import (
 	"strings"
 )
 
-// guard refuses the shell commands that harness tools replace. It is a
-// filter for a cooperative agent, not a sandbox: a determined script can
-// always find another spelling.
+// guard refuses the shell commands that harness tools replace
+// ([Replacer]) and names the tool to call instead. It is a filter for a
+// cooperative agent, not a sandbox: a determined script can always find
+// another spelling (`bash -c`, a copy of the binary, a variable assigned
+// dynamically).
+//
+// The static pass (validate) asks it about every simple command of the
+// script before anything runs; runCommand asks again at execution, on the
+// expanded words, which catches dynamic commands such as `$cmd -u x`.
 type guard struct {
 	commands []guardEntry // by command words
 	vars     []guardEntry // by environment variable name
 }
 
+// guardEntry is one replaces entry of one tool.
 type guardEntry struct {
 	words []string // as typed: "systemctl", "restart"
 	tool  Tool
 }
 
-// newGuard collects the replaces entries of the tools a session can call;
-// an entry whose tool is not among them refuses nothing.
+// newGuard collects the replaces entries of the tools a session can call:
+// an entry whose tool is not among them refuses nothing, so a refusal
+// never names a tool the session cannot call. An entry naming the tool
+// itself is ignored: a tool never refuses its own calls.
 func newGuard(tools map[string]Tool) *guard {
 	g := &guard{}
 	for _, name := range sortedNames(tools) {
@@ -32,6 +41,10 @@ func newGuard(tools map[string]Tool) *guard {
 		for _, entry := range r.Replaces() {
 			words := strings.Fields(entry)
 			if len(words) == 0 {
+				continue
+			}
+			words[0] = filepath.Base(words[0])
+			if words[0] == name {
 				continue
 			}
 			e := guardEntry{words: words, tool: tools[name]}
@@ -62,31 +75,47 @@ func isEnvName(w string) bool {
 
 func (g *guard) empty() bool { return g == nil || len(g.commands)+len(g.vars) == 0 }
 
-// matchCommand finds the entry a simple command matches, after unwrapping
-// launchers. Opaque words never match.
+// matchCommand finds the entry a simple command matches. The command is
+// checked as written and again after each launcher it starts with (env,
+// command, exec, nohup, nice, timeout, xargs, sudo) is unwrapped; the
+// variables env and sudo assign on the way are checked against the
+// variable entries. A command matches an entry when the basename of its
+// first word is the entry's first word and the entry's other words
+// appear, in order, among its later words. Opaque words never match.
 func (g *guard) matchCommand(words []Word) (guardEntry, bool) {
 	if g.empty() {
 		return guardEntry{}, false
 	}
-	inner, assigns := unwrapLaunchers(words)
-	for _, a := range assigns {
-		if e, ok := g.matchVar(a); ok {
+	for len(words) > 0 && !words[0].Opaque {
+		if e, ok := g.matchWords(words); ok {
 			return e, true
 		}
+		inner, assigns, ok := unwrapOne(words)
+		if !ok {
+			break
+		}
+		for _, a := range assigns {
+			if e, ok := g.matchVar(a); ok {
+				return e, true
+			}
+		}
+		words = inner
 	}
-	if len(inner) == 0 || inner[0].Opaque {
-		return guardEntry{}, false
-	}
-	name := filepath.Base(inner[0].Text)
+	return guardEntry{}, false
+}
+
+// matchWords matches one command, launchers not unwrapped.
+func (g *guard) matchWords(words []Word) (guardEntry, bool) {
+	name := filepath.Base(words[0].Text)
 	for _, e := range g.commands {
-		if e.words[0] == name && subsequence(e.words[1:], inner[1:]) {
+		if e.words[0] == name && subsequence(e.words[1:], words[1:]) {
 			return e, true
 		}
 	}
 	return guardEntry{}, false
 }
 
-// matchVar finds the entry for a variable being assigned.
+// matchVar finds the entry for a variable being assigned or exported.
 func (g *guard) matchVar(name string) (guardEntry, bool) {
 	if g.empty() {
 		return guardEntry{}, false
@@ -99,6 +128,8 @@ func (g *guard) matchVar(name string) (guardEntry, bool) {
 	return guardEntry{}, false
 }
 
+// subsequence reports whether want appears in words in order, other
+// words allowed in between.
 func subsequence(want []string, words []Word) bool {
 	i := 0
 	for _, w := range words {
@@ -112,7 +143,9 @@ func subsequence(want []string, words []Word) bool {
 	return i == len(want)
 }
 
-// refuse is the guard at execution, on expanded words.
+// refuse is the guard at execution, on expanded words; env is the
+// command's environment. Earlier commands of the script may have run, so
+// the line says only that this one did not.
 func (g *guard) refuse(words []Word, _ []string) (string, bool) {
 	e, ok := g.matchCommand(words)
 	if !ok {
@@ -121,13 +154,15 @@ func (g *guard) refuse(words []Word, _ []string) (string, bool) {
 	return guardLine(wordsText(words), e, "it did not run"), true
 }
 
+// guardLine is the refusal: the command as written, the tool to call
+// instead with its description, and what happened.
 func guardLine(command string, e guardEntry, outcome string) string {
 	return fmt.Sprintf("shelter: '%s' is done with the tool '%s' here (%s); call %s instead — %s",
 		command, e.tool.Name(), shortDescription(e.tool), e.tool.Name(), outcome)
 }
 
 // shortDescription is a tool's description without the "Use instead of"
-// sentence agents get.
+// sentence agents get, first line only.
 func shortDescription(t Tool) string {
 	d := t.Description()
 	if i := strings.Index(d, "Use instead of:"); i >= 0 {
@@ -140,6 +175,7 @@ func shortDescription(t Tool) string {
 	return d
 }
 
+// wordsText renders a command for a refusal; an opaque word is "…".
 func wordsText(words []Word) string {
 	parts := make([]string, len(words))
 	for i, w := range words {
@@ -169,49 +205,70 @@ var launcherOptions = map[string][]string{
 // command they launch and the variables env or sudo assign on the way.
 // `command -v` and similar queries launch nothing and are returned as is.
 func unwrapLaunchers(words []Word) (inner []Word, assigns []string) {
-	for len(words) > 0 && !words[0].Opaque {
-		launcher := filepath.Base(words[0].Text)
-		valued, ok := launcherOptions[launcher]
+	for {
+		next, as, ok := unwrapOne(words)
 		if !ok {
-			break
+			return words, assigns
 		}
-		if launcher == "command" && len(words) > 1 && (words[1].Text == "-v" || words[1].Text == "-V") {
-			break
-		}
-		rest := words[1:]
-		for len(rest) > 0 {
-			w := rest[0]
-			if w.Opaque {
-				break
-			}
-			if w.Text == "--" {
-				rest = rest[1:]
-				break
-			}
-			if strings.HasPrefix(w.Text, "-") && len(w.Text) > 1 {
-				rest = rest[1:]
-				if slices.Contains(valued, w.Text) && len(rest) > 0 {
-					rest = rest[1:]
-				}
-				continue
-			}
-			if launcher == "env" || launcher == "sudo" {
-				if name, _, ok := strings.Cut(w.Text, "="); ok && isName(name) {
-					assigns = append(assigns, name)
-					rest = rest[1:]
-					continue
-				}
-			}
-			break
-		}
-		if launcher == "timeout" && len(rest) > 0 {
-			rest = rest[1:] // the duration
-		}
-		words = rest
+		assigns = append(assigns, as...)
+		words = next
 	}
-	return words, assigns
 }
 
+// unwrapOne strips one launcher with its options. ok is false when words
+// do not start with a launcher that launches something.
+func unwrapOne(words []Word) (inner []Word, assigns []string, ok bool) {
+	if len(words) == 0 || words[0].Opaque {
+		return words, nil, false
+	}
+	launcher := filepath.Base(words[0].Text)
+	valued, known := launcherOptions[launcher]
+	if !known {
+		return words, nil, false
+	}
+	if launcher == "command" && len(words) > 1 && (words[1].Text == "-v" || words[1].Text == "-V") {
+		return words, nil, false
+	}
+	rest := words[1:]
+	for len(rest) > 0 {
+		w := rest[0]
+		if w.Opaque {
+			break
+		}
+		if w.Text == "--" {
+			rest = rest[1:]
+			break
+		}
+		if strings.HasPrefix(w.Text, "-") && len(w.Text) > 1 {
+			rest = rest[1:]
+			if slices.Contains(valued, w.Text) && len(rest) > 0 {
+				value := rest[0]
+				rest = rest[1:]
+				if launcher == "env" && (w.Text == "-S" || w.Text == "--split-string") && !value.Opaque {
+					// env -S 'cmd args' runs the words of its value.
+					rest = append(literalWords(strings.Fields(value.Text)), rest...)
+				}
+			} else if s, ok := strings.CutPrefix(w.Text, "--split-string="); ok && launcher == "env" {
+				rest = append(literalWords(strings.Fields(s)), rest...)
+			}
+			continue
+		}
+		if launcher == "env" || launcher == "sudo" {
+			if name, _, ok := strings.Cut(w.Text, "="); ok && isName(name) {
+				assigns = append(assigns, name)
+				rest = rest[1:]
+				continue
+			}
+		}
+		break
+	}
+	if launcher == "timeout" && len(rest) > 0 {
+		rest = rest[1:] // the duration
+	}
+	return rest, assigns, true
+}
+
+// isName reports whether s is a shell variable name.
 func isName(s string) bool {
 	if s == "" {
 		return false

@@ -1,0 +1,229 @@
+package kernel
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// replacer is a minimal harness-like tool with a replaces list.
+type replacer struct {
+	name, desc string
+	replaces   []string
+}
+
+func (r *replacer) Name() string                     { return r.name }
+func (r *replacer) Kind() Kind                       { return Harness }
+func (r *replacer) Description() string              { return r.desc }
+func (r *replacer) InputSchema() json.RawMessage     { return json.RawMessage(`{"type":"object"}`) }
+func (r *replacer) Run(context.Context, *Call) error { return nil }
+func (r *replacer) Replaces() []string               { return r.replaces }
+
+func testGuard() *guard {
+	return newGuard(map[string]Tool{
+		"logs":  &replacer{name: "logs", desc: "Read a unit's journal. Use instead of: journalctl, systemctl status.", replaces: []string{"journalctl", "systemctl status"}},
+		"svc":   &replacer{name: "svc", desc: "Restart a unit.", replaces: []string{"systemctl restart"}},
+		"fetch": &replacer{name: "fetch", desc: "Fetch a URL.", replaces: []string{"HOSTALIASES", "sudo"}},
+		"git":   &replacer{name: "git", desc: "A tool shadowing git.", replaces: []string{"git"}},
+	})
+}
+
+// words reads a command line whose words are separated by spaces; a word
+// "$" is opaque.
+func words(line string) []Word {
+	var out []Word
+	for _, f := range strings.Fields(line) {
+		if f == "$" {
+			out = append(out, Word{Opaque: true})
+			continue
+		}
+		out = append(out, Word{Text: f})
+	}
+	return out
+}
+
+func TestGuardMatchCommand(t *testing.T) {
+	g := testGuard()
+	tests := []struct {
+		line string
+		tool string // "" when nothing matches
+	}{
+		{"journalctl", "logs"},
+		{"journalctl -u nginx", "logs"},
+		{"/usr/bin/journalctl -f", "logs"},
+		{"systemctl status nginx", "logs"},
+		{"systemctl --user status x", "logs"},
+		{"systemctl restart x", "svc"},
+		{"systemctl --user restart x", "svc"},
+		{"systemctl restart", "svc"},
+		{"systemctl stop x", ""},
+		{"systemctl x restart", "svc"},
+		{"systemctl", ""},
+		{"echo journalctl", ""},
+		{"journalctlx", ""},
+		{"env journalctl", "logs"},
+		{"env -i A=1 B=2 journalctl", "logs"},
+		{"env -u X -C /tmp journalctl", "logs"},
+		{"env -S journalctl", "logs"},
+		{"env --split-string=journalctl", "logs"},
+		{"env HOSTALIASES=x cmd", "fetch"},
+		{"command journalctl", "logs"},
+		{"command -p journalctl", "logs"},
+		{"command -v journalctl", ""},
+		{"command -V journalctl", ""},
+		{"exec journalctl", "logs"},
+		{"exec -a name journalctl", "logs"},
+		{"nohup journalctl", "logs"},
+		{"nice journalctl", "logs"},
+		{"nice -n 5 journalctl", "logs"},
+		{"nice -5 journalctl", "logs"},
+		{"timeout 5 journalctl", "logs"},
+		{"timeout -s KILL -k 1 5s journalctl", "logs"},
+		{"timeout --preserve-status 5 journalctl", "logs"},
+		{"timeout $ journalctl", "logs"},
+		{"xargs journalctl", "logs"},
+		{"xargs -0 -n 1 journalctl -u", "logs"},
+		{"/usr/bin/env nohup nice -n 1 timeout 5 journalctl", "logs"},
+		{"sudo journalctl", "fetch"}, // the entry "sudo" matches before unwrapping
+		{"env A=1 systemctl --user restart x", "svc"},
+		{"$ journalctl", ""},
+		{"journalctl $", "logs"},
+		{"systemctl $ restart", "svc"},
+		{"systemctl $", ""},
+		{"env $ journalctl", ""}, // judged at execution
+		{"git push", ""},         // a tool never refuses its own name
+	}
+	for _, tt := range tests {
+		e, ok := g.matchCommand(words(tt.line))
+		got := ""
+		if ok {
+			got = e.tool.Name()
+		}
+		if got != tt.tool {
+			t.Errorf("matchCommand(%q) = %q, want %q", tt.line, got, tt.tool)
+		}
+	}
+}
+
+func TestGuardVariables(t *testing.T) {
+	g := testGuard()
+	if e, ok := g.matchVar("HOSTALIASES"); !ok || e.tool.Name() != "fetch" {
+		t.Errorf("matchVar(HOSTALIASES) = %v, %v", e.tool, ok)
+	}
+	for _, name := range []string{"hostaliases", "HOSTALIASES_X", "PATH"} {
+		if _, ok := g.matchVar(name); ok {
+			t.Errorf("matchVar(%q) matched", name)
+		}
+	}
+	if _, ok := g.matchCommand(words("HOSTALIASES")); ok {
+		t.Error("a variable entry matched a command")
+	}
+}
+
+func TestUnwrapLaunchers(t *testing.T) {
+	tests := []struct {
+		line, inner string
+		assigns     []string
+	}{
+		{"journalctl -u x", "journalctl -u x", nil},
+		{"env A=1 sudo -u root B=2 nohup cmd a", "cmd a", []string{"A", "B"}},
+		{"timeout 5", "", nil},
+		{"env", "", nil},
+		{"command -v x", "command -v x", nil},
+		{"env -- A=1 cmd", "A=1 cmd", nil},
+		{"sudo -- cmd", "cmd", nil},
+	}
+	for _, tt := range tests {
+		inner, assigns := unwrapLaunchers(words(tt.line))
+		if got := wordsText(inner); got != tt.inner || strings.Join(assigns, ",") != strings.Join(tt.assigns, ",") {
+			t.Errorf("unwrapLaunchers(%q) = %q %v, want %q %v", tt.line, got, assigns, tt.inner, tt.assigns)
+		}
+	}
+}
+
+func TestGuardLine(t *testing.T) {
+	g := testGuard()
+	e, _ := g.matchCommand(words("journalctl -u nginx"))
+	const want = "shelter: 'journalctl -u nginx' is done with the tool 'logs' here (Read a unit's journal.); call logs instead — nothing ran"
+	if got := guardLine("journalctl -u nginx", e, "nothing ran"); got != want {
+		t.Errorf("guardLine:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestGuardEmpty(t *testing.T) {
+	var nilGuard *guard
+	for _, g := range []*guard{nilGuard, newGuard(nil), newGuard(map[string]Tool{"x": &replacer{name: "x", replaces: []string{"", "  "}}})} {
+		if _, ok := g.matchCommand(words("journalctl")); ok {
+			t.Error("an empty guard matched")
+		}
+		if _, ok := g.matchVar("HOSTALIASES"); ok {
+			t.Error("an empty guard matched a variable")
+		}
+	}
+}
+
+// TestGuardInSessions runs scripts: static refusals run nothing, dynamic
+// ones are refused at execution, and only the session's tools count.
+func TestGuardInSessions(t *testing.T) {
+	bin := t.TempDir()
+	ran := filepath.Join(t.TempDir(), "ran")
+	fake := "#!/bin/sh\necho \"$0 $*\" >> \"$RAN\"\n"
+	for _, name := range []string{"journalctl", "systemctl"} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(fake), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	logs := &replacer{name: "logs", desc: "Read a unit's journal.", replaces: []string{"journalctl"}}
+	k, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(tools ...Tool) (*Session, string) {
+		dir := t.TempDir()
+		s, err := k.NewSession(SessionOptions{Dir: dir, Tools: tools, Env: map[string]string{
+			"PATH": bin + string(os.PathListSeparator) + os.Getenv("PATH"),
+			"RAN":  ran,
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s, dir
+	}
+	ctx := context.Background()
+
+	with, dir := open(logs)
+	res, err := with.Run(ctx, "touch marker; journalctl -u nginx", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = "shelter: 'journalctl -u nginx' is done with the tool 'logs' here (Read a unit's journal.); call logs instead — nothing ran"
+	if res.ExitCode != 2 || !res.Rejected || len(res.Issues) != 1 || res.Issues[0].Message != line || res.Issues[0].Code != CodeGuard {
+		t.Errorf("static: got %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "marker")); !os.IsNotExist(err) {
+		t.Errorf("static refusal: marker exists (%v)", err)
+	}
+
+	res, _ = with.Run(ctx, "c=journalctl; $c -u x", RunOptions{})
+	const dynamic = "shelter: 'journalctl -u x' is done with the tool 'logs' here (Read a unit's journal.); call logs instead — it did not run\n"
+	if res.ExitCode != 2 || res.Rejected || res.Stderr != dynamic {
+		t.Errorf("dynamic: got code %d rejected %v stderr %q", res.ExitCode, res.Rejected, res.Stderr)
+	}
+	if _, err := os.Stat(ran); !os.IsNotExist(err) {
+		t.Fatalf("a refused journalctl ran (%v)", err)
+	}
+
+	// A session without the tool refuses nothing.
+	without, _ := open()
+	res, _ = without.Run(ctx, "journalctl -u nginx", RunOptions{})
+	if res.ExitCode != 0 || res.Stderr != "" {
+		t.Errorf("without the tool: got code %d stderr %q", res.ExitCode, res.Stderr)
+	}
+	if b, err := os.ReadFile(ran); err != nil || !strings.HasSuffix(string(b), "journalctl -u nginx\n") {
+		t.Errorf("without the tool, journalctl did not run: %q %v", b, err)
+	}
+}
