@@ -183,7 +183,10 @@ func Choice(name string, choices ...string) *FlagSpec {
 
 // Alias adds other spellings: a one-character alias is written -x, a longer
 // one --alias, one that starts with - as written.
-func (f *FlagSpec) Alias(names ...string) *FlagSpec { f.aliases = append(f.aliases, names...); return f }
+func (f *FlagSpec) Alias(names ...string) *FlagSpec {
+	f.aliases = append(f.aliases, names...)
+	return f
+}
 
 // Repeatable lets the flag be given more than once; each use is rendered.
 func (f *FlagSpec) Repeatable() *FlagSpec { f.repeatable = true; return f }

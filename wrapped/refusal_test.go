@@ -1,0 +1,185 @@
+package wrapped_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/wrapped"
+)
+
+// refusalCase is one line of the spec's refusal table.
+type refusalCase struct {
+	name  string
+	words []string // the call, command name first
+	line  string
+	err   error // the typed error Plan returns
+}
+
+func refusalCases(root string) []refusalCase {
+	return []refusalCase{
+		{"unknown verb", []string{"git", "comit"},
+			"git: unknown verb 'comit'; allowed: commit, diff, log, push, status",
+			&wrapped.UnknownVerbError{Command: "git", Verb: "comit", Allowed: []string{"commit", "diff", "log", "push", "status"}}},
+		{"missing verb", []string{"git"},
+			"git: no verb given; allowed: commit, diff, log, push, status",
+			&wrapped.MissingVerbError{Command: "git", Allowed: []string{"commit", "diff", "log", "push", "status"}}},
+		{"missing verb, flag first", []string{"git", "--oneline", "log"},
+			"git: no verb given; allowed: commit, diff, log, push, status",
+			&wrapped.MissingVerbError{Command: "git", Allowed: []string{"commit", "diff", "log", "push", "status"}}},
+		{"unknown flag", []string{"git", "log", "--output"},
+			"git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since",
+			&wrapped.UnknownFlagError{Scope: "git log", Flag: "--output", Allowed: "-n/--max-count, --oneline, --since"}},
+		{"unknown flag with value", []string{"git", "log", "--output=y"},
+			"git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since",
+			&wrapped.UnknownFlagError{Scope: "git log", Flag: "--output", Allowed: "-n/--max-count, --oneline, --since"}},
+		{"unknown flag, none declared", []string{"cargo", "build", "--release"},
+			"cargo build: unknown flag '--release'; allowed: (none)",
+			&wrapped.UnknownFlagError{Scope: "cargo build", Flag: "--release", Allowed: "(none)"}},
+		{"clustered", []string{"probe", "run", "-sv"},
+			"probe run: '-sv' is not a flag; write -s -v",
+			&wrapped.ClusteredFlagsError{Scope: "probe run", Word: "-sv", Flags: []string{"-s", "-v"}}},
+		{"glued value", []string{"git", "log", "-n5"},
+			"git log: '-n5' is not a flag; write -n 5",
+			&wrapped.GluedValueError{Scope: "git log", Word: "-n5", Flag: "-n", Value: "5"}},
+		{"missing value", []string{"git", "log", "--since"},
+			"git log: '--since' needs a value",
+			&wrapped.MissingValueError{Scope: "git log", Flag: "--since"}},
+		{"unexpected value", []string{"git", "log", "--oneline=yes"},
+			"git log: '--oneline' takes no value",
+			&wrapped.UnexpectedValueError{Scope: "git log", Flag: "--oneline"}},
+		{"repeated", []string{"git", "log", "--since", "1d", "--since=2d"},
+			"git log: '--since' given more than once",
+			&wrapped.RepeatedFlagError{Scope: "git log", Flag: "--since"}},
+		{"repeated under another spelling", []string{"git", "log", "-n", "1", "--max-count=2"},
+			"git log: '--max-count' given more than once",
+			&wrapped.RepeatedFlagError{Scope: "git log", Flag: "--max-count"}},
+		{"extra word", []string{"cargo", "build", "extra"},
+			"cargo build: unexpected argument 'extra'",
+			&wrapped.ExtraArgumentError{Scope: "cargo build", Word: "extra"}},
+		{"extra word after --, deny", []string{"cargo", "build", "--", "extra"},
+			"cargo build: unexpected argument 'extra'",
+			&wrapped.ExtraArgumentError{Scope: "cargo build", Word: "extra"}},
+		{"extra word, after-dash-dash", []string{"cargo", "test", "extra"},
+			"cargo test: unexpected argument 'extra'; write -- before arguments meant for the program",
+			&wrapped.ExtraArgumentError{Scope: "cargo test", Word: "extra", AfterDashDash: true}},
+		{"required flag", []string{"git", "commit"},
+			"git commit: required flag '--message' not given",
+			&wrapped.RequiredFlagError{Scope: "git commit", Flag: "--message"}},
+		{"required argument", []string{"git", "push", "origin"},
+			"git push: required argument 'refspec' not given",
+			&wrapped.RequiredArgumentError{Scope: "git push", Name: "refspec"}},
+		{"not an integer", []string{"git", "log", "-n", "many"},
+			"git log: '--max-count' takes an integer; got 'many'",
+			&wrapped.NotIntegerError{Scope: "git log", Flag: "--max-count", Value: "many"}},
+		{"not a choice", []string{"git", "status", "--untracked-files", "maybe"},
+			"git status: '--untracked-files' must be one of no, normal, all; got 'maybe'",
+			&wrapped.NotChoiceError{Scope: "git status", Flag: "--untracked-files", Choices: []string{"no", "normal", "all"}, Value: "maybe"}},
+		{"outside path", []string{"python", "/etc/passwd"},
+			"python: 'script' must be under " + root + "; got '/etc/passwd'",
+			&wrapped.OutsidePathError{Scope: "python", Name: "script", Dir: root, Value: "/etc/passwd"}},
+	}
+}
+
+// shellWords quotes words for a script; the first word goes through a
+// variable so that only execution, not the static pass, judges the call.
+func shellWords(words []string, opaqueName bool) string {
+	var b strings.Builder
+	if opaqueName {
+		b.WriteString("c=" + words[0] + "; $c")
+	} else {
+		b.WriteString(words[0])
+	}
+	for _, w := range words[1:] {
+		b.WriteString(" '" + w + "'")
+	}
+	return b.String()
+}
+
+func TestRefusalLines(t *testing.T) {
+	root := t.TempDir()
+	cmds := loadFixture(t, root)
+	s := newSession(t, kernel.Config{}, t.TempDir(), cmds)
+	for _, tc := range refusalCases(root) {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := cmds[tc.words[0]].Plan(tc.words[1:], t.TempDir())
+			if err == nil || err.Error() != tc.line {
+				t.Fatalf("Plan: got %v, want %s", err, tc.line)
+			}
+			if !reflect.DeepEqual(err, tc.err) {
+				t.Errorf("Plan error: got %#v, want %#v", err, tc.err)
+			}
+
+			// At execution: one line on stderr, exit 2, nothing spawned.
+			res := run(t, s, shellWords(tc.words, true))
+			if res.ExitCode != 2 || res.Stderr != tc.line+"\n" || res.Stdout != "" || res.Rejected {
+				t.Errorf("execution: exit %d rejected %v stdout %q stderr %q", res.ExitCode, res.Rejected, res.Stdout, res.Stderr)
+			}
+
+			// Before execution: the whole script is rejected.
+			res = run(t, s, shellWords(tc.words, false))
+			if res.ExitCode != 2 || !res.Rejected || len(res.Issues) != 1 || res.Issues[0].Message != tc.line || res.Issues[0].Severity != kernel.SeverityError {
+				t.Errorf("static: exit %d rejected %v issues %+v", res.ExitCode, res.Rejected, res.Issues)
+			}
+		})
+	}
+}
+
+func TestRefusalNUL(t *testing.T) {
+	cmds := loadFixture(t, t.TempDir())
+	const line = "git log: argument 2 contains a NUL byte"
+	_, err := cmds["git"].Plan([]string{"log", "a\x00b"}, "/")
+	var nul *wrapped.NULError
+	if !errors.As(err, &nul) || nul.Index != 2 || err.Error() != line {
+		t.Fatalf("Plan: %v", err)
+	}
+	s := newSession(t, kernel.Config{}, t.TempDir(), cmds)
+	res, err := s.RunArgv(context.Background(), []string{"git", "log", "a\x00b"}, kernel.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 2 || res.Stderr != line+"\n" || res.Stdout != "" {
+		t.Errorf("RunArgv: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	// In a JSON call too.
+	if _, err := cmds["git"].PlanJSON("log", []byte(`{"revision":["ok","a\u0000b"]}`), "/"); err == nil || !strings.Contains(err.Error(), "contains a NUL byte") {
+		t.Errorf("PlanJSON: %v", err)
+	}
+}
+
+func TestRefusalStdin(t *testing.T) {
+	cmds := loadFixture(t, t.TempDir())
+	s := newSession(t, kernel.Config{}, t.TempDir(), cmds)
+	const line = "git log: does not read stdin"
+	for _, script := range []string{
+		"echo hi | git log",
+		"git log < /dev/zero", // never consumed: reading it would not end
+		"git log <<< hi",
+	} {
+		res := run(t, s, script)
+		if res.ExitCode != 2 || res.Stderr != line+"\n" || res.Stdout != "" {
+			t.Errorf("%s: exit %d stdout %q stderr %q", script, res.ExitCode, res.Stdout, res.Stderr)
+		}
+	}
+	// Without input the call runs.
+	res := run(t, s, "git log")
+	if res.ExitCode != 0 || res.Stdout != "[\"log\"]\n" {
+		t.Errorf("git log: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+}
+
+func TestRefusalValuesStayOneLine(t *testing.T) {
+	cmds := loadFixture(t, t.TempDir())
+	_, err := cmds["git"].Plan([]string{"log", "-n", "1\n2"}, "/")
+	if got, want := err.Error(), `git log: '--max-count' takes an integer; got '1\n2'`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	long := strings.Repeat("x", 200)
+	_, err = cmds["git"].Plan([]string{"comit" + long}, "/")
+	if strings.Count(err.Error(), "x") > 81 || !strings.Contains(err.Error(), "…") {
+		t.Errorf("long value not cut: %s", err)
+	}
+}
