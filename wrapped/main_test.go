@@ -127,6 +127,14 @@ commands:
       out:
         json: true
         positionals: [{name: text}]
+  tool:
+    executable: "@HELPER@"
+    env: {WRAPPED_TEST_HELPER: argv}
+    verbs:
+      sub: {flags: {x: {}}}
+    root:
+      flags: {version: {}}
+      positionals: [{name: word}]
   reader:
     executable: "@HELPER@"
     env: {WRAPPED_TEST_HELPER: cat}

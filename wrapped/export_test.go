@@ -1,0 +1,4 @@
+package wrapped
+
+// LoadBytes exposes the loader of LoadFile to the tests, without a file.
+var LoadBytes = loadBytes
