@@ -165,6 +165,8 @@ func (p *call) run() (*Plan, error) {
 			continue
 		}
 		switch {
+		case op:
+			// Never judged: it may expand to flags, to nothing, to --.
 		case v.tail == TailDeny:
 			return fail(&ExtraArgumentError{Scope: v.scope, Word: w})
 		case v.tail == TailAfterDashDash && !dashed:
