@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ErrHelp is returned by [Flags.Parse] when the words ask for help
@@ -19,7 +21,7 @@ type UnknownArgumentError struct {
 }
 
 func (e *UnknownArgumentError) Error() string {
-	return fmt.Sprintf("%s: unknown argument '%s'; allowed: %s", e.Tool, e.Arg, pool(e.Allowed))
+	return fmt.Sprintf("%s: unknown argument '%s'; allowed: %s", e.Tool, printable(e.Arg), pool(e.Allowed))
 }
 
 // UnknownPropertyError refuses a key of JSON input that the schema does
@@ -31,7 +33,7 @@ type UnknownPropertyError struct {
 }
 
 func (e *UnknownPropertyError) Error() string {
-	return fmt.Sprintf("%s: unknown property '%s'; allowed: %s", e.Tool, e.Property, pool(e.Allowed))
+	return fmt.Sprintf("%s: unknown property '%s'; allowed: %s", e.Tool, printable(e.Property), pool(e.Allowed))
 }
 
 // ValueError refuses a flag's value that is not of the property's type.
@@ -44,7 +46,7 @@ type ValueError struct {
 }
 
 func (e *ValueError) Error() string {
-	line := fmt.Sprintf("%s: %s: '%s' is not %s", e.Tool, e.Flag, e.Value, e.Want)
+	line := fmt.Sprintf("%s: %s: '%s' is not %s", e.Tool, e.Flag, printable(e.Value), e.Want)
 	if e.Hint != "" {
 		line += "; " + e.Hint
 	}
@@ -59,7 +61,7 @@ type UsageError struct {
 	Message string
 }
 
-func (e *UsageError) Error() string { return e.Tool + ": " + e.Message }
+func (e *UsageError) Error() string { return e.Tool + ": " + printable(e.Message) }
 
 // SchemaError is a violation of a tool's input (or output) schema.
 type SchemaError struct {
@@ -77,19 +79,20 @@ type SchemaError struct {
 
 func (e *SchemaError) Error() string {
 	prefix := e.Tool + ": "
+	prop := printable(e.Property)
 	if e.Output {
 		prefix += "output: "
 	}
 	switch {
 	case e.Keyword == "required":
-		return fmt.Sprintf("%smissing required property '%s'", prefix, e.Property)
+		return fmt.Sprintf("%smissing required property '%s'", prefix, prop)
 	case e.Property == "":
 		if e.Output {
-			return prefix + e.Message
+			return prefix + printable(e.Message)
 		}
-		return fmt.Sprintf("%sinput: %s", prefix, e.Message)
+		return fmt.Sprintf("%sinput: %s", prefix, printable(e.Message))
 	}
-	return fmt.Sprintf("%sproperty '%s': %s", prefix, e.Property, e.Message)
+	return fmt.Sprintf("%sproperty '%s': %s", prefix, prop, printable(e.Message))
 }
 
 // LoadError is an error in a tools file, at a position.
@@ -114,4 +117,14 @@ func pool(names []string) string {
 	sorted := slices.Clone(names)
 	slices.Sort(sorted)
 	return strings.Join(slices.Compact(sorted), ", ")
+}
+
+// printable keeps a refusal on one line: a word holding control
+// characters is shown with Go escapes.
+func printable(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
 }

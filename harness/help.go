@@ -70,9 +70,6 @@ func (f *Flags) flagged() []*property {
 
 func (p *property) usage() string {
 	u := p.flag + p.placeholder()
-	if p.array {
-		u += "..."
-	}
 	if !p.required {
 		u = "[" + u + "]"
 	}
