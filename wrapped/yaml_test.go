@@ -1,0 +1,159 @@
+package wrapped_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/shelter-sh/shelter/wrapped"
+)
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tools.yaml")
+	notExec := filepath.Join(dir, "plain")
+	if err := os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, src, want string
+	}{
+		{"syntax", "commands: [\n", "1:1: did not find expected node content"},
+		{"top level not a mapping", "- a\n", "1:1: the top level must be a mapping with commands: (and tools:)"},
+		{"unknown top-level key", "command: {}\n", "1:1: unknown top-level key 'command'; allowed: commands, tools"},
+		{"unknown command key", "commands:\n  git:\n    executable: @HELPER@\n    verb: {}\n",
+			"4:5: unknown key 'verb' in command 'git'; allowed: about, env, executable, lead, root, tty, verbs"},
+		{"unknown verb key", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log: {flag: {}}\n",
+			"5:13: unknown key 'flag' in git log; allowed: about, examples, flags, json, lead, omit_name, positionals, stdin, tail"},
+		{"unknown flag key", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log:\n        flags:\n          n: {typ: int}\n",
+			"7:15: unknown key 'typ' in git log flag 'n'; allowed: about, alias, choices, repeatable, required, style, type"},
+		{"unknown positional key", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {name: a, optional: true}\n",
+			"6:21: unknown key 'optional' in git positional; allowed: about, many, name, path_under, required"},
+		{"no verbs and no root", "commands:\n  git:\n    executable: @HELPER@\n",
+			"2:3: git: no verbs and no root; declare at least one"},
+		{"verb declared twice", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log: {}\n      log: {}\n",
+			"6:7: git: verb 'log' declared twice"},
+		{"command declared twice", "commands:\n  git:\n    executable: @HELPER@\n    root: {}\n  git:\n    root: {}\n",
+			"5:3: command 'git' declared twice"},
+		{"flag declared twice", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      flags:\n        a: {}\n        a: {}\n",
+			"7:9: git: flag 'a' declared twice"},
+		{"alias shadows another flag", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log:\n        flags:\n          max-count: {type: int}\n          number: {type: int, alias: [max-count]}\n",
+			"8:11: git log: spelling '--max-count' used twice (flags 'max-count' and 'number')"},
+		{"name and alias written differently, spelled alike", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      flags:\n        n: {}\n        num: {alias: [-n]}\n",
+			"7:9: git: spelling '-n' used twice (flags 'n' and 'num')"},
+		{"choices on a switch", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      flags:\n        color: {type: switch, choices: [a]}\n",
+			"6:9: git: flag 'color': choices on a switch"},
+		{"choices on an int", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      flags:\n        n: {type: int, choices: ['1']}\n",
+			"6:9: git: flag 'n': choices on an int flag; choices take strings"},
+		{"style on a switch", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      flags:\n        v: {style: equals}\n",
+			"6:9: git: flag 'v': style on a switch"},
+		{"unknown type", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      flags:\n        v: {type: bool}\n",
+			"6:19: git: flag 'v': type 'bool' is not one of string, int, switch"},
+		{"unknown tail", "commands:\n  git:\n    executable: @HELPER@\n    root: {tail: rest}\n",
+			"4:18: git: tail 'rest' is not one of deny, after-dash-dash, forward"},
+		{"not a boolean", "commands:\n  git:\n    executable: @HELPER@\n    tty: yes please\n",
+			"4:10: tty must be true or false"},
+		{"many not last", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {name: a, many: true}\n        - {name: b}\n",
+			"6:11: git: argument 'a' takes the rest (many) but is not the last"},
+		{"required after optional", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {name: a}\n        - {name: b, required: true}\n",
+			"7:11: git: required argument 'b' comes after the optional 'a'"},
+		{"positional without a name", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {many: true}\n",
+			"6:11: git: a positional needs a name"},
+		{"executable not found", "commands:\n  git:\n    executable: no-such-program-anywhere\n    root: {}\n",
+			"3:17: git: executable 'no-such-program-anywhere' not found in PATH"},
+		{"executable missing", "commands:\n  git:\n    executable: /no/such/file\n    root: {}\n",
+			"3:17: git: executable '/no/such/file' does not exist"},
+		{"executable not a regular file", "commands:\n  git:\n    executable: /tmp\n    root: {}\n",
+			"3:17: git: executable '/tmp' is not a regular file"},
+		{"executable without exec bit", "commands:\n  git:\n    executable: ./plain\n    root: {}\n",
+			"3:17: git: executable '" + notExec + "' has no exec bit"},
+		{"no executable", "commands:\n  git:\n    root: {}\n",
+			"2:3: git: no executable given"},
+		{"path_under missing", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {name: a, path_under: nowhere}\n",
+			"6:33: git: argument 'a': path_under directory '" + filepath.Join(dir, "nowhere") + "' does not exist"},
+		{"key given twice", "commands:\n  git:\n    executable: @HELPER@\n    about: a\n    about: b\n    root: {}\n",
+			"5:5: command 'git': 'about' given twice"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := strings.ReplaceAll(tc.src, "@HELPER@", helper)
+			_, err := wrapped.LoadBytes(file, []byte(src), wrapped.LoadOptions{})
+			want := file + ":" + tc.want
+			if err == nil || err.Error() != want {
+				t.Fatalf("got  %v\nwant %s", err, want)
+			}
+			var le *wrapped.LoadError
+			if !errors.As(err, &le) || le.File != file {
+				t.Errorf("not a *LoadError: %T", err)
+			}
+		})
+	}
+}
+
+func TestLoadKeepsOrderAndSkipsTools(t *testing.T) {
+	src := `
+tools:
+  logs: {description: anything here is package harness's}
+commands:
+  zed:
+    executable: @HELPER@
+    verbs:
+      zulu: {flags: {zz: {}, aa: {}}}
+      alpha: {}
+  abc:
+    executable: @HELPER@
+    root: {}
+`
+	cmds, err := wrapped.LoadBytes("tools.yaml", []byte(strings.ReplaceAll(src, "@HELPER@", helper)), wrapped.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmds) != 2 || cmds[0].Name() != "zed" || cmds[1].Name() != "abc" {
+		t.Fatalf("commands out of order: %v", cmds)
+	}
+	var names []string
+	for _, v := range cmds[0].Verbs() {
+		names = append(names, v.Name())
+	}
+	if !reflect.DeepEqual(names, []string{"zulu", "alpha"}) {
+		t.Errorf("verbs %v", names)
+	}
+	if f := cmds[0].Verbs()[0].Flags(); f[0].Name() != "zz" || f[1].Name() != "aa" {
+		t.Errorf("flags out of order")
+	}
+	if !strings.Contains(string(cmds[0].InputSchema()), `"properties":{"zulu":`) {
+		t.Errorf("schema out of order: %s", cmds[0].InputSchema())
+	}
+}
+
+// DecodeYAML takes the value node of commands:, for a reader of the whole
+// file that lives elsewhere.
+func TestDecodeYAMLNode(t *testing.T) {
+	var doc yaml.Node
+	src := "commands:\n  say:\n    executable: /bin/echo\n    root: {positionals: [{name: text, many: true}]}\n"
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	cmds, err := wrapped.DecodeYAML("f.yaml", doc.Content[0].Content[1], wrapped.LoadOptions{Path: "/nowhere"})
+	if err != nil || len(cmds) != 1 || cmds[0].Executable() != "/bin/echo" {
+		t.Fatalf("%v %v", cmds, err)
+	}
+	// A bare name is looked up in LoadOptions.Path only.
+	src = "commands:\n  say:\n    executable: echo\n    root: {}\n"
+	yaml.Unmarshal([]byte(src), &doc)
+	if _, err := wrapped.DecodeYAML("f.yaml", doc.Content[0].Content[1], wrapped.LoadOptions{Path: "/nowhere"}); err == nil || err.Error() != "f.yaml:3:17: say: executable 'echo' not found in PATH" {
+		t.Errorf("lookup outside Path: %v", err)
+	}
+}
+
+func TestLoadFileMissing(t *testing.T) {
+	_, err := wrapped.LoadFile("/no/such/tools.yaml", wrapped.LoadOptions{})
+	if err == nil || err.Error() != "/no/such/tools.yaml:1:1: no such file or directory" {
+		t.Errorf("%v", err)
+	}
+}
