@@ -1,0 +1,206 @@
+package wrapped_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/wrapped"
+)
+
+const examplesFile = "../examples/tools.yaml"
+
+// loadExamples loads examples/tools.yaml, copied into dir when dir is not
+// empty (its python3 declaration confines scripts to the file's directory).
+func loadExamples(t testing.TB, dir string) map[string]*wrapped.Command {
+	t.Helper()
+	path := examplesFile
+	if dir != "" {
+		data, err := os.ReadFile(examplesFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path = filepath.Join(dir, "tools.yaml")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmds, err := wrapped.LoadFile(path, wrapped.LoadOptions{Path: os.Getenv("PATH")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*wrapped.Command{}
+	for _, c := range cmds {
+		out[c.Name()] = c
+	}
+	return out
+}
+
+func needProgram(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		t.Skipf("%s is not installed", name)
+	}
+}
+
+var gitEnv = map[string]string{
+	"GIT_AUTHOR_NAME": "Shelter Test", "GIT_AUTHOR_EMAIL": "test@example.com",
+	"GIT_COMMITTER_NAME": "Shelter Test", "GIT_COMMITTER_EMAIL": "test@example.com",
+	"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+// gitRepo makes a repository on branch main with a commit touching docs/
+// and one that does not.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	env := os.Environ()
+	for k, v := range gitEnv {
+		env = append(env, k+"="+v)
+	}
+	git := func(args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	os.MkdirAll(filepath.Join(dir, "docs"), 0o755)
+	os.WriteFile(filepath.Join(dir, "docs", "guide.md"), []byte("guide\n"), 0o644)
+	git("add", ".")
+	git("commit", "-q", "-m", "docs: add the guide")
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
+	git("add", ".")
+	git("commit", "-q", "-m", "code: add main")
+	return dir
+}
+
+func TestExampleGit(t *testing.T) {
+	needProgram(t, "git")
+	repo := gitRepo(t)
+	cmds := loadExamples(t, "")
+	s := newSession(t, kernel.Config{Env: gitEnv}, repo, map[string]*wrapped.Command{"git": cmds["git"]})
+
+	res := run(t, s, "git log -n 5 --oneline --since=2d main -- docs")
+	if res.ExitCode != 0 || !strings.HasSuffix(res.Stdout, " docs: add the guide\n") || strings.Count(res.Stdout, "\n") != 1 {
+		t.Errorf("log: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	os.WriteFile(filepath.Join(repo, "new.txt"), []byte("x\n"), 0o644)
+	if res := run(t, s, "git status --short"); res.Stdout != "?? new.txt\n" {
+		t.Errorf("status: %q %q", res.Stdout, res.Stderr)
+	}
+	res = run(t, s, `git add new.txt && git commit -m "add new.txt" > /dev/null && git log -n 1 --format=%s`)
+	if res.ExitCode != 0 || res.Stdout != "add new.txt\n" {
+		t.Errorf("add, commit, log: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if res := run(t, s, "git --version"); !strings.HasPrefix(res.Stdout, "git version ") {
+		t.Errorf("--version: %q %q", res.Stdout, res.Stderr)
+	}
+	res = run(t, s, "git log --output=/tmp/x")
+	if !res.Rejected || res.Issues[0].Message != "git log: unknown flag '--output'; allowed: --author, --format, -n/--max-count, --oneline, --since, --stat" {
+		t.Errorf("refusal: %+v", res.Issues)
+	}
+	res = run(t, s, "git push origin main")
+	// The root takes a word that is no verb, and has no positional for it.
+	if !res.Rejected || res.Issues[0].Message != "git: unexpected argument 'push'" {
+		t.Errorf("push: %+v", res.Issues)
+	}
+	// The pinned git runs with PATH gone.
+	if res := run(t, s, "PATH=/nowhere git status --porcelain"); res.ExitCode != 0 {
+		t.Errorf("PATH gone: exit %d stderr %q", res.ExitCode, res.Stderr)
+	}
+}
+
+func TestExampleGo(t *testing.T) {
+	needProgram(t, "go")
+	cmds := loadExamples(t, "")
+	s := newSession(t, kernel.Config{}, t.TempDir(), map[string]*wrapped.Command{"go": cmds["go"]})
+	if res := run(t, s, "go version"); res.ExitCode != 0 || !strings.HasPrefix(res.Stdout, "go version go") {
+		t.Errorf("version: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if res := run(t, s, "go env GOOS"); res.ExitCode != 0 || res.Stdout != runtime.GOOS+"\n" {
+		t.Errorf("env: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	res := run(t, s, "go env-json GOOS GOARCH")
+	var data map[string]string
+	if res.ExitCode != 0 || json.Unmarshal(res.Data, &data) != nil || data["GOOS"] != runtime.GOOS || data["GOARCH"] != runtime.GOARCH {
+		t.Errorf("env-json: exit %d data %s stderr %q", res.ExitCode, res.Data, res.Stderr)
+	}
+	res = run(t, s, "go run main.go")
+	if !res.Rejected || res.Issues[0].Message != "go: unknown verb 'run'; allowed: build, env, env-json, test, version, vet" {
+		t.Errorf("run: %+v", res.Issues)
+	}
+	plan, err := cmds["go"].Plan([]string{"test", "-run", "TestX", "-count", "1", "-v", "./..."}, "/")
+	if err != nil || strings.Join(plan.Argv[1:], " ") != "test -run=TestX -count=1 -v ./..." {
+		t.Errorf("test plan: %v %v", plan, err)
+	}
+}
+
+func TestExamplePython(t *testing.T) {
+	needProgram(t, "python3")
+	project := t.TempDir()
+	cmds := loadExamples(t, project)
+	os.MkdirAll(filepath.Join(project, "tools"), 0o755)
+	script := "import json, sys\nprint(json.dumps({'argv': sys.argv, 'stdin': sys.stdin.read()}))\n"
+	os.WriteFile(filepath.Join(project, "tools", "hello.py"), []byte(script), 0o644)
+	s := newSession(t, kernel.Config{}, project, map[string]*wrapped.Command{"python3": cmds["python3"]})
+
+	res := run(t, s, "echo hi | python3 tools/hello.py -- a 'b c'")
+	var out struct {
+		Argv  []string
+		Stdin string
+	}
+	if res.ExitCode != 0 || json.Unmarshal([]byte(res.Stdout), &out) != nil {
+		t.Fatalf("run: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	want := []string{filepath.Join(project, "tools", "hello.py"), "--", "a", "b c"}
+	if real, _ := filepath.EvalSymlinks(project); real != project {
+		want[0] = filepath.Join(real, "tools", "hello.py")
+	}
+	if strings.Join(out.Argv, "|") != strings.Join(want, "|") || out.Stdin != "hi\n" {
+		t.Errorf("script saw %q %q, want %q", out.Argv, out.Stdin, want)
+	}
+	res = run(t, s, "python3 /etc/passwd")
+	if !res.Rejected || !strings.HasPrefix(res.Issues[0].Message, "python3: 'script' must be under ") {
+		t.Errorf("outside: %+v", res.Issues)
+	}
+	res = run(t, s, "python3 -c 'print(1)'")
+	if !res.Rejected || res.Issues[0].Message != "python3: unknown flag '-c'; allowed: -V/--version" {
+		t.Errorf("-c: %+v", res.Issues)
+	}
+	if res := run(t, s, "python3 -V"); res.ExitCode != 0 || !strings.HasPrefix(res.Stdout, "Python 3") {
+		t.Errorf("-V: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+}
+
+// The examples load from where they are, and every example line of a
+// verb's help plans without refusal.
+func TestExamplesFileLoads(t *testing.T) {
+	needProgram(t, "git")
+	needProgram(t, "go")
+	needProgram(t, "python3")
+	cmds := loadExamples(t, "")
+	for _, name := range []string{"git", "go", "python3"} {
+		if cmds[name] == nil {
+			t.Fatalf("%s missing from %s", name, examplesFile)
+		}
+	}
+	for _, line := range []string{
+		"git log -n 5 --oneline",
+		"git log --oneline main -- README.md",
+		"git commit -m fix",
+		"go env GOOS GOARCH",
+		"go test -run TestPlan -count 1 ./wrapped/",
+	} {
+		w := strings.Fields(line)
+		if _, err := cmds[w[0]].Plan(w[1:], "/"); err != nil {
+			t.Errorf("%s: %v", line, err)
+		}
+	}
+}
