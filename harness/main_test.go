@@ -60,7 +60,7 @@ func helper(mode string) int {
 	}
 	json.Unmarshal(in, &input)
 	dir, _ := os.Getwd()
-	b, _ := json.Marshal(report{Stdin: string(in), Dir: dir, Env: os.Environ(), Args: os.Args[2:]})
+	b, _ := json.Marshal(report{Stdin: string(in), Dir: dir, Env: os.Environ(), Args: os.Args[1:]})
 	fmt.Println(string(b))
 	if input.Say != "" {
 		fmt.Fprintln(os.Stderr, input.Say)

@@ -1,0 +1,187 @@
+package harness_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/shelter-sh/shelter/harness"
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+func writeFile(t testing.TB, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const specYAML = `commands:
+  git:
+    anything: [the wrapped loader reads this, not harness]
+tools:
+  logs:
+    description: Read a unit's journal.
+    input:
+      type: object
+      properties:
+        unit: {type: string, description: The unit to read.}
+        lines: {type: integer}
+        follow: {type: boolean}
+        tags: {type: array, items: {type: string}}
+      required: [unit]
+    replaces: ["journalctl", "systemctl status"]
+    annotations: {read_only: true}
+    run: [/usr/local/bin/meshctl, call, logs]
+  probe:
+    description: Report.
+    output: {type: object}
+    annotations: {destructive: false, idempotent: true, open_world: true}
+    run: [./bin/probe, echo]
+`
+
+func TestLoadFile(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "tools.yaml", specYAML)
+	tools, err := harness.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != 2 {
+		t.Fatalf("got %d tools", len(tools))
+	}
+	logs, probe := tools[0].(*harness.Tool), tools[1].(*harness.Tool)
+	if logs.Name() != "logs" || logs.Kind() != kernel.Harness || logs.Description() != "Read a unit's journal. Use instead of: journalctl, systemctl status." {
+		t.Errorf("logs: %q %q %q", logs.Name(), logs.Kind(), logs.Description())
+	}
+	const schema = `{"properties":{"follow":{"type":"boolean"},"lines":{"type":"integer"},"tags":{"items":{"type":"string"},"type":"array"},"unit":{"description":"The unit to read.","type":"string"}},"required":["unit"],"type":"object"}`
+	if string(logs.InputSchema()) != schema {
+		t.Errorf("input schema %s", logs.InputSchema())
+	}
+	if a := logs.Annotations(); !a.ReadOnly || a.Destructive || a.Idempotent || a.OpenWorld {
+		t.Errorf("logs annotations %+v", a)
+	}
+	if a := probe.Annotations(); a.ReadOnly || a.Destructive || !a.Idempotent || !a.OpenWorld {
+		t.Errorf("probe annotations %+v", a)
+	}
+	if string(probe.OutputSchema()) != `{"type":"object"}` || string(probe.InputSchema()) != `{"type":"object","properties":{},"additionalProperties":false}` {
+		t.Errorf("probe schemas %s %s", probe.InputSchema(), probe.OutputSchema())
+	}
+	// The flags of a YAML tool work as for any other.
+	if _, err := logs.ParseInput([]string{"--unti"}, nil); err == nil || err.Error() != "logs: unknown argument '--unti'; allowed: --follow, --lines, --tags, --unit" {
+		t.Errorf("ParseInput: %v", err)
+	}
+}
+
+// TestLoadFileRelativeRun runs a tool whose program path is relative to
+// the tools file.
+func TestLoadFileRelativeRun(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(helperPath, filepath.Join(dir, "bin", "probe")); err != nil {
+		t.Fatal(err)
+	}
+	path := writeFile(t, dir, "tools.yaml", "tools:\n  probe:\n    input: {type: object, properties: {unit: {type: string}}}\n    run: [./bin/probe, "+helperArg+", echo]\n")
+	tools, err := harness.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := session(t, tools, kernel.SessionOptions{})
+	res := run(t, s, "probe --unit x")
+	if res.ExitCode != 0 || !strings.Contains(res.Stdout, `"stdin":"{\"unit\":\"x\"}\n"`) {
+		t.Errorf("code %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+}
+
+func TestLoadFileErrors(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"unknown top key", "tool: {}\n", "1:1: unknown key 'tool'; allowed: commands, tools"},
+		{"top not a mapping", "- a\n", "1:1: want a mapping with tools: and commands:"},
+		{"tools not a mapping", "tools: [a]\n", "1:8: tools: want a mapping of tool names to declarations"},
+		{"bad name", "tools:\n  Logs: {run: [x]}\n", `2:3: tool name "Logs" must match [a-z][a-z0-9_-]{0,47}`},
+		{"declared twice", "tools:\n  a: {run: [x]}\n  a: {run: [y]}\n", "3:3: tool a declared twice (first at line 2)"},
+		{"not a mapping", "tools:\n  a: x\n", "2:6: tool a: want a mapping with keys annotations, description, input, output, replaces, run"},
+		{"unknown key", "tools:\n  a:\n    run: [x]\n    dscription: y\n", "4:5: tool a: unknown key 'dscription'; allowed: annotations, description, input, output, replaces, run"},
+		{"key twice", "tools:\n  a:\n    run: [x]\n    run: [y]\n", "4:5: tool a: run given twice"},
+		{"missing run", "tools:\n  a:\n    description: y\n", "2:3: tool a: missing key 'run' (the command to execute, e.g. [/usr/local/bin/meshctl, call, logs])"},
+		{"run a string", "tools:\n  a: {run: meshctl call logs}\n", "2:12: tool a: run: want a list of strings, e.g. [a, b]"},
+		{"run empty", "tools:\n  a: {run: []}\n", "2:12: tool a: run: want the command to execute, e.g. [/usr/local/bin/meshctl, call, logs]"},
+		{"run empty word", "tools:\n  a: {run: ['']}\n", "2:13: tool a: run: want a non-empty string"},
+		{"description not text", "tools:\n  a: {run: [x], description: [y]}\n", "2:30: tool a: description: want a string"},
+		{"replaces not a list", "tools:\n  a: {run: [x], replaces: journalctl}\n", "2:27: tool a: replaces: want a list of strings, e.g. [a, b]"},
+		{"annotations unknown", "tools:\n  a:\n    run: [x]\n    annotations: {readonly: true}\n", "4:19: tool a: annotations: unknown key 'readonly'; allowed: destructive, idempotent, open_world, read_only"},
+		{"annotations not bool", "tools:\n  a:\n    run: [x]\n    annotations: {read_only: yes}\n", "4:30: tool a: annotations: read_only: want true or false"},
+		{"input not a mapping", "tools:\n  a:\n    run: [x]\n    input: object\n", "4:12: tool a: input: want a JSON Schema object (a mapping)"},
+		{"input bad schema", "tools:\n  a:\n    run: [x]\n    input: {type: objekt}\n", "4:12: tool a: input schema:"},
+		{"input not an object", "tools:\n  a:\n    run: [x]\n    input: {type: string}\n", "4:12: tool a: input schema must describe an object (type: object), not \"string\""},
+		{"input key twice", "tools:\n  a:\n    run: [x]\n    input: {type: object, type: object}\n", "4:27: tool a: input: key 'type' given twice"},
+		{"input non-JSON number", "tools:\n  a:\n    run: [x]\n    input: {maximum: .inf}\n", "4:22: tool a: input: .inf is not a JSON value"},
+		{"output bad schema", "tools:\n  a:\n    run: [x]\n    output: {minimum: a}\n", "4:13: tool a: output schema:"},
+		{"yaml syntax", "tools:\n  a: [\n", "2:1: did not find expected node content"},
+	}
+	dir := t.TempDir()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, dir, "tools.yaml", tt.src)
+			_, err := harness.LoadFile(path)
+			want := path + ":" + tt.want
+			if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("LoadFile:\n got %v\nwant %s…", err, want)
+			}
+			var le *harness.LoadError
+			if err != nil && !errors.As(err, &le) {
+				t.Errorf("error %T is not a *LoadError", err)
+			}
+		})
+	}
+}
+
+func TestDecodeYAMLEmpty(t *testing.T) {
+	for _, src := range []string{"", "tools:\n", "tools: ~\n", "commands: {}\n"} {
+		path := writeFile(t, t.TempDir(), "t.yaml", src)
+		tools, err := harness.LoadFile(path)
+		if err != nil || len(tools) != 0 {
+			t.Errorf("%q: %v %v", src, tools, err)
+		}
+	}
+	if tools, err := harness.DecodeYAML("x.yaml", nil); err != nil || tools != nil {
+		t.Errorf("DecodeYAML(nil) = %v %v", tools, err)
+	}
+}
+
+// FuzzDecodeYAML decodes arbitrary tools files: never a panic, and an
+// error is one line with the file's name.
+func FuzzDecodeYAML(f *testing.F) {
+	f.Add(specYAML)
+	f.Add("tools:\n  a: {run: [x], input: {type: object, properties: {n: {type: integer, minimum: 1}}}}\n")
+	f.Add("tools:\n  a: &x {run: [x]}\n  b: *x\n")
+	f.Add("tools:\n  a: {run: [x], input: {properties: {a: &p {type: string}, b: *p}}}\n")
+	f.Add("tools:\n  a: {run: [x], input: {<<: {type: object}}}\n")
+	f.Add("tools: {a: {run: [x], replaces: [' ']}}")
+	f.Fuzz(func(t *testing.T, src string) {
+		var doc yaml.Node
+		if yaml.Unmarshal([]byte(src), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+			return
+		}
+		top := doc.Content[0]
+		for i := 0; i+1 < len(top.Content); i += 2 {
+			if top.Content[i].Value != "tools" {
+				continue
+			}
+			_, err := harness.DecodeYAML("f.yaml", top.Content[i+1])
+			if err != nil && (!strings.HasPrefix(err.Error(), "f.yaml:") || strings.Contains(err.Error(), "\n")) {
+				t.Errorf("error %q", err)
+			}
+		}
+	})
+}
