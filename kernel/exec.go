@@ -27,8 +27,8 @@ const internalPrefix = "\x00shelter:"
 // after expansion. It reroutes the names shelter answers itself and resets
 // the call's data, which belongs to the last command only.
 func (s *Session) callHandler(ctx context.Context, args []string) ([]string, error) {
-	if st := s.call.Load(); st != nil && jobOf(ctx) == nil {
-		st.data = nil
+	if st := s.call.Load().forResult(interp.HandlerCtx(ctx).Stdout); st != nil {
+		st.setData(nil)
 	}
 	name := args[0]
 	if name == "command" && len(args) > 1 {
@@ -125,9 +125,7 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	c.session = s
 	c.Caller = s.caller
 	c.grace = s.k.cfg.KillGrace
-	if st := s.call.Load(); st != nil && jobOf(ctx) == nil {
-		c.data = &st.data
-	}
+	c.data = s.call.Load().forResult(c.Stdout)
 	name := c.Args[0]
 	if line, ok := s.guard.refuse(literalWords(c.Args), c.Env); ok {
 		fmt.Fprintln(c.Stderr, line)

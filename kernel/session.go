@@ -81,8 +81,31 @@ type Session struct {
 
 // callState is what the handlers need to know of the running call.
 type callState struct {
-	data      json.RawMessage
-	stdinUsed bool
+	stdout io.Writer // the stream commands write the result's stdout to
+
+	mu   sync.Mutex
+	data json.RawMessage
+}
+
+func (st *callState) setData(v json.RawMessage) {
+	st.mu.Lock()
+	st.data = v
+	st.mu.Unlock()
+}
+
+func (st *callState) result() json.RawMessage {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.data
+}
+
+// forResult returns st when a command writing to stdout writes to the
+// result itself, so that its data counts; nil otherwise.
+func (st *callState) forResult(stdout io.Writer) *callState {
+	if st == nil || stdout != st.stdout {
+		return nil
+	}
+	return st
 }
 
 var sessionCount atomic.Uint64
@@ -379,7 +402,7 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 	if opts.Args != nil {
 		interp.Params(append([]string{"--"}, opts.Args...)...)(r)
 	}
-	state := &callState{}
+	state := &callState{stdout: out}
 	s.call.Store(state)
 
 	var err error
@@ -407,7 +430,7 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 		Cwd:        r.Dir,
 		DurationMS: time.Since(start).Milliseconds(),
 		Jobs:       s.jobs.running(),
-		Data:       state.data,
+		Data:       state.result(),
 	}
 	switch {
 	case ctx.Err() != nil:

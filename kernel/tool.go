@@ -115,7 +115,7 @@ type Call struct {
 
 	session *Session
 	grace   time.Duration
-	data    *json.RawMessage
+	data    *callState // nil unless the call's stdout is the result's
 }
 
 // Exec runs argv through the session's own dispatch: functions, tools, the
@@ -141,11 +141,12 @@ func (c *Call) Spawn(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 	return spawn.Run(ctx, cmd)
 }
 
-// SetData records the JSON value the call produced; it becomes
-// [Result.Data] when this is the last command of the script.
+// SetData records the JSON value the call produced. It becomes
+// [Result.Data] when this command's stdout is the call's own (not a pipe,
+// not a substitution) and no later such command runs.
 func (c *Call) SetData(v json.RawMessage) {
 	if c.data != nil {
-		*c.data = v
+		c.data.setData(v)
 	}
 }
 
