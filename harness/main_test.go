@@ -79,6 +79,12 @@ func session(t testing.TB, tools []kernel.Tool, opts kernel.SessionOptions) *ker
 	if opts.Dir == "" {
 		opts.Dir = t.TempDir()
 	}
+	// A race-enabled helper otherwise sleeps a second before it exits.
+	env := map[string]string{"GORACE": "atexit_sleep_ms=0"}
+	for k, v := range opts.Env {
+		env[k] = v
+	}
+	opts.Env = env
 	s, err := k.NewSession(opts)
 	if err != nil {
 		t.Fatal(err)
