@@ -1,0 +1,133 @@
+package wrapped_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/wrapped"
+)
+
+// FuzzLoad feeds the YAML loader arbitrary files: it must answer with
+// commands or a FILE:LINE:COL error, never panic.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte(strings.ReplaceAll(fixture, "@HELPER@", "/bin/echo")))
+	if data, err := os.ReadFile(examplesFile); err == nil {
+		f.Add(data)
+	}
+	f.Add([]byte("commands:\n  a: {executable: /bin/echo, root: {flags: {x: {alias: [y, -z]}}}}\n"))
+	f.Add([]byte("commands: &a {b: *a}\n"))
+	f.Add([]byte("commands:\n  a:\n    <<: {executable: /bin/echo}\n"))
+	f.Add([]byte("tools: {}\n"))
+	f.Add([]byte("commands:\n  a:\n    executable: /bin/echo\n    verbs: {v: {positionals: [{name: p, path_under: /}]}}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cmds, err := wrapped.LoadBytes("fuzz.yaml", data, wrapped.LoadOptions{Path: "/bin:/usr/bin"})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.yaml:") {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		for _, c := range cmds {
+			_ = c.Help()
+			for _, v := range c.Verbs() {
+				_ = v.Help()
+				if _, err := c.Plan([]string{v.Name(), "--help"}, "/"); err != nil && !v.IsRoot() {
+					t.Fatalf("help refused: %v", err)
+				}
+			}
+		}
+	})
+}
+
+// FuzzParse feeds the call parser arbitrary words (separated by newlines;
+// a word "$" is opaque in the static pass) against the fixture.
+func FuzzParse(f *testing.F) {
+	cmds := loadFixture(f, f.TempDir())
+	for _, seed := range []string{
+		"git\nlog\n-n\n5\n--oneline\n--since=2d\nmain\n--\ndocs",
+		"git\nlog\n$\n--output=y",
+		"git\n$\n--output=y",
+		"probe\nrun\n-sv\n-n5\n--tag=a\n--\n-s",
+		"probe\nfwd\n--x=1\n-\n--help",
+		"probe\ndash\na\n--\nb\n--",
+		"python\n../../etc/passwd",
+		"python\n/\x00",
+		"tool\n--version\n-h",
+		"git\nstatus\n--untracked-files\nmaybe",
+		"git\nlog\n-=\n--=x\n-n=5",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		w := strings.Split(input, "\n")
+		c := cmds[w[0]]
+		if c == nil {
+			c = cmds["probe"]
+		}
+		words := make([]kernel.Word, len(w))
+		args := make([]string, len(w)-1)
+		for i, s := range w {
+			words[i] = kernel.Word{Text: s, Opaque: s == "$"}
+			if i > 0 {
+				args[i-1] = s
+			}
+		}
+		_ = c.CheckStatic(words)
+		plan, err := c.Plan(args, "/tmp")
+		if err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, c.Name()) {
+				t.Fatalf("refusal is not one line naming the command: %q", msg)
+			}
+			return
+		}
+		if plan.Help {
+			return
+		}
+		if len(plan.Argv) == 0 || plan.Argv[0] != c.Executable() || plan.Path != c.Executable() {
+			t.Fatalf("argv %q does not start with the pinned executable", plan.Argv)
+		}
+	})
+}
+
+// TestFuzzLong runs each fuzz target for 30 s. It is skipped in CI and
+// with -short: CI runs the seed corpus through the targets above.
+func TestFuzzLong(t *testing.T) {
+	if os.Getenv("CI") != "" || testing.Short() {
+		t.Skip("long fuzzing runs outside CI and without -short")
+	}
+	if os.Getenv("WRAPPED_FUZZ_CHILD") != "" {
+		t.Skip("already fuzzing")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	wd, _ := os.Getwd()
+	for _, target := range []string{"FuzzLoad", "FuzzParse"} {
+		t.Run(target, func(t *testing.T) {
+			cmd := exec.Command(goBin, "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", "30s", ".")
+			cmd.Dir = wd
+			cmd.Env = append(os.Environ(), "WRAPPED_FUZZ_CHILD=1", "GOCACHE="+goCache(t))
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", target, err, out)
+			}
+			// A crash would have left a reproducer under testdata/fuzz.
+			if _, err := os.Stat(filepath.Join(wd, "testdata", "fuzz", target)); err == nil {
+				t.Logf("corpus entries exist under testdata/fuzz/%s", target)
+			}
+		})
+	}
+}
+
+func goCache(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Skip("go env GOCACHE failed")
+	}
+	return strings.TrimSpace(string(out))
+}
