@@ -12,8 +12,9 @@ import (
 	"github.com/creack/pty"
 )
 
-// DefaultGrace is how long a process group has between SIGTERM and SIGKILL
-// when its call ends early.
+// DefaultGrace is how long a process group has between the first signal
+// (SIGTERM unless [Cmd.Signal] says otherwise) and SIGKILL when its call
+// ends early.
 const DefaultGrace = 2 * time.Second
 
 // Cmd describes one child process. Unlike [exec.Cmd] it has no defaults
@@ -24,23 +25,36 @@ type Cmd struct {
 	Path string
 	// Args is the argv, name as called first.
 	Args []string
-	// Env is the complete environment of the child, "NAME=VALUE" each.
+	// Env is the complete environment of the child, "NAME=VALUE" each; nil
+	// means an empty one, never shelter's own.
 	Env []string
 	// Dir is the child's working directory; it must be absolute.
 	Dir string
 
-	// Stdin is streamed to the child; nil means /dev/null.
+	// Stdin is streamed to the child as it reads; nil means /dev/null. An
+	// [*os.File] (a pipe of the shell, say) is handed over as is.
 	Stdin io.Reader
 	// Stdout and Stderr receive what the child prints; nil discards it.
 	Stdout, Stderr io.Writer
 
-	// Grace is the time between SIGTERM and SIGKILL to the process group
+	// Signal is the first signal the process group gets when ctx ends;
+	// zero means SIGTERM.
+	Signal syscall.Signal
+	// Grace is the time between Signal and SIGKILL to the process group
 	// when ctx ends; zero means [DefaultGrace], a negative value kills at
 	// once.
 	Grace time.Duration
 
-	// TTY, when set, runs the child on a new pseudo-terminal of that size;
-	// its stdout and stderr both arrive on Stdout.
+	// Nice is added to shelter's own niceness for the child's process
+	// group, right after it starts (like nice(1), but without a wrapper
+	// process). It is best effort: a value the process may not set, such
+	// as a negative one without privilege, is ignored.
+	Nice int
+
+	// TTY, when set, runs the child on a new pseudo-terminal of that size,
+	// as the leader of a new session with the terminal as its controlling
+	// one. Both its stdout and stderr arrive on Stdout; Stderr is unused.
+	// Stdin is copied to the terminal, followed by an end-of-file (^D).
 	TTY *pty.Winsize
 
 	// Started, when set, is called with the child's pid right after it
@@ -56,16 +70,23 @@ var ErrNoExec = errors.New("exec format error")
 
 // Run starts c in a process group of its own, waits for it, and returns its
 // exit status by shell conventions: the code it exited with, or 128+n when
-// signal n killed it; 126 when the file cannot be executed.
+// signal n killed it; 126 when the file cannot be executed, 127 when it
+// does not exist. On Linux the child gets SIGKILL if shelter's thread that
+// started it dies.
 //
-// When ctx ends first, the whole group gets SIGTERM and, after the grace,
-// SIGKILL; Run returns once the child is reaped, with ctx's error. When the
-// child exits by itself, whatever it left running in its group is ended the
-// same way, so a foreground call leaves no process behind.
+// When ctx ends first, the whole group gets [Cmd.Signal] (SIGTERM) and,
+// after the grace, SIGKILL; Run returns once the child is reaped, with
+// ctx's error and the status the child died with. When the child exits by
+// itself, whatever it left running in its group is ended the same way (in
+// the background, Run does not wait for it), so a foreground call leaves
+// no process behind.
 //
-// The error is non-nil only when the child could not start (ErrNoExec
+// The error is non-nil only when the child could not start ([ErrNoExec]
 // among them) or ctx ended.
 func Run(ctx context.Context, c *Cmd) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 128 + int(signalOf(c)), err
+	}
 	cmd := &exec.Cmd{
 		Path:   c.Path,
 		Args:   c.Args,
@@ -82,21 +103,35 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	if grace == 0 {
 		grace = DefaultGrace
 	}
+	sig := signalOf(c)
 	// Pipes held open by an escaped grandchild must not hold the call.
 	cmd.WaitDelay = max(grace, 0) + 100*time.Millisecond
 
-	var term io.Closer
+	var term *ttyMaster
+	var feed *stdinFeed
 	var err error
 	if c.TTY != nil {
 		term, err = startTTY(cmd, c)
 	} else {
+		if feed, err = newStdinFeed(c.Stdin); err != nil {
+			return 126, err
+		}
+		if feed != nil {
+			cmd.Stdin = feed.child
+		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-		err = start(cmd)
+		if err = start(cmd); err == nil {
+			feed.started()
+		}
 	}
 	if err != nil {
+		feed.stop()
 		return startStatus(err)
 	}
 	pid := cmd.Process.Pid
+	if c.Nice != 0 {
+		renice(pid, c.Nice)
+	}
 	if c.Started != nil {
 		c.Started(pid)
 	}
@@ -107,20 +142,21 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		defer close(stopped)
 		select {
 		case <-ctx.Done():
-			killGroup(pid, grace)
+			killGroup(pid, sig, grace)
 		case <-done:
 		}
 	}()
 	waitErr := cmd.Wait()
-	if term != nil {
-		term.Close()
-	}
+	feed.stop()
 	close(done)
 	<-stopped
 	// Leftovers of the group: a child that exits does not leave its
 	// background work running in the caller's name.
 	if ctx.Err() == nil && syscall.Kill(-pid, 0) == nil {
-		go killGroup(pid, grace)
+		go killGroup(pid, sig, grace)
+	}
+	if term != nil {
+		term.finish(cmd.WaitDelay)
 	}
 	if c.Exited != nil {
 		c.Exited(pid)
@@ -135,6 +171,55 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	return status, nil
 }
 
+func signalOf(c *Cmd) syscall.Signal {
+	if c.Signal == 0 {
+		return syscall.SIGTERM
+	}
+	return c.Signal
+}
+
+// stdinFeed streams a reader that is not a file to the child through a
+// pipe of its own. Unlike os/exec's copy, Run does not wait for it: a
+// reader that never returns must not hold a child that has exited.
+type stdinFeed struct {
+	child, parent *os.File
+	in            io.Reader
+}
+
+func newStdinFeed(in io.Reader) (*stdinFeed, error) {
+	if in == nil {
+		return nil, nil
+	}
+	if _, ok := in.(*os.File); ok {
+		return nil, nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	return &stdinFeed{child: r, parent: w, in: in}, nil
+}
+
+// started hands the read end to the child alone and starts the copy.
+func (f *stdinFeed) started() {
+	if f == nil {
+		return
+	}
+	f.child.Close()
+	go func() {
+		io.Copy(f.parent, f.in)
+		f.parent.Close()
+	}()
+}
+
+// stop closes the pipe: the copy ends at its next write.
+func (f *stdinFeed) stop() {
+	if f != nil {
+		f.child.Close()
+		f.parent.Close()
+	}
+}
+
 // start retries ETXTBSY: a file just written by a concurrently forked
 // process may briefly be held open for writing (go.dev/issue/22315).
 func start(cmd *exec.Cmd) error {
@@ -147,38 +232,25 @@ func start(cmd *exec.Cmd) error {
 	return err
 }
 
-func startTTY(cmd *exec.Cmd, c *Cmd) (io.Closer, error) {
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	term, err := pty.StartWithSize(cmd, c.TTY)
+// renice sets the niceness of the child's group to shelter's own plus
+// adjust. The raw getpriority(2) answers 20-nice on Linux.
+func renice(pgid, adjust int) {
+	raw, err := syscall.Getpriority(syscall.PRIO_PROCESS, 0)
 	if err != nil {
-		return nil, err
+		return
 	}
-	if c.Stdin != nil {
-		go io.Copy(term, c.Stdin)
-	}
-	out := c.Stdout
-	if out == nil {
-		out = io.Discard
-	}
-	copied := make(chan struct{})
-	go func() {
-		// The master reads EIO once the last holder of the terminal exits.
-		io.Copy(out, term)
-		close(copied)
-	}()
-	cmd.Cancel = nil
-	return &ttyFile{File: term, copied: copied}, nil
+	nice := min(max(20-raw+adjust, -20), 19)
+	syscall.Setpriority(syscall.PRIO_PGRP, pgid, nice)
 }
 
-// killGroup sends SIGTERM to the process group, then SIGKILL once grace has
+// killGroup sends sig to the process group, then SIGKILL once grace has
 // passed with any member left. It returns when the group is gone or killed.
-func killGroup(pgid int, grace time.Duration) {
-	if grace < 0 {
+func killGroup(pgid int, sig syscall.Signal, grace time.Duration) {
+	if grace < 0 || sig == syscall.SIGKILL {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		return
 	}
-	if syscall.Kill(-pgid, syscall.SIGTERM) != nil {
+	if syscall.Kill(-pgid, sig) != nil {
 		return
 	}
 	deadline := time.Now().Add(grace)
