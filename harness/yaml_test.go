@@ -3,6 +3,7 @@ package harness_test
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -184,4 +185,35 @@ func FuzzDecodeYAML(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestExampleFile loads examples/harness.yaml and runs its word_count
+// tool when python3 is there.
+func TestExampleFile(t *testing.T) {
+	tools, err := harness.LoadFile(filepath.Join("..", "examples", "harness.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools {
+		names = append(names, tool.Name())
+	}
+	if strings.Join(names, " ") != "logs restart word_count" {
+		t.Fatalf("tools %q", names)
+	}
+	s := session(t, tools, kernel.SessionOptions{})
+	if res := run(t, s, "touch marker; wc -w notes.txt"); res.ExitCode != 2 || !res.Rejected {
+		t.Errorf("wc -w: code %d stderr %q", res.ExitCode, res.Stderr)
+	}
+	if res := run(t, s, "logs --unit x --lines 0"); res.ExitCode != 2 || len(res.Issues) != 1 || res.Issues[0].Message != "logs: property 'lines': minimum: got 0, want 1" {
+		t.Errorf("lines 0: code %d issues %+v", res.ExitCode, res.Issues)
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	writeFile(t, s.Dir(), "notes.txt", "three little words\n")
+	res := run(t, s, "word_count --paths notes.txt")
+	if res.ExitCode != 0 || string(res.Data) != `{"notes.txt":3}` {
+		t.Errorf("word_count: code %d data %s stderr %q", res.ExitCode, res.Data, res.Stderr)
+	}
 }
