@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
 )
 
 func compileSchema(t *testing.T, name string, schema json.RawMessage) *jsonschema.Schema {
