@@ -7,6 +7,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/shelter-sh/shelter/harness"
 	"github.com/shelter-sh/shelter/kernel"
@@ -131,6 +134,22 @@ func TestJSONOnStdin(t *testing.T) {
 	res = run(t, s, `logs`)
 	if res.ExitCode != 2 || res.Stderr != "logs: missing required property 'unit'\n" {
 		t.Errorf("no input: got code %d stderr %q", res.ExitCode, res.Stderr)
+	}
+}
+
+// TestTerminalIsNotReadForJSON: a person who types the bare name at a
+// terminal gets the schema's refusal rather than a wait for JSON.
+func TestTerminalIsNotReadForJSON(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skip("no pty:", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	s := session(t, []kernel.Tool{echoFunc(t, logsDef(), nil)}, kernel.SessionOptions{})
+	res, err := s.Run(context.Background(), "logs", kernel.RunOptions{Stdin: tty, Timeout: 10 * time.Second})
+	if err != nil || res.ExitCode != 2 || res.Stderr != "logs: missing required property 'unit'\n" {
+		t.Errorf("got %+v %v", res, err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -145,9 +146,12 @@ func (t *Tool) CheckStatic(words []kernel.Word) error {
 
 // Run runs one call: words or stdin to input, validation, then the tool.
 func (t *Tool) Run(ctx context.Context, c *kernel.Call) error {
-	args := c.Args[1:]
+	var args []string
+	if len(c.Args) > 1 {
+		args = c.Args[1:]
+	}
 	var stdin io.Reader
-	if len(args) == 0 && c.Stdin != nil {
+	if len(args) == 0 && c.Stdin != nil && !isTerminal(c.Stdin) {
 		data, err := readStdin(ctx, c.Stdin)
 		if err != nil {
 			return err
@@ -163,6 +167,18 @@ func (t *Tool) Run(ctx context.Context, c *kernel.Call) error {
 		return &kernel.Refusal{Line: err.Error()}
 	}
 	return t.run(ctx, t, c, input)
+}
+
+// isTerminal reports whether r is a terminal: a person at a prompt who
+// typed the bare name gets the schema's refusal, not a silent wait for
+// JSON.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // readStdin reads a call's input, giving up when ctx ends: a pipe whose
