@@ -84,7 +84,7 @@ func TestRefusalsRunNothing(t *testing.T) {
 	for _, tt := range tests {
 		// Literal words: refused by the static pass, nothing runs.
 		res := run(t, s, "touch marker; logs "+shellQuoteWords(tt.args))
-		if res.ExitCode != 2 || !res.Rejected || len(res.Issues) != 1 || res.Issues[0].Message != tt.line || !strings.HasSuffix(res.Stderr, tt.line+"\n") {
+		if res.ExitCode != 2 || !res.Rejected || len(res.Issues) != 1 || res.Issues[0].Message != tt.line || res.Stderr != tt.line+"\n" {
 			t.Errorf("static %q: got code %d rejected %v issues %+v stderr %q", tt.args, res.ExitCode, res.Rejected, res.Issues, res.Stderr)
 		}
 		// Words known only at execution: refused by the tool itself.

@@ -103,7 +103,7 @@ func TestGuardRefusesBeforeAnythingRuns(t *testing.T) {
 				found = true
 			}
 		}
-		if !found || !strings.HasSuffix(res.Stderr, tt.line+"\n") {
+		if !found || res.Stderr != tt.line+"\n" {
 			t.Errorf("%s:\n got issues %+v\nstderr %q\nwant   %s", script, res.Issues, res.Stderr, tt.line)
 		}
 		if _, err := os.Stat(filepath.Join(s.Dir(), "marker")); !os.IsNotExist(err) {

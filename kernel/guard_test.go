@@ -201,7 +201,7 @@ func TestGuardInSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	const line = "shelter: 'journalctl -u nginx' is done with the tool 'logs' here (Read a unit's journal.); call logs instead — nothing ran"
-	if res.ExitCode != 2 || !res.Rejected || len(res.Issues) != 1 || res.Issues[0].Message != line || res.Issues[0].Code != CodeGuard {
+	if res.ExitCode != 2 || !res.Rejected || len(res.Issues) != 1 || res.Issues[0].Message != line || res.Issues[0].Code != CodeGuard || res.Stderr != line+"\n" {
 		t.Errorf("static: got %+v", res)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "marker")); !os.IsNotExist(err) {
