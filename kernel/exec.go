@@ -48,6 +48,11 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if name == "type" && s.anyTool(args[1:]) {
 		return append([]string{internalPrefix + "type"}, args[1:]...), nil
 	}
+	if name == "wait" && !s.waitsForJobs(ctx, args) {
+		// mvdan's own wait still serves the background work of functions
+		// and subshells.
+		return args, nil
+	}
 	if interp.IsBuiltin(name) && s.tools[name] != nil {
 		out := slices.Clone(args)
 		out[0] = internalPrefix + name
@@ -178,7 +183,6 @@ func (s *Session) runTool(ctx context.Context, t Tool, c *Call) (int, error) {
 // spawn runs an executable found on PATH; a file the kernel will not
 // execute (no #! line) is run as a script by this session's handlers.
 func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) {
-	job := jobOf(ctx)
 	cmd := &spawn.Cmd{
 		Path:   path,
 		Args:   c.Args,
@@ -187,14 +191,8 @@ func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) 
 		Stdin:  c.Stdin,
 		Stdout: c.Stdout,
 		Stderr: c.Stderr,
-		Grace:  s.k.cfg.KillGrace,
-		Started: func(pid int) {
-			s.jobs.started(job, pid)
-		},
-		Exited: func(pid int) {
-			s.jobs.exited(job, pid)
-		},
 	}
+	s.applyLaunch(ctx, cmd)
 	status, err := spawn.Run(ctx, cmd)
 	if errors.Is(err, spawn.ErrNoExec) {
 		return s.runScriptFile(ctx, c, path)
@@ -270,7 +268,7 @@ func (s *Session) externalRefusal(name string, c *Call) (string, bool) {
 			return "", false
 		}
 	}
-	return fmt.Sprintf("shelter: external command '%s' is not allowed in this session; allowed: %s", name, pool(cfg.AllowExternal)), true
+	return fmt.Sprintf("shelter: external command '%s' is not allowed in this session; allowed: %s", base, pool(cfg.AllowExternal)), true
 }
 
 // pool renders a sorted list of names for a refusal, or (none).

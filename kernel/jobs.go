@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
-
 )
 
 // job is a top-level `cmd &` of a call: a subshell that outlives the call
@@ -22,19 +22,20 @@ type job struct {
 	id      int
 	command string
 	logPath string
-	log     *os.File
 	cancel  context.CancelFunc
 	done    chan struct{}
 
 	// guarded by jobTable.mu
 	status   int
 	finished bool
-	pids     []int // live processes
+	signal   syscall.Signal // the signal `kill` ended it with
+	pids     []int          // live processes, each the leader of its group
 	firstPID int
 }
 
 type jobKey struct{}
 
+// jobOf is the job a handler runs for, nil in the foreground.
 func jobOf(ctx context.Context) *job {
 	j, _ := ctx.Value(jobKey{}).(*job)
 	return j
@@ -45,17 +46,22 @@ func jobOf(ctx context.Context) *job {
 type jobTable struct {
 	mu    sync.Mutex
 	next  int
-	jobs  []*job
+	jobs  []*job       // running, or finished and not yet reported by jobs/wait
 	procs map[int]*job // live processes of the session; nil job: foreground
+	nohup map[int]bool // live processes started under nohup
 }
 
-func (t *jobTable) started(j *job, pid int) {
+func (t *jobTable) started(j *job, pid int, nohup bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.procs == nil {
 		t.procs = make(map[int]*job)
+		t.nohup = make(map[int]bool)
 	}
 	t.procs[pid] = j
+	if nohup {
+		t.nohup[pid] = true
+	}
 	if j != nil {
 		j.pids = append(j.pids, pid)
 		if j.firstPID == 0 {
@@ -68,6 +74,7 @@ func (t *jobTable) exited(j *job, pid int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	delete(t.procs, pid)
+	delete(t.nohup, pid)
 	if j != nil {
 		j.pids = slices.DeleteFunc(j.pids, func(p int) bool { return p == pid })
 	}
@@ -90,7 +97,6 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) {
 		fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
 		return
 	}
-	j.log = log
 	ctx, cancel := context.WithCancel(context.WithValue(s.life, jobKey{}, j))
 	j.cancel = cancel
 
@@ -103,10 +109,13 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) {
 	go func() {
 		err := sub.Run(ctx, &st2)
 		status := exitCode(err)
-		if ctx.Err() != nil && status == 0 {
-			status = 143
-		}
 		t.mu.Lock()
+		switch {
+		case j.signal != 0:
+			status = 128 + int(j.signal)
+		case ctx.Err() != nil && status < 128:
+			status = 128 + int(syscall.SIGTERM)
+		}
 		j.status, j.finished = status, true
 		t.mu.Unlock()
 		log.Close()
@@ -121,8 +130,8 @@ func commandText(st *syntax.Stmt) string {
 	return b.String()
 }
 
-// jobWriter sends a job's output to its log and to the sink of the call
-// that started it; that sink discards everything once its call returned.
+// jobWriter sends a job's output to its log and to the stream of the call
+// that started it; that stream discards everything once its call returned.
 type jobWriter struct {
 	log  io.Writer
 	call io.Writer
@@ -133,6 +142,15 @@ func (w *jobWriter) Write(p []byte) (int, error) {
 	return w.log.Write(p)
 }
 
+// pid is the process a job is known by: the one it runs now, else the
+// first it ran; 0 when it has run none. t.mu must be held.
+func (j *job) pid() int {
+	if len(j.pids) > 0 {
+		return j.pids[0]
+	}
+	return j.firstPID
+}
+
 // running lists the jobs still running, for Result.Jobs.
 func (t *jobTable) running() []Job {
 	t.mu.Lock()
@@ -140,7 +158,7 @@ func (t *jobTable) running() []Job {
 	var out []Job
 	for _, j := range t.jobs {
 		if !j.finished {
-			out = append(out, Job{ID: j.id, PID: j.firstPID, Command: j.command, Log: j.logPath})
+			out = append(out, Job{ID: j.id, PID: j.pid(), Command: j.command, Log: j.logPath})
 		}
 	}
 	return out
@@ -168,7 +186,7 @@ func (t *jobTable) all() []*job {
 func (t *jobTable) forget(done []*job) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.jobs = slices.DeleteFunc(t.jobs, func(j *job) bool { return slices.Contains(done, j) })
+	t.jobs = slices.DeleteFunc(t.jobs, func(j *job) bool { return j.finished && slices.Contains(done, j) })
 }
 
 func (t *jobTable) killAll() {
@@ -183,7 +201,7 @@ func (t *jobTable) waitAll() {
 	}
 }
 
-// owner reports whether pid is a live process of the session.
+// owns reports whether pid is a live process of the session.
 func (t *jobTable) owns(pid int) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()

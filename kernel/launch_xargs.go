@@ -1,0 +1,403 @@
+package kernel
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+var xargsBuiltin = &builtin{
+	name:  "xargs",
+	usage: "xargs [-0] [-d DELIM] [-n N | -L N] [-I REPLACE] [-r] [-t] [COMMAND [ARG]...]",
+	about: "Build command lines from stdin (blank-separated words with quotes, or -0/-d items) and run COMMAND (echo) with them through the session's own rules. -n: at most N arguments per command; -L: at most N input lines; -I: one command per line with REPLACE substituted; -r: run nothing on empty input; -t: print each command on stderr. Exits 123 when a command failed.",
+	run:   runXargs,
+}
+
+var xargsFlags = []string{"-0", "-d DELIM", "-I REPLACE", "-L N", "-n N", "-r", "-t"}
+
+// xargsMaxChars bounds one command line, as xargs(1) does by default.
+const xargsMaxChars = 128 << 10
+
+type xargsOptions struct {
+	delim     int // the item separator, or -1: blanks and newlines, with quotes
+	maxArgs   int
+	maxLines  int
+	replace   string
+	replacing bool
+	noEmpty   bool
+	trace     bool
+}
+
+func parseXargs(args []string) (xargsOptions, []string, error) {
+	o := xargsOptions{delim: -1}
+	for len(args) > 0 && isFlag(args[0]) {
+		a := args[0]
+		if a == "--" {
+			return o, args[1:], nil
+		}
+		if strings.HasPrefix(a, "--") {
+			used, err := o.long(args)
+			if err != nil {
+				return o, nil, err
+			}
+			args = args[used:]
+			continue
+		}
+		// Short flags bundle (-0rt); a flag with a value takes the rest of
+		// the word or the next one (-n1, -n 1).
+		used := 1
+		for i := 1; i < len(a); i++ {
+			f := a[i]
+			switch f {
+			case '0':
+				o.delim = 0
+				continue
+			case 'r':
+				o.noEmpty = true
+				continue
+			case 't':
+				o.trace = true
+				continue
+			case 'd', 'n', 'I', 'L':
+			default:
+				return o, nil, unknownFlag("xargs", "-"+string(f), xargsFlags...)
+			}
+			v := a[i+1:]
+			if v == "" {
+				if len(args) < 2 {
+					return o, nil, missingValue("xargs", "-"+string(f), xargsValue(f))
+				}
+				v, used = args[1], 2
+			}
+			if err := o.set(f, v); err != nil {
+				return o, nil, err
+			}
+			break
+		}
+		args = args[used:]
+	}
+	return o, args, nil
+}
+
+func xargsValue(f byte) string {
+	switch f {
+	case 'd':
+		return "a delimiter"
+	case 'I':
+		return "a replacement string"
+	}
+	return "a number"
+}
+
+func (o *xargsOptions) long(args []string) (int, error) {
+	a := args[0]
+	name, v, hasValue := strings.Cut(a, "=")
+	switch name {
+	case "--null":
+		o.delim = 0
+		return 1, nil
+	case "--no-run-if-empty":
+		o.noEmpty = true
+		return 1, nil
+	case "--verbose":
+		o.trace = true
+		return 1, nil
+	case "--replace":
+		if !hasValue {
+			v = "{}"
+		}
+		return 1, o.set('I', v)
+	case "--delimiter", "--max-args", "--max-lines":
+		used := 1
+		if !hasValue {
+			if len(args) < 2 {
+				return 0, missingValue("xargs", a, "a value")
+			}
+			v, used = args[1], 2
+		}
+		f := map[string]byte{"--delimiter": 'd', "--max-args": 'n', "--max-lines": 'L'}[name]
+		return used, o.set(f, v)
+	}
+	return 0, unknownFlag("xargs", name, xargsFlags...)
+}
+
+func (o *xargsOptions) set(f byte, v string) error {
+	switch f {
+	case 'd':
+		d, ok := parseDelim(v)
+		if !ok {
+			return &Refusal{Line: fmt.Sprintf("xargs: invalid delimiter '%s'; allowed: one character or an escape (\\n, \\t, \\0, \\\\, \\xHH, \\NNN)", v)}
+		}
+		o.delim = d
+	case 'I':
+		if v == "" {
+			return missingValue("xargs", "-I", "a replacement string")
+		}
+		o.replace, o.replacing = v, true
+	case 'n', 'L':
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return &Refusal{Line: fmt.Sprintf("xargs: invalid number '%s' for -%c; allowed: an integer of at least 1", v, f)}
+		}
+		// The last of -n and -L wins, as in xargs(1).
+		if f == 'n' {
+			o.maxArgs, o.maxLines = n, 0
+		} else {
+			o.maxLines, o.maxArgs = n, 0
+		}
+	}
+	return nil
+}
+
+func parseDelim(v string) (int, bool) {
+	if len(v) == 1 {
+		return int(v[0]), true
+	}
+	if len(v) < 2 || v[0] != '\\' {
+		return 0, false
+	}
+	switch v[1:] {
+	case "n":
+		return '\n', true
+	case "t":
+		return '\t', true
+	case "r":
+		return '\r', true
+	case "0":
+		return 0, true
+	case "\\":
+		return '\\', true
+	case "a":
+		return '\a', true
+	case "b":
+		return '\b', true
+	case "f":
+		return '\f', true
+	case "v":
+		return '\v', true
+	}
+	if v[1] == 'x' {
+		n, err := strconv.ParseUint(v[2:], 16, 8)
+		return int(n), err == nil && len(v) > 2
+	}
+	n, err := strconv.ParseUint(v[1:], 8, 8)
+	return int(n), err == nil
+}
+
+func runXargs(ctx context.Context, c *Call) error {
+	o, command, err := parseXargs(c.Args[1:])
+	if err != nil {
+		return err
+	}
+	if len(command) == 0 {
+		command = []string{"echo"}
+	}
+	x := &xargsRun{ctx: ctx, call: c, o: o}
+	var in io.Reader = strings.NewReader("")
+	if c.Stdin != nil {
+		in = c.Stdin
+	}
+	rd := &itemReader{r: bufio.NewReader(in), delim: o.delim, lines: o.replacing}
+	var batch []string
+	lines, size := 0, 0
+	base := 0
+	for _, a := range command {
+		base += len(a) + 1
+	}
+	for !x.stopped {
+		item, eol, err := rd.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if len(batch) > 0 {
+				x.run(append(command, batch...))
+			}
+			if x.err != nil {
+				return x.err
+			}
+			return err
+		}
+		if o.replacing {
+			argv := make([]string, len(command))
+			for i, a := range command {
+				argv[i] = strings.ReplaceAll(a, o.replace, item)
+			}
+			x.run(argv)
+			continue
+		}
+		if len(batch) > 0 && base+size+len(item)+1 > xargsMaxChars {
+			x.run(append(command, batch...))
+			batch, lines, size = nil, 0, 0
+		}
+		batch = append(batch, item)
+		size += len(item) + 1
+		if eol {
+			lines++
+		}
+		if o.maxArgs > 0 && len(batch) >= o.maxArgs || o.maxLines > 0 && lines >= o.maxLines {
+			x.run(append(command, batch...))
+			batch, lines, size = nil, 0, 0
+		}
+	}
+	if !x.stopped && (len(batch) > 0 || !x.ran && !o.noEmpty && !o.replacing) {
+		x.run(append(command, batch...))
+	}
+	if x.err != nil {
+		return x.err
+	}
+	if x.status != 0 {
+		return ExitStatus(x.status)
+	}
+	return nil
+}
+
+// xargsRun runs the command lines and keeps xargs(1)'s exit status.
+type xargsRun struct {
+	ctx     context.Context
+	call    *Call
+	o       xargsOptions
+	ran     bool
+	stopped bool
+	status  int
+	err     error // the call ended
+}
+
+func (x *xargsRun) run(argv []string) {
+	x.ran = true
+	c := x.call
+	if x.o.trace {
+		fmt.Fprintln(c.Stderr, strings.Join(argv, " "))
+	}
+	status, err := c.launchCall(x.ctx, argv, c.Env, nil, c.Stdout, c.Stderr)
+	switch {
+	case err != nil:
+		x.err, x.stopped = err, true
+	case status == 0:
+	case status == 255:
+		fmt.Fprintf(c.Stderr, "xargs: %s: exited with status 255; aborting\n", argv[0])
+		x.status, x.stopped = 124, true
+	case status == 126 || status == 127:
+		x.status, x.stopped = status, true
+	case status > 128:
+		fmt.Fprintf(c.Stderr, "xargs: %s: terminated by signal %d\n", argv[0], status-128)
+		x.status, x.stopped = 125, true
+	default:
+		x.status = 123
+	}
+}
+
+// itemReader splits xargs input into items.
+type itemReader struct {
+	r     *bufio.Reader
+	delim int  // -1: blanks and newlines separate, quotes and backslash apply
+	lines bool // -I: only newlines separate; leading blanks are dropped
+}
+
+var errUnmatchedQuote = errors.New("unmatched quote; by default quotes are special to xargs unless you use the -0 option")
+
+// next returns the next item and whether it ended its input line (a line
+// ending in a blank continues on the next one).
+func (ir *itemReader) next() (string, bool, error) {
+	if ir.delim >= 0 {
+		return ir.nextDelimited()
+	}
+	var item []byte
+	inItem := false
+	var quote byte
+	for {
+		b, err := ir.r.ReadByte()
+		if err == io.EOF {
+			if quote != 0 {
+				return "", false, errUnmatchedQuote
+			}
+			if inItem {
+				return string(item), true, nil
+			}
+			return "", false, io.EOF
+		}
+		if err != nil {
+			return "", false, err
+		}
+		switch {
+		case quote != 0:
+			if b == '\n' {
+				return "", false, errUnmatchedQuote
+			}
+			if b == quote {
+				quote = 0
+				continue
+			}
+			item = append(item, b)
+		case b == '\n':
+			if inItem {
+				return string(item), true, nil
+			}
+		case b == ' ' || b == '\t':
+			if !inItem {
+				continue
+			}
+			if !ir.lines {
+				return string(item), ir.blankEndsLine(), nil
+			}
+			item = append(item, b)
+		case b == '\'' || b == '"':
+			quote, inItem = b, true
+		case b == '\\':
+			next, err := ir.r.ReadByte()
+			if err != nil {
+				return "", false, errors.New("backslash at the end of the input")
+			}
+			item, inItem = append(item, next), true
+		default:
+			item, inItem = append(item, b), true
+		}
+	}
+}
+
+// blankEndsLine skips the blanks after an item, and a newline after them:
+// as in xargs(1), trailing blanks continue the logical line (-L). Only
+// the end of the input ends the line there.
+func (ir *itemReader) blankEndsLine() bool {
+	for {
+		b, err := ir.r.ReadByte()
+		if err != nil {
+			return true
+		}
+		switch b {
+		case ' ', '\t':
+			continue
+		case '\n':
+			// Trailing blank: the logical line goes on.
+			return false
+		}
+		ir.r.UnreadByte()
+		return false
+	}
+}
+
+func (ir *itemReader) nextDelimited() (string, bool, error) {
+	item, err := ir.r.ReadSlice(byte(ir.delim))
+	if err == bufio.ErrBufferFull {
+		long := append([]byte(nil), item...)
+		for err == bufio.ErrBufferFull {
+			item, err = ir.r.ReadSlice(byte(ir.delim))
+			long = append(long, item...)
+		}
+		item = long
+	}
+	if err == io.EOF {
+		if len(item) == 0 {
+			return "", false, io.EOF
+		}
+		return string(item), true, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return string(item[:len(item)-1]), true, nil
+}

@@ -1,0 +1,332 @@
+package kernel_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// spawnSession is a session of a kernel built from cfg, in a temp dir,
+// closed when the test ends.
+func spawnSession(t testing.TB, cfg kernel.Config, opts kernel.SessionOptions) *kernel.Session {
+	t.Helper()
+	k, err := kernel.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Dir == "" {
+		opts.Dir = t.TempDir()
+	}
+	s, err := k.NewSession(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func runWith(t testing.TB, s *kernel.Session, script string, opts kernel.RunOptions) kernel.Result {
+	t.Helper()
+	res, err := s.Run(context.Background(), script, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// liveWith lists the live processes whose command line contains marker;
+// zombies run nothing and are left out.
+func liveWith(marker string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var found []string
+	for _, e := range entries {
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !strings.Contains(strings.ReplaceAll(string(cmdline), "\x00", " "), marker) {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && len(stat) > i+2 && (stat[i+2] == 'Z' || stat[i+2] == 'X') {
+			continue
+		}
+		found = append(found, e.Name()+": "+strings.ReplaceAll(string(cmdline), "\x00", " "))
+	}
+	return found
+}
+
+// eventually polls cond until it holds, failing after a deadline.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 10s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func noneLeft(t testing.TB, marker string) {
+	t.Helper()
+	eventually(t, "processes with "+marker+" gone", func() bool { return len(liveWith(marker)) == 0 })
+}
+
+// Issue 3, item 1: the whole process group of a timed-out command ends,
+// within the grace.
+func TestTimeoutEndsProcessGroup(t *testing.T) {
+	s := spawnSession(t, kernel.Config{KillGrace: 200 * time.Millisecond}, kernel.SessionOptions{})
+	start := time.Now()
+	res := runWith(t, s, "sh -c 'sleep 100.101 & sleep 100.102'", kernel.RunOptions{Timeout: 500 * time.Millisecond})
+	if d := time.Since(start); d >= 1500*time.Millisecond {
+		t.Errorf("returned after %s, want under 1.5s", d)
+	}
+	if res.ExitCode != 124 || !res.TimedOut {
+		t.Errorf("exit %d timed_out %v, want 124 true", res.ExitCode, res.TimedOut)
+	}
+	noneLeft(t, "sleep 100.10")
+}
+
+// Issue 3, item 2: a child that ignores SIGTERM gets SIGKILL after the
+// grace.
+func TestTermTrapKilledAfterGrace(t *testing.T) {
+	const grace = 300 * time.Millisecond
+	s := spawnSession(t, kernel.Config{KillGrace: grace}, kernel.SessionOptions{})
+	start := time.Now()
+	res := runWith(t, s, `sh -c 'trap "" TERM; echo ready; sleep 100.201; sleep 100.202'`, kernel.RunOptions{Timeout: 300 * time.Millisecond})
+	d := time.Since(start)
+	if res.ExitCode != 124 || res.Stdout != "ready\n" {
+		t.Errorf("exit %d stdout %q", res.ExitCode, res.Stdout)
+	}
+	if d < 300*time.Millisecond+grace {
+		t.Errorf("returned after %s: before timeout plus grace", d)
+	}
+	if d > 3*time.Second {
+		t.Errorf("returned after %s: SIGKILL came late", d)
+	}
+	noneLeft(t, "sleep 100.20")
+}
+
+// greetTool is a tiny tool registered in a session.
+type greetTool struct{}
+
+func (greetTool) Name() string                 { return "greet" }
+func (greetTool) Kind() kernel.Kind            { return kernel.Harness }
+func (greetTool) Description() string          { return "Say hello." }
+func (greetTool) InputSchema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
+func (greetTool) Run(_ context.Context, c *kernel.Call) error {
+	fmt.Fprintf(c.Stdout, "hello %s\n", strings.Join(c.Args[1:], " "))
+	return nil
+}
+
+// Issue 3, item 3: an executable without #! runs as a script of the same
+// session: it reaches the session's tools, and the session's policy.
+func TestShebanglessScriptUsesSessionTools(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "spawned")
+	fakeCurl(t, dir, marker)
+	s := spawnSession(t, kernel.Config{Externals: kernel.ExternalsDenied, AllowExternal: []string{"script"}}, kernel.SessionOptions{
+		Dir:   dir,
+		Tools: []kernel.Tool{greetTool{}},
+		Env:   map[string]string{"PATH": dir},
+	})
+	script := "greet from script\necho \"args: $*\"\ncurl x\necho \"curl: $?\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "script"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := runWith(t, s, "./script a b", kernel.RunOptions{})
+	want := "hello from script\nargs: a b\ncurl: 127\n"
+	if res.ExitCode != 0 || res.Stdout != want {
+		t.Errorf("exit %d stdout %q, want 0 %q (stderr %q)", res.ExitCode, res.Stdout, want, res.Stderr)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the script spawned curl")
+	}
+}
+
+// Issue 3, item 4.
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "noexec"), []byte("#!/bin/sh\necho hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{Dir: dir})
+	tests := []struct {
+		script string
+		code   int
+		stderr string
+	}{
+		{"no-such-command-xyz", 127, "shelter: no-such-command-xyz: command not found\n"},
+		{"./missing", 127, "shelter: ./missing: No such file or directory\n"},
+		{"./adir", 126, "shelter: ./adir: Is a directory\n"},
+		{"./noexec", 126, "shelter: ./noexec: Permission denied\n"},
+		{"sh -c 'kill -KILL $$'", 137, ""},
+		{"sh -c 'exit 42'", 42, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.script, func(t *testing.T) {
+			res := runWith(t, s, tt.script, kernel.RunOptions{})
+			if res.ExitCode != tt.code || res.Stderr != tt.stderr {
+				t.Errorf("exit %d stderr %q, want %d %q", res.ExitCode, res.Stderr, tt.code, tt.stderr)
+			}
+		})
+	}
+}
+
+// fakeCurl writes a curl into dir that leaves marker behind when it runs.
+func fakeCurl(t *testing.T, dir, marker string) {
+	t.Helper()
+	script := fmt.Sprintf("#!/bin/sh\necho spawned >%s\n", marker)
+	if err := os.WriteFile(filepath.Join(dir, "curl"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Issue 3, item 5: with externals denied, curl is refused however it is
+// launched, and nothing is spawned.
+func TestExternalsDeniedEverywhere(t *testing.T) {
+	scripts := []string{
+		"curl x",
+		"/usr/bin/curl x",
+		"$BIN/curl x",
+		"env curl x",
+		"env -i A=1 curl x",
+		"command curl x",
+		"timeout 5 curl x",
+		"nohup curl x",
+		"nice curl x",
+		"echo x | xargs curl",
+		"echo x | xargs -I{} curl {}",
+		"exec curl x",
+		"eval 'curl x'",
+		"timeout 5 env nohup curl x",
+	}
+	for _, allowed := range [][]string{nil, {"sh", "cat"}} {
+		want := "shelter: external command 'curl' is not allowed in this session; allowed: (none)\n"
+		if allowed != nil {
+			want = "shelter: external command 'curl' is not allowed in this session; allowed: cat, sh\n"
+		}
+		for _, script := range scripts {
+			t.Run(fmt.Sprintf("%s/allowed=%v", script, allowed), func(t *testing.T) {
+				bin := t.TempDir()
+				marker := filepath.Join(t.TempDir(), "spawned")
+				fakeCurl(t, bin, marker)
+				s := spawnSession(t, kernel.Config{Externals: kernel.ExternalsDenied, AllowExternal: allowed},
+					kernel.SessionOptions{Env: map[string]string{"PATH": bin + ":/usr/bin:/bin", "BIN": bin}})
+				res := runWith(t, s, script, kernel.RunOptions{})
+				if res.ExitCode != 127 || res.Stderr != want || res.Stdout != "" {
+					t.Errorf("exit %d stdout %q stderr %q, want 127 and %q", res.ExitCode, res.Stdout, res.Stderr, want)
+				}
+				if _, err := os.Stat(marker); err == nil {
+					t.Error("curl was spawned")
+				}
+			})
+		}
+	}
+}
+
+// The fake curl of the test above does run when externals are allowed.
+func TestExternalsAllowedRunsFake(t *testing.T) {
+	bin := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "spawned")
+	fakeCurl(t, bin, marker)
+	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{Env: map[string]string{"PATH": bin + ":/usr/bin:/bin"}})
+	if res := runWith(t, s, "echo x | xargs curl", kernel.RunOptions{}); res.ExitCode != 0 {
+		t.Fatalf("%+v", res)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("curl did not run:", err)
+	}
+}
+
+// An allowed name runs; a path is allowed only where the name resolves.
+func TestAllowExternalList(t *testing.T) {
+	bin := t.TempDir()
+	fakeCurl(t, bin, filepath.Join(t.TempDir(), "m"))
+	s := spawnSession(t, kernel.Config{Externals: kernel.ExternalsDenied, AllowExternal: []string{"sh", "curl"}},
+		kernel.SessionOptions{Env: map[string]string{"PATH": "/usr/bin:/bin:" + bin, "BIN": bin}})
+	if res := runWith(t, s, "sh -c 'echo ok'", kernel.RunOptions{}); res.ExitCode != 0 || res.Stdout != "ok\n" {
+		t.Errorf("allowed sh: %+v", res)
+	}
+	res := runWith(t, s, "$BIN/curl", kernel.RunOptions{})
+	if _, err := os.Stat("/usr/bin/curl"); err == nil && res.ExitCode != 127 {
+		t.Errorf("curl outside the PATH resolution ran: %+v", res)
+	}
+}
+
+// Issue 3, item 7: a pipeline whose first stage never ends is ended by the
+// timeout.
+func TestPipelineTimeout(t *testing.T) {
+	s := spawnSession(t, kernel.Config{KillGrace: 500 * time.Millisecond}, kernel.SessionOptions{})
+	start := time.Now()
+	res := runWith(t, s, "sleep 60.701 | cat", kernel.RunOptions{Timeout: 500 * time.Millisecond})
+	if d := time.Since(start); d >= 3*time.Second {
+		t.Errorf("returned after %s, want under 3s", d)
+	}
+	if res.ExitCode != 124 {
+		t.Errorf("exit %d, want 124", res.ExitCode)
+	}
+	noneLeft(t, "sleep 60.701")
+}
+
+// Issue 3, item 8: read takes one line of the call's input; the next
+// command gets the rest.
+func TestReadThenCat(t *testing.T) {
+	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	res := runWith(t, s, `read x; cat; echo "x=$x"`, kernel.RunOptions{Stdin: strings.NewReader("a\nb\n")})
+	if res.ExitCode != 0 || res.Stdout != "b\nx=a\n" {
+		t.Errorf("exit %d stdout %q, want b and x=a", res.ExitCode, res.Stdout)
+	}
+	res = runWith(t, s, `echo "x=$x"`, kernel.RunOptions{})
+	if res.Stdout != "x=a\n" {
+		t.Errorf("x did not persist: %q", res.Stdout)
+	}
+}
+
+// Without input, a reader of stdin sees end of file at once.
+func TestNoInputIsDevNull(t *testing.T) {
+	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	res := runWith(t, s, "cat; wc -c", kernel.RunOptions{Timeout: 10 * time.Second})
+	if res.ExitCode != 0 || strings.TrimSpace(res.Stdout) != "0" {
+		t.Errorf("%+v", res)
+	}
+}
+
+// A pipe is streamed: a producer that never ends does not keep its
+// consumer from answering.
+func TestPipeStreamed(t *testing.T) {
+	s := spawnSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
+	res := runWith(t, s, "yes | head -n 2", kernel.RunOptions{Timeout: 10 * time.Second})
+	if res.ExitCode != 0 || res.Stdout != "y\ny\n" {
+		t.Errorf("%+v", res)
+	}
+}
+
+// Children get the session's exported variables exactly.
+func TestChildEnvIsSessionEnv(t *testing.T) {
+	t.Setenv("SHELTER_TEST_SECRET", "leak")
+	s := spawnSession(t, kernel.Config{CoreEnv: []string{}}, kernel.SessionOptions{Env: map[string]string{"A": "1"}})
+	res := runWith(t, s, "B=2; export C=3; /usr/bin/env", kernel.RunOptions{})
+	got := strings.Split(strings.TrimSpace(res.Stdout), "\n")
+	slices.Sort(got)
+	var names []string
+	for _, kv := range got {
+		names = append(names, strings.SplitN(kv, "=", 2)[0])
+	}
+	want := []string{"A", "C", "LANG", "PWD", "TERM", "TMPDIR"}
+	if !slices.Equal(names, want) {
+		t.Errorf("child env names %v, want %v", names, want)
+	}
+}
