@@ -90,11 +90,7 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		Dir:    hc.Dir,
 		Env:    childEnv(hc.Env, hc.Dir),
 	}
-	if f, ok := hc.Stdin.(*os.File); !ok || f == nil || f == s.devnull {
-		c.Stdin = nil
-	} else {
-		c.StdinPiped = true
-	}
+	c.Stdin, c.StdinPiped = s.commandInput(hc.Stdin)
 	status, err := s.runCommand(ctx, c)
 	if err != nil {
 		return err
@@ -103,6 +99,18 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		return nil
 	}
 	return interp.ExitStatus(uint8(status))
+}
+
+// commandInput classifies a command's stdin: none when it is /dev/null;
+// piped when the script gave it (a pipe or a redirect), as opposed to the
+// input the whole call inherits.
+func (s *Session) commandInput(stdin io.Reader) (in io.Reader, piped bool) {
+	f, ok := stdin.(*os.File)
+	if !ok || f == nil || f == s.devnull {
+		return nil, false
+	}
+	st := s.call.Load()
+	return f, st == nil || f != st.stdin
 }
 
 // dispatch runs argv for a launcher (env, timeout, xargs…): the guard,

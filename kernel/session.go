@@ -81,6 +81,7 @@ type Session struct {
 
 // callState is what the handlers need to know of the running call.
 type callState struct {
+	stdin  *os.File  // the call's own input, as every command inherits it
 	stdout io.Writer // the stream commands write the result's stdout to
 
 	mu   sync.Mutex
@@ -364,7 +365,13 @@ func (s *Session) rejected(start time.Time, issues []Issue) Result {
 	}
 }
 
+// issueLine is how a refused script reports an issue on stderr: a tool's
+// or the guard's refusal is its own one line, exactly; other issues carry
+// their position.
 func issueLine(is Issue) string {
+	if is.Code == CodeRefused || is.Code == CodeGuard {
+		return is.Message
+	}
 	if is.Line > 0 {
 		return fmt.Sprintf("shelter: line %d:%d: %s", is.Line, is.Col, is.Message)
 	}
@@ -388,24 +395,22 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 	}
 	defer cancel()
 
-	var stdin io.Reader = s.devnull
-	if opts.Stdin != nil {
-		stdin = opts.Stdin
+	stdin, closeStdin, err := s.callInput(opts.Stdin)
+	if err != nil {
+		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: stdin: " + err.Error()}})
 	}
+	defer closeStdin()
 	r := s.runner
 	out, errOut := streamTo(stdout, opts.Stdout), streamTo(stderr, opts.Stderr)
 	defer out.stop()
 	defer errOut.stop()
-	if err := interp.StdIO(stdin, out, errOut)(r); err != nil {
-		fmt.Fprintf(stderr, "shelter: stdin: %v\n", err)
-	}
+	interp.StdIO(stdin, out, errOut)(r)
 	if opts.Args != nil {
 		interp.Params(append([]string{"--"}, opts.Args...)...)(r)
 	}
-	state := &callState{stdout: out}
+	state := &callState{stdin: stdin, stdout: out}
 	s.call.Store(state)
 
-	var err error
 	for _, st := range stmts {
 		if st.Background && !st.Coprocess {
 			s.startJob(st, out, errOut)
@@ -454,6 +459,27 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 		res.Data = nil
 	}
 	return res
+}
+
+// callInput turns a call's input into the file the shell and its children
+// inherit: /dev/null when there is none; a pipe fed by a goroutine for a
+// reader that is not a file. The returned func releases it.
+func (s *Session) callInput(in io.Reader) (*os.File, func(), error) {
+	switch in := in.(type) {
+	case nil:
+		return s.devnull, func() {}, nil
+	case *os.File:
+		return in, func() {}, nil
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	go func() {
+		io.Copy(pw, in)
+		pw.Close()
+	}()
+	return pr, func() { pr.Close() }, nil
 }
 
 func (s *Session) text(b []byte) string {

@@ -74,7 +74,7 @@ func TestStaticRejectsWholeScript(t *testing.T) {
 	if res.ExitCode != 2 || !res.Rejected {
 		t.Fatalf("exit %d rejected %v", res.ExitCode, res.Rejected)
 	}
-	want := "shelter: line 2:1: git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since\n"
+	want := "git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since\n"
 	if res.Stderr != want {
 		t.Errorf("stderr %q, want %q", res.Stderr, want)
 	}
