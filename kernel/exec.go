@@ -137,7 +137,6 @@ func (s *Session) dispatch(ctx context.Context, parent *Call, argv []string, std
 func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	c.session = s
 	c.Caller = s.caller
-	c.grace = s.k.cfg.KillGrace
 	c.data = s.call.Load().forResult(c.Stdout)
 	name := c.Args[0]
 	if line, ok := s.guard.refuse(literalWords(c.Args), c.Env); ok {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -114,7 +113,6 @@ type Call struct {
 	StdinPiped bool
 
 	session *Session
-	grace   time.Duration
 	data    *callState // nil unless the call's stdout is the result's
 }
 
@@ -125,9 +123,11 @@ func (c *Call) Exec(ctx context.Context, argv []string, stdin io.Reader, stdout,
 	return c.session.dispatch(ctx, c, argv, stdin, stdout, stderr)
 }
 
-// Spawn runs a child process under the session's discipline (process
-// group, kill grace, job bookkeeping). Path must already be resolved; Env
-// and Dir default to the call's own when empty.
+// Spawn runs a child process under the session's discipline: its own
+// process group, the kill signal and grace (as a launcher such as timeout
+// set them), and the bookkeeping that lets `jobs` and `kill` find it. Path
+// must already be resolved; Env and Dir default to the call's own when
+// empty.
 func (c *Call) Spawn(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 	if cmd.Env == nil {
 		cmd.Env = c.Env
@@ -135,8 +135,8 @@ func (c *Call) Spawn(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 	if cmd.Dir == "" {
 		cmd.Dir = c.Dir
 	}
-	if cmd.Grace == 0 {
-		cmd.Grace = c.grace
+	if c.session != nil {
+		c.session.applyLaunch(ctx, cmd)
 	}
 	return spawn.Run(ctx, cmd)
 }
