@@ -83,11 +83,11 @@ func TestGuardRefusesBeforeAnythingRuns(t *testing.T) {
 		{"systemctl status nginx", guardLine("systemctl status nginx", "logs", logsDesc)},
 		{"systemctl --user restart x", guardLine("systemctl --user restart x", "restart", "Restart a unit.")},
 		{"systemctl restart x", guardLine("systemctl restart x", "restart", "Restart a unit.")},
-		{"HOSTALIASES=x curl y", guardLine("HOSTALIASES", "fetch", "Fetch a URL.")},
-		{"export HOSTALIASES=x", guardLine("HOSTALIASES", "fetch", "Fetch a URL.")},
-		{"export HOSTALIASES", guardLine("HOSTALIASES", "fetch", "Fetch a URL.")},
-		{"HOSTALIASES=x", guardLine("HOSTALIASES", "fetch", "Fetch a URL.")},
-		{"declare -x HOSTALIASES=x", guardLine("HOSTALIASES", "fetch", "Fetch a URL.")},
+		{"HOSTALIASES=x curl y", guardLine("HOSTALIASES=x curl y", "fetch", "Fetch a URL.")},
+		{"export HOSTALIASES=x", guardLine("export HOSTALIASES=x", "fetch", "Fetch a URL.")},
+		{"export HOSTALIASES", guardLine("export HOSTALIASES", "fetch", "Fetch a URL.")},
+		{"HOSTALIASES=x", guardLine("HOSTALIASES=x", "fetch", "Fetch a URL.")},
+		{"declare -x HOSTALIASES=x", guardLine("declare -x HOSTALIASES=x", "fetch", "Fetch a URL.")},
 		{"env HOSTALIASES=x curl y", guardLine("env HOSTALIASES=x curl y", "fetch", "Fetch a URL.")},
 	}
 	for _, tt := range tests {

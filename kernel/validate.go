@@ -30,7 +30,7 @@ func (s *Session) validate(file *syntax.File) []Issue {
 			issues = append(issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "coproc is not supported"))
 		case *syntax.CallExpr:
 			for _, a := range n.Assigns {
-				s.checkAssign(&issues, a)
+				s.checkAssign(&issues, a, n)
 			}
 			if len(n.Args) > 0 {
 				words := make([]Word, len(n.Args))
@@ -41,7 +41,7 @@ func (s *Session) validate(file *syntax.File) []Issue {
 			}
 		case *syntax.DeclClause:
 			for _, a := range n.Args {
-				s.checkAssign(&issues, a)
+				s.checkAssign(&issues, a, n)
 			}
 		}
 		return true
@@ -53,12 +53,16 @@ func issueAt(pos syntax.Pos, sev Severity, code, msg string) Issue {
 	return Issue{Severity: sev, Code: code, Line: int(pos.Line()), Col: int(pos.Col()), Message: msg}
 }
 
-func (s *Session) checkAssign(issues *[]Issue, a *syntax.Assign) {
+// checkAssign applies the guard's variable entries to an assignment of
+// cmd, which the refusal quotes whole.
+func (s *Session) checkAssign(issues *[]Issue, a *syntax.Assign, cmd syntax.Node) {
 	if a.Name == nil {
 		return
 	}
 	if e, ok := s.guard.matchVar(a.Name.Value); ok {
-		*issues = append(*issues, issueAt(a.Pos(), SeverityError, CodeGuard, guardLine(a.Name.Value, e, "nothing ran")))
+		var text strings.Builder
+		syntax.NewPrinter(syntax.SingleLine(true)).Print(&text, cmd)
+		*issues = append(*issues, issueAt(a.Pos(), SeverityError, CodeGuard, guardLine(strings.TrimSpace(text.String()), e, "nothing ran")))
 	}
 }
 
