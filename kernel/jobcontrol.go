@@ -33,14 +33,14 @@ var killBuiltin = &builtin{
 }
 
 // waitsForJobs decides who answers `wait`: shelter when the session has
-// jobs or a job is named; otherwise mvdan's own wait, which knows the
+// jobs, a job is named or a flag given; otherwise mvdan's own wait, which knows the
 // background work of functions and subshells (and a job's own `wait`).
 func (s *Session) waitsForJobs(ctx context.Context, args []string) bool {
 	if jobOf(ctx) != nil {
 		return false
 	}
 	for _, a := range args[1:] {
-		if strings.HasPrefix(a, "%") {
+		if strings.HasPrefix(a, "%") || isFlag(a) {
 			return true
 		}
 	}

@@ -45,7 +45,6 @@ func jobOf(ctx context.Context) *job {
 // only ones `kill PID` may signal.
 type jobTable struct {
 	mu    sync.Mutex
-	next  int
 	jobs  []*job       // running, or finished and not yet reported by jobs/wait
 	procs map[int]*job // live processes of the session; nil job: foreground
 	nohup map[int]bool // live processes started under nohup
@@ -84,8 +83,11 @@ func (t *jobTable) exited(j *job, pid int) {
 func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) {
 	t := &s.jobs
 	t.mu.Lock()
-	t.next++
-	id := t.next
+	// As in bash: one more than the highest job still known.
+	id := 1
+	for _, j := range t.jobs {
+		id = max(id, j.id+1)
+	}
 	t.mu.Unlock()
 
 	st2 := *st

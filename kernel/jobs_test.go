@@ -1,0 +1,220 @@
+package kernel_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// Issue 3, item 6, first half: a job's late output reaches its log and
+// never a later call's result.
+func TestJobLateOutputGoesToLog(t *testing.T) {
+	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	start := time.Now()
+	res := runWith(t, s, "(sleep 0.3; echo late) &", kernel.RunOptions{})
+	if d := time.Since(start); d >= 300*time.Millisecond {
+		t.Errorf("returned after %s: it waited for the job", d)
+	}
+	if res.ExitCode != 0 || res.Stdout != "" || len(res.Jobs) != 1 {
+		t.Fatalf("first call: %+v", res)
+	}
+	job := res.Jobs[0]
+	if job.ID != 1 || job.Command != "(sleep 0.3; echo late) &" || job.Log == "" {
+		t.Errorf("job = %+v", job)
+	}
+	res = runWith(t, s, "wait %1; echo after", kernel.RunOptions{})
+	if res.ExitCode != 0 || res.Stdout != "after\n" {
+		t.Errorf("next call: exit %d stdout %q, want only after", res.ExitCode, res.Stdout)
+	}
+	if log, err := os.ReadFile(job.Log); err != nil || string(log) != "late\n" {
+		t.Errorf("job log %q, %v; want late", log, err)
+	}
+	if res = runWith(t, s, "true", kernel.RunOptions{}); len(res.Jobs) != 0 {
+		t.Errorf("finished job still listed: %+v", res.Jobs)
+	}
+}
+
+// What a job prints while its call runs is part of that call's result.
+func TestJobOutputDuringItsCall(t *testing.T) {
+	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	res := runWith(t, s, "echo from-job & wait; echo done", kernel.RunOptions{})
+	if res.ExitCode != 0 || res.Stdout != "from-job\ndone\n" {
+		t.Errorf("exit %d stdout %q", res.ExitCode, res.Stdout)
+	}
+}
+
+// jobPID waits for job 1's process to run and returns its pid.
+func jobPID(t *testing.T, s *kernel.Session, marker string) int {
+	t.Helper()
+	eventually(t, marker+" running", func() bool { return len(liveWith(marker)) == 1 })
+	res := runWith(t, s, "jobs -p", kernel.RunOptions{})
+	pid, err := strconv.Atoi(strings.TrimSpace(res.Stdout))
+	if err != nil || pid <= 0 {
+		t.Fatalf("jobs -p: %+v", res)
+	}
+	return pid
+}
+
+// Issue 3, item 6, second half: jobs lists a running job, kill %1 ends it
+// and Close ends the rest.
+func TestJobsKillAndClose(t *testing.T) {
+	const marker = "sleep 31.601"
+	s := spawnSession(t, kernel.Config{KillGrace: 200 * time.Millisecond}, kernel.SessionOptions{})
+	res := runWith(t, s, "("+marker+"; echo never) &", kernel.RunOptions{})
+	if res.ExitCode != 0 || len(res.Jobs) != 1 {
+		t.Fatalf("%+v", res)
+	}
+	logPath := res.Jobs[0].Log
+	pid := jobPID(t, s, marker)
+	res = runWith(t, s, "jobs", kernel.RunOptions{})
+	if want := "[1]  Running  (" + marker + "; echo never) &\n"; res.Stdout != want {
+		t.Errorf("jobs printed %q, want %q", res.Stdout, want)
+	}
+	res = runWith(t, s, "jobs -l", kernel.RunOptions{})
+	if want := fmt.Sprintf("[1]  %d  Running  (%s; echo never) &\n", pid, marker); res.Stdout != want {
+		t.Errorf("jobs -l printed %q, want %q", res.Stdout, want)
+	}
+	if len(res.Jobs) != 1 || res.Jobs[0].PID != pid {
+		t.Errorf("Result.Jobs = %+v, want pid %d", res.Jobs, pid)
+	}
+
+	res = runWith(t, s, "kill %1", kernel.RunOptions{})
+	if res.ExitCode != 0 || res.Stderr != "" {
+		t.Fatalf("kill %%1: %+v", res)
+	}
+	noneLeft(t, marker)
+	res = runWith(t, s, "wait %1", kernel.RunOptions{})
+	if res.ExitCode != 143 {
+		t.Errorf("wait %%1 after kill: exit %d, want 143", res.ExitCode)
+	}
+	if log, _ := os.ReadFile(logPath); strings.Contains(string(log), "never") {
+		t.Error("the job went on after kill")
+	}
+
+	runWith(t, s, "sleep 31.602 & sleep 31.603 &", kernel.RunOptions{})
+	eventually(t, "both jobs running", func() bool { return len(liveWith("sleep 31.60")) == 2 })
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	noneLeft(t, "sleep 31.60")
+	if _, err := s.Run(context.Background(), "true", kernel.RunOptions{}); !errors.Is(err, kernel.ErrClosed) {
+		t.Errorf("Run after Close: %v", err)
+	}
+}
+
+func TestJobControlRefusals(t *testing.T) {
+	s := spawnSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
+	none := []struct{ script, stderr string }{
+		{"kill 1", "kill: '1' is not a job or process of this session; allowed: (none)\n"},
+		{"kill %1", "kill: '%1' is not a job or process of this session; allowed: (none)\n"},
+		{"kill", "kill: no job or process named; allowed: (none)\n"},
+		{"kill -x %1", "kill: unknown flag '-x'; allowed: -SIGNAL, -l, -n NUM, -s SIGNAL\n"},
+		{"kill -s BOGUS %1", "kill: unknown signal 'BOGUS'; allowed: a name such as TERM, INT, HUP, KILL, or a number (kill -l lists them)\n"},
+		{"wait %3", "wait: '%3' is not a job of this session; allowed: (none)\n"},
+		{"wait -n", "wait: unknown flag '-n'; allowed: (none)\n"},
+		{"jobs -z", "jobs: unknown flag '-z'; allowed: -l, -p, -r\n"},
+	}
+	for _, tt := range none {
+		res := runWith(t, s, tt.script, kernel.RunOptions{})
+		if res.ExitCode != 2 || res.Stderr != tt.stderr {
+			t.Errorf("%s: exit %d stderr %q, want 2 %q", tt.script, res.ExitCode, res.Stderr, tt.stderr)
+		}
+	}
+
+	const marker = "sleep 31.611"
+	runWith(t, s, marker+" &", kernel.RunOptions{})
+	pid := jobPID(t, s, marker)
+	pool := fmt.Sprintf("%%1, %d", pid)
+	for _, script := range []string{"kill 1", "kill %2", fmt.Sprintf("kill %d", os.Getpid()), "kill %1 1"} {
+		res := runWith(t, s, script, kernel.RunOptions{})
+		target := strings.Fields(script)[len(strings.Fields(script))-1]
+		want := fmt.Sprintf("kill: '%s' is not a job or process of this session; allowed: %s\n", target, pool)
+		if res.ExitCode != 2 || res.Stderr != want {
+			t.Errorf("%s: exit %d stderr %q, want 2 %q", script, res.ExitCode, res.Stderr, want)
+		}
+	}
+	// A refused list signals nothing, even the allowed targets in it.
+	if len(liveWith(marker)) != 1 {
+		t.Fatal("a refused kill signalled the job")
+	}
+	if res := runWith(t, s, "wait %2", kernel.RunOptions{}); res.Stderr != "wait: '%2' is not a job of this session; allowed: %1\n" {
+		t.Errorf("wait %%2: %+v", res)
+	}
+	res := runWith(t, s, fmt.Sprintf("kill -KILL %d; wait %%1", pid), kernel.RunOptions{})
+	if res.ExitCode != 137 {
+		t.Errorf("kill -KILL PID; wait: %+v", res)
+	}
+	noneLeft(t, marker)
+}
+
+func TestKillSignals(t *testing.T) {
+	s := spawnSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
+	res := runWith(t, s, "kill -l; kill -l 130 9 TERM", kernel.RunOptions{})
+	if res.ExitCode != 0 || !strings.HasPrefix(res.Stdout, "HUP INT QUIT") || !strings.HasSuffix(res.Stdout, "\nINT\nKILL\n15\n") {
+		t.Errorf("kill -l: %+v", res)
+	}
+	for _, tt := range []struct {
+		flag string
+		code int
+	}{{"-INT", 130}, {"-s HUP", 129}, {"-n 9", 137}, {"-SIGTERM", 143}, {"-usr1", 138}} {
+		marker := "sleep 31.62" + strconv.Itoa(tt.code)
+		runWith(t, s, marker+" &", kernel.RunOptions{})
+		eventually(t, marker, func() bool { return len(liveWith(marker)) == 1 })
+		res := runWith(t, s, "kill "+tt.flag+" %1; wait %1", kernel.RunOptions{})
+		if res.ExitCode != tt.code {
+			t.Errorf("kill %s: exit %d, want %d (%+v)", tt.flag, res.ExitCode, tt.code, res)
+		}
+		noneLeft(t, marker)
+	}
+}
+
+// kill -HUP passes over what nohup started; the session still ends it.
+func TestNohupJobSurvivesHangup(t *testing.T) {
+	const marker = "sleep 31.631"
+	s := spawnSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
+	runWith(t, s, "nohup "+marker+" &", kernel.RunOptions{})
+	pid := jobPID(t, s, marker)
+	res := runWith(t, s, fmt.Sprintf("kill -HUP %%1; kill -HUP %d; jobs", pid), kernel.RunOptions{})
+	if res.ExitCode != 0 || res.Stdout != "[1]  Running  nohup "+marker+" &\n" {
+		t.Errorf("after HUP: %+v", res)
+	}
+	if len(liveWith(marker)) != 1 {
+		t.Error("HUP ended a nohup process")
+	}
+	s.Close()
+	noneLeft(t, marker)
+}
+
+// Without session jobs, wait is the shell's own: it waits for the
+// background work of functions.
+func TestWaitInFunction(t *testing.T) {
+	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	res := runWith(t, s, "f() { echo inner & wait; echo done; }; f", kernel.RunOptions{})
+	if res.ExitCode != 0 || res.Stdout != "inner\ndone\n" {
+		t.Errorf("%+v", res)
+	}
+	res = runWith(t, s, "wait", kernel.RunOptions{})
+	if res.ExitCode != 0 || res.Stderr != "" {
+		t.Errorf("wait with nothing: %+v", res)
+	}
+}
+
+// jobs reports a finished job once, then forgets it.
+func TestJobsReportsDoneOnce(t *testing.T) {
+	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	runWith(t, s, "sh -c 'exit 3' &", kernel.RunOptions{})
+	eventually(t, "job finished", func() bool { return len(runWith(t, s, "true", kernel.RunOptions{}).Jobs) == 0 })
+	if res := runWith(t, s, "jobs", kernel.RunOptions{}); res.Stdout != "[1]  Exit 3  sh -c 'exit 3' &\n" {
+		t.Errorf("jobs: %q", res.Stdout)
+	}
+	if res := runWith(t, s, "jobs", kernel.RunOptions{}); res.Stdout != "" {
+		t.Errorf("jobs again: %q", res.Stdout)
+	}
+}
