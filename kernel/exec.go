@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -237,7 +236,7 @@ func (s *Session) runScriptFile(ctx context.Context, c *Call, path string) (int,
 		fmt.Fprintf(c.Stderr, "shelter: %v\n", err)
 		return 2, nil
 	}
-	r, err := s.newRunner(expand.ListEnviron(c.Env...), c.Dir)
+	r, err := s.childRunner(ctx, c.Env, c.Dir)
 	if err != nil {
 		return 1, err
 	}

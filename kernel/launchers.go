@@ -122,10 +122,27 @@ func shellUtility(name string) bool {
 	return false
 }
 
+// childRunner is a runner wired to the session's handlers for what runs
+// like a child process (a shebang-less script, a launched builtin): it
+// sees env only. Like the session, it takes no HOME from the host.
+func (s *Session) childRunner(ctx context.Context, env []string, dir string) (*interp.Runner, error) {
+	r, err := s.newRunner(expand.ListEnviron(env...), dir)
+	if err != nil {
+		return nil, err
+	}
+	r.Reset()
+	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") }) {
+		r.Run(ctx, unsetChildHome)
+	}
+	return r, nil
+}
+
+var unsetChildHome = mustParse("unset HOME")
+
 // runShellUtility runs one shell builtin in a runner wired to the
 // session's handlers.
 func (s *Session) runShellUtility(ctx context.Context, c *Call) (int, error) {
-	r, err := s.newRunner(expand.ListEnviron(c.Env...), c.Dir)
+	r, err := s.childRunner(ctx, c.Env, c.Dir)
 	if err != nil {
 		return 1, err
 	}

@@ -330,3 +330,16 @@ func TestChildEnvIsSessionEnv(t *testing.T) {
 		t.Errorf("child env names %v, want %v", names, want)
 	}
 }
+
+// A shebang-less script sees the session's variables only: no HOME from
+// the host when the session has none, no unexported variable.
+func TestShebanglessScriptSeesExportedOnly(t *testing.T) {
+	s := spawnSession(t, kernel.Config{CoreEnv: []string{"PATH"}}, kernel.SessionOptions{})
+	if err := os.WriteFile(filepath.Join(s.Dir(), "script"), []byte("echo \"home=$HOME plain=$plain exp=$EXP\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := runWith(t, s, "plain=p; export EXP=e; ./script", kernel.RunOptions{})
+	if res.ExitCode != 0 || res.Stdout != "home= plain= exp=e\n" {
+		t.Errorf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+}
