@@ -26,6 +26,10 @@ const internalPrefix = "\x00shelter:"
 // after expansion. It reroutes the names shelter answers itself and resets
 // the call's data, which belongs to the last command only.
 func (s *Session) callHandler(ctx context.Context, args []string) ([]string, error) {
+	if j := jobOf(ctx); j != nil && s.jobs.ended(j) {
+		// kill ended the job: it runs nothing more.
+		return nil, errJobKilled
+	}
 	if st := s.call.Load().forResult(interp.HandlerCtx(ctx).Stdout); st != nil {
 		st.setData(nil)
 	}

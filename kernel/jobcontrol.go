@@ -2,13 +2,17 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/shelter-sh/shelter/spawn"
 )
 
 var jobsBuiltin = &builtin{
@@ -281,7 +285,7 @@ func runKill(_ context.Context, c *Call) error {
 	for _, tg := range targets {
 		var err error
 		if tg.job != nil {
-			err = t.signalJob(tg.job, sig)
+			err = t.signalJob(tg.job, sig, c.session.grace())
 		} else {
 			err = t.signalProcess(tg.pid, sig)
 		}
@@ -302,10 +306,21 @@ func (t *jobTable) isFinished(j *job) bool {
 	return j.finished
 }
 
+// errJobKilled ends the script of a job that kill ended.
+var errJobKilled = errors.New("job killed")
+
+// ended reports whether kill ended the job.
+func (t *jobTable) ended(j *job) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return j.signal != 0
+}
+
 // signalJob sends sig to every process group of the job. A signal whose
-// default action ends a process also ends the job: it runs nothing more,
-// and what still runs gets the session's SIGTERM, grace, SIGKILL.
-func (t *jobTable) signalJob(j *job, sig syscall.Signal) error {
+// default action ends a process also ends the job: it starts no further
+// command, and what still runs after the grace (at once for TERM and
+// KILL) gets the session's SIGTERM, grace, SIGKILL.
+func (t *jobTable) signalJob(j *job, sig syscall.Signal, grace time.Duration) error {
 	t.mu.Lock()
 	pids := slices.Clone(j.pids)
 	ignoring := 0
@@ -331,8 +346,17 @@ func (t *jobTable) signalJob(j *job, sig syscall.Signal) error {
 			return fmt.Errorf("%%%d: %v", j.id, err)
 		}
 	}
-	if ending {
+	switch {
+	case !ending:
+	case sig == syscall.SIGTERM || sig == syscall.SIGKILL:
 		j.cancel()
+	default:
+		// Let a process that handles the signal finish on its own.
+		stop := time.AfterFunc(grace, j.cancel)
+		go func() {
+			<-j.done
+			stop.Stop()
+		}()
 	}
 	return nil
 }
@@ -411,4 +435,12 @@ func listSignals(c *Call, args []string) error {
 		fmt.Fprintln(c.Stdout, strings.TrimPrefix(name, "SIG"))
 	}
 	return nil
+}
+
+// grace is the session's time between SIGTERM and SIGKILL.
+func (s *Session) grace() time.Duration {
+	if g := s.k.cfg.KillGrace; g != 0 {
+		return max(g, 0)
+	}
+	return spawn.DefaultGrace
 }

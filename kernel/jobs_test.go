@@ -54,11 +54,15 @@ func TestJobOutputDuringItsCall(t *testing.T) {
 func jobPID(t *testing.T, s *kernel.Session, marker string) int {
 	t.Helper()
 	eventually(t, marker+" running", func() bool { return len(liveWith(marker)) == 1 })
-	res := runWith(t, s, "jobs -p", kernel.RunOptions{})
-	pid, err := strconv.Atoi(strings.TrimSpace(res.Stdout))
-	if err != nil || pid <= 0 {
-		t.Fatalf("jobs -p: %+v", res)
-	}
+	var pid int
+	// The process may show in /proc a moment before the session has
+	// recorded it.
+	eventually(t, "jobs -p names it", func() bool {
+		res := runWith(t, s, "jobs -p", kernel.RunOptions{})
+		var err error
+		pid, err = strconv.Atoi(strings.TrimSpace(res.Stdout))
+		return err == nil && pid > 0
+	})
 	return pid
 }
 
