@@ -48,6 +48,11 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 			return args, nil
 		}
 	}
+	if wholeWriteBuiltin(name, s.call.Load()) {
+		out := slices.Clone(args)
+		out[0] = internalPrefix + name
+		return out, nil
+	}
 	if name == "type" && s.anyTool(args[1:]) {
 		return append([]string{internalPrefix + "type"}, args[1:]...), nil
 	}
@@ -79,8 +84,13 @@ func (s *Session) anyTool(names []string) bool {
 func (s *Session) execHandler(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	if name, ok := strings.CutPrefix(args[0], internalPrefix); ok {
-		if name == "type" {
+		switch name {
+		case "type":
 			return s.typeBuiltin(ctx, hc, args[1:])
+		case "echo":
+			return writeEcho(hc.Stdout, args[1:])
+		case "printf":
+			return writePrintf(hc.Stdout, hc.Stderr, args[1:])
 		}
 		args = slices.Clone(args)
 		args[0] = name

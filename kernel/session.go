@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,6 +71,7 @@ type Session struct {
 
 	mu     sync.Mutex // held for the duration of a call
 	runner *interp.Runner
+	parser *syntax.Parser
 	closed bool
 
 	// call is the state of the running foreground call, nil between calls.
@@ -83,6 +86,7 @@ type Session struct {
 type callState struct {
 	stdin  *os.File  // the call's own input, as every command inherits it
 	stdout io.Writer // the stream commands write the result's stdout to
+	funcs  []string  // the functions the session and the script define
 
 	mu   sync.Mutex
 	data json.RawMessage
@@ -266,37 +270,46 @@ func (s *Session) cleanup() error {
 // only [ErrClosed].
 func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Result, error) {
 	start := time.Now()
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return Result{}, ErrClosed
 	}
+	file, err := s.parse(script)
 	if err != nil {
 		return s.rejected(start, []Issue{parseIssue(err)}), nil
 	}
-	issues := s.validate(file)
+	issues, funcs := s.validate(file)
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
 	}
-	res := s.execute(ctx, file.Stmts, opts, start)
+	res := s.execute(ctx, file.Stmts, opts, start, funcs)
 	res.Issues = issues
 	return res, nil
+}
+
+// parse parses bash source with the session's parser; s.mu is held.
+func (s *Session) parse(script string) (*syntax.File, error) {
+	if s.parser == nil {
+		s.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	return s.parser.Parse(strings.NewReader(script), "")
 }
 
 // Check runs the static pass only: it parses script and validates it as
 // Run would, and runs nothing.
 func (s *Session) Check(script string) ([]Issue, error) {
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, ErrClosed
 	}
+	file, err := s.parse(script)
 	if err != nil {
 		return []Issue{parseIssue(err)}, nil
 	}
-	return s.validate(file), nil
+	issues, _ := s.validate(file)
+	return issues, nil
 }
 
 // RunArgv runs one command from literal words, without shell parsing:
@@ -328,7 +341,7 @@ func (s *Session) RunArgv(ctx context.Context, argv []string, opts RunOptions) (
 		return s.rejected(start, issues), nil
 	}
 	stmt := &syntax.Stmt{Cmd: &syntax.CallExpr{Args: words}}
-	res := s.execute(ctx, []*syntax.Stmt{stmt}, opts, start)
+	res := s.execute(ctx, []*syntax.Stmt{stmt}, opts, start, nil)
 	res.Issues = issues
 	return res, nil
 }
@@ -380,7 +393,9 @@ func issueLine(is Issue) string {
 
 // execute runs statements one at a time, so that a top-level `cmd &`
 // becomes a job of the session rather than of the call.
-func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOptions, start time.Time) Result {
+//
+// funcs are the functions the script defines.
+func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOptions, start time.Time, funcs map[string]bool) Result {
 	limit := s.k.cfg.OutputLimit
 	stdout := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stdout")
 	stderr := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stderr")
@@ -409,6 +424,9 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 		interp.Params(append([]string{"--"}, opts.Args...)...)(r)
 	}
 	state := &callState{stdin: stdin, stdout: out}
+	if len(funcs)+len(r.Funcs) > 0 {
+		state.funcs = slices.AppendSeq(slices.Collect(maps.Keys(funcs)), maps.Keys(r.Funcs))
+	}
 	s.call.Store(state)
 
 	for _, st := range stmts {

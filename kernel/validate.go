@@ -15,7 +15,7 @@ import (
 // refuses unsupported constructs, commands the guard catches and calls a
 // tool is certain to refuse; unknown commands and what it cannot judge
 // are warnings.
-func (s *Session) validate(file *syntax.File) []Issue {
+func (s *Session) validate(file *syntax.File) ([]Issue, map[string]bool) {
 	funcs := make(map[string]bool)
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if fd, ok := n.(*syntax.FuncDecl); ok {
@@ -46,7 +46,7 @@ func (s *Session) validate(file *syntax.File) []Issue {
 		}
 		return true
 	})
-	return issues
+	return issues, funcs
 }
 
 func issueAt(pos syntax.Pos, sev Severity, code, msg string) Issue {
