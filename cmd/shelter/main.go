@@ -100,6 +100,10 @@ func readScript(o *options, rest []string, stdin *os.File, stderr io.Writer) (sc
 		return o.script, params, pipedInput(stdin), 0
 	case len(rest) > 0:
 		b, err := os.ReadFile(rest[0])
+		if err != nil && isVerb(rest[0]) {
+			fmt.Fprintf(stderr, "shelter: '%s' is a verb; write it first: shelter %s [flags]\n", rest[0], rest[0])
+			return "", nil, nil, 2
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "shelter: cannot read script: %v\n", err)
 			return "", nil, nil, 2
@@ -118,6 +122,14 @@ func readScript(o *options, rest []string, stdin *os.File, stderr io.Writer) (sc
 		return "", nil, nil, 2
 	}
 	return string(b), []string{}, nil, 0
+}
+
+func isVerb(word string) bool {
+	switch word {
+	case "check", "tools", "version", "workspace":
+		return true
+	}
+	return false
 }
 
 // pipedInput is the script's input: shelter's stdin when it is a pipe or
