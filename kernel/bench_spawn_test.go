@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/shelter-sh/shelter/kernel"
 )
@@ -32,4 +33,26 @@ func BenchmarkExecTrue(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkRunTrueVsExec alternates the two above in one loop, so that a
+// busy machine slows both alike, and reports the ratio of their times.
+func BenchmarkRunTrueVsExec(b *testing.B) {
+	s := spawnSession(b, kernel.Config{}, kernel.SessionOptions{})
+	ctx := context.Background()
+	var run, bare time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if res, err := s.Run(ctx, "/bin/true", kernel.RunOptions{}); err != nil || res.ExitCode != 0 {
+			b.Fatalf("%v %+v", err, res)
+		}
+		t1 := time.Now()
+		if err := exec.Command("/bin/true").Run(); err != nil {
+			b.Fatal(err)
+		}
+		run, bare = run+t1.Sub(t0), bare+time.Since(t1)
+	}
+	b.ReportMetric(float64(run.Nanoseconds())/float64(b.N), "run-ns/op")
+	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "exec-ns/op")
+	b.ReportMetric(float64(run)/float64(bare), "ratio")
 }

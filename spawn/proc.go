@@ -136,20 +136,16 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		c.Started(pid)
 	}
 
-	done := make(chan struct{})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		select {
-		case <-ctx.Done():
-			killGroup(pid, sig, grace)
-		case <-done:
-		}
-	}()
+	killed := make(chan struct{})
+	stopKill := context.AfterFunc(ctx, func() {
+		defer close(killed)
+		killGroup(pid, sig, grace)
+	})
 	waitErr := cmd.Wait()
 	feed.stop()
-	close(done)
-	<-stopped
+	if !stopKill() {
+		<-killed
+	}
 	// Leftovers of the group: a child that exits does not leave its
 	// background work running in the caller's name.
 	if ctx.Err() == nil && syscall.Kill(-pid, 0) == nil {
