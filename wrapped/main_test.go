@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,43 +19,27 @@ import (
 // pin it in their declarations, so only wrapped calls ever see it.
 const helperEnv = "WRAPPED_TEST_HELPER"
 
-// helper is the absolute path of the test binary, the argv oracle.
+// helper is the absolute path of the argv oracle, testdata/oracle built
+// once for the run: a small program starts in a millisecond, where the
+// test binary itself (under -race) takes far longer.
 var helper string
 
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(helperEnv); mode != "" {
-		os.Exit(runHelper(mode))
-	}
-	exe, err := os.Executable()
+	dir, err := os.MkdirTemp("", "wrapped-oracle-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	helper = exe
-	os.Exit(m.Run())
-}
-
-// runHelper is the oracle: "argv" prints its arguments as a JSON array,
-// "cat" copies stdin, "print" writes its first argument as is, "fail"
-// exits 3.
-func runHelper(mode string) int {
-	switch mode {
-	case "argv":
-		data, _ := json.Marshal(os.Args[1:])
-		fmt.Printf("%s\n", data)
-	case "cat":
-		io.Copy(os.Stdout, os.Stdin)
-	case "print":
-		if len(os.Args) > 1 {
-			fmt.Print(os.Args[len(os.Args)-1])
-		}
-	case "fail":
-		return 3
-	default:
-		fmt.Fprintf(os.Stderr, "unknown helper mode %q\n", mode)
-		return 1
+	helper = filepath.Join(dir, "oracle")
+	build := exec.Command("go", "build", "-o", helper, "./testdata/oracle")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building the oracle:", err)
+		os.Exit(1)
 	}
-	return 0
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // fixture is the declaration the refusal lines of the spec are written

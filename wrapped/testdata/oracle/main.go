@@ -1,0 +1,31 @@
+// Command oracle is the tests' stand-in for a wrapped program. The mode
+// comes from WRAPPED_TEST_HELPER, which the fixtures pin: "argv" prints
+// its arguments as a JSON array, "cat" copies stdin, "print" writes its
+// last argument as is, "fail" exits 3.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	switch mode := os.Getenv("WRAPPED_TEST_HELPER"); mode {
+	case "argv":
+		data, _ := json.Marshal(os.Args[1:])
+		fmt.Printf("%s\n", data)
+	case "cat":
+		io.Copy(os.Stdout, os.Stdin)
+	case "print":
+		if len(os.Args) > 1 {
+			fmt.Print(os.Args[len(os.Args)-1])
+		}
+	case "fail":
+		os.Exit(3)
+	default:
+		fmt.Fprintf(os.Stderr, "unknown helper mode %q\n", mode)
+		os.Exit(1)
+	}
+}
