@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 
@@ -109,6 +110,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 
 	var term *ttyMaster
 	var feed *stdinFeed
+	var outputs outputPipes
 	var err error
 	if c.TTY != nil {
 		term, err = startTTY(cmd, c)
@@ -119,13 +121,19 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		if feed != nil {
 			cmd.Stdin = feed.child
 		}
+		if outputs, err = newOutputs(cmd, c.Stdout, c.Stderr); err != nil {
+			feed.stop()
+			return 126, err
+		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 		if err = start(cmd); err == nil {
 			feed.started()
+			outputs.started()
 		}
 	}
 	if err != nil {
 		feed.stop()
+		outputs.stop()
 		return startStatus(err)
 	}
 	pid := cmd.Process.Pid
@@ -151,6 +159,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	if ctx.Err() == nil && syscall.Kill(-pid, 0) == nil {
 		go killGroup(pid, sig, grace)
 	}
+	outputs.wait(cmd.WaitDelay)
 	if term != nil {
 		term.finish(cmd.WaitDelay)
 	}
@@ -213,6 +222,113 @@ func (f *stdinFeed) stop() {
 	if f != nil {
 		f.child.Close()
 		f.parent.Close()
+	}
+}
+
+// outputPipe copies what the child writes on one pipe to a writer, with a
+// pooled buffer: os/exec would allocate 32 KiB per stream and child.
+type outputPipe struct {
+	child, parent *os.File
+	w             io.Writer
+	done          chan struct{}
+}
+
+// outputPipes are the pipes of a child's stdout and stderr; one when both
+// go to the same writer, none for files.
+type outputPipes []*outputPipe
+
+var copyBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 32<<10)
+	return &b
+}}
+
+// newOutputs gives the child a pipe for each stream that is a writer
+// other than a file.
+func newOutputs(cmd *exec.Cmd, stdout, stderr io.Writer) (outputPipes, error) {
+	var ps outputPipes
+	pipeFor := func(w io.Writer) (io.Writer, error) {
+		if _, ok := w.(*os.File); ok || w == nil {
+			return w, nil
+		}
+		for _, p := range ps {
+			if p.w == w {
+				return p.child, nil
+			}
+		}
+		r, wr, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, &outputPipe{child: wr, parent: r, w: w, done: make(chan struct{})})
+		return wr, nil
+	}
+	var err error
+	if cmd.Stdout, err = pipeFor(stdout); err == nil {
+		cmd.Stderr, err = pipeFor(stderr)
+	}
+	if err != nil {
+		ps.stop()
+		return nil, err
+	}
+	return ps, nil
+}
+
+// started closes the child's ends in shelter and starts the copies.
+func (ps outputPipes) started() {
+	for _, p := range ps {
+		p.child.Close()
+		go p.copy()
+	}
+}
+
+func (p *outputPipe) copy() {
+	defer close(p.done)
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	for {
+		n, err := p.parent.Read(*buf)
+		if n > 0 {
+			if _, werr := p.w.Write((*buf)[:n]); werr != nil {
+				// As os/exec: the child gets EPIPE from then on.
+				p.parent.Close()
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// wait lets the copies drain; a pipe still held open by an escaped
+// grandchild after delay is closed under it.
+func (ps outputPipes) wait(delay time.Duration) {
+	deadline := time.Now().Add(delay)
+	for _, p := range ps {
+		select {
+		case <-p.done:
+			continue
+		default:
+		}
+		t := time.NewTimer(max(time.Until(deadline), 0))
+		select {
+		case <-p.done:
+		case <-t.C:
+			p.parent.Close()
+			<-p.done
+		}
+		t.Stop()
+	}
+	for _, p := range ps {
+		p.parent.Close()
+	}
+}
+
+// stop closes every pipe of a child that did not start.
+func (ps outputPipes) stop() {
+	for _, p := range ps {
+		p.child.Close()
+		p.parent.Close()
 	}
 }
 

@@ -283,3 +283,37 @@ func TestRunCancelledBeforeStart(t *testing.T) {
 		t.Fatalf("Run = %v, started %v; want context.Canceled and nothing started", err, started)
 	}
 }
+
+// A grandchild that ignores SIGTERM and keeps the output pipe open holds
+// Run no longer than the grace; what was printed before is kept.
+func TestRunEscapedHolderOfOutput(t *testing.T) {
+	const marker = "sleep 31.901"
+	out := spawn.NewSink(0, 0, "", "out")
+	c := shCmd(t, `(trap "" TERM; `+marker+`) & echo hi`)
+	c.Stdout, c.Stderr, c.Grace = out, out, 200*time.Millisecond
+	start := time.Now()
+	status, err := spawn.Run(context.Background(), c)
+	if status != 0 || err != nil {
+		t.Fatalf("Run = %d, %v", status, err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Run took %s", d)
+	}
+	if got := string(out.Bytes()); got != "hi\n" {
+		t.Errorf("output %q", got)
+	}
+	waitGone(t, "escaped grandchild", withArgs(marker))
+}
+
+// Output written to one writer on both streams keeps its order.
+func TestRunSharedWriter(t *testing.T) {
+	out := spawn.NewSink(0, 0, "", "out")
+	c := shCmd(t, "echo 1; echo 2 >&2; echo 3; echo 4 >&2")
+	c.Stdout, c.Stderr = out, out
+	if status, err := spawn.Run(context.Background(), c); status != 0 || err != nil {
+		t.Fatalf("Run = %d, %v", status, err)
+	}
+	if got := string(out.Bytes()); got != "1\n2\n3\n4\n" {
+		t.Errorf("output %q", got)
+	}
+}
