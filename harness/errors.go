@@ -3,10 +3,11 @@ package harness
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/shelter-sh/shelter/kernel"
 )
 
 // ErrHelp is returned by [Flags.Parse] when the words ask for help
@@ -21,7 +22,7 @@ type UnknownArgumentError struct {
 }
 
 func (e *UnknownArgumentError) Error() string {
-	return fmt.Sprintf("%s: unknown argument '%s'; allowed: %s", e.Tool, printable(e.Arg), pool(e.Allowed))
+	return fmt.Sprintf("%s: unknown argument '%s'; allowed: %s", e.Tool, printable(e.Arg), kernel.Pool(e.Allowed))
 }
 
 // UnknownPropertyError refuses a key of JSON input that the schema does
@@ -33,7 +34,7 @@ type UnknownPropertyError struct {
 }
 
 func (e *UnknownPropertyError) Error() string {
-	return fmt.Sprintf("%s: unknown property '%s'; allowed: %s", e.Tool, printable(e.Property), pool(e.Allowed))
+	return fmt.Sprintf("%s: unknown property '%s'; allowed: %s", e.Tool, printable(e.Property), kernel.Pool(e.Allowed))
 }
 
 // ValueError refuses a flag's value that is not of the property's type.
@@ -107,16 +108,6 @@ func (e *LoadError) Error() string {
 		return fmt.Sprintf("%s: %s", e.File, e.Message)
 	}
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Message)
-}
-
-// pool renders names for a refusal: sorted, or (none).
-func pool(names []string) string {
-	if len(names) == 0 {
-		return "(none)"
-	}
-	sorted := slices.Clone(names)
-	slices.Sort(sorted)
-	return strings.Join(slices.Compact(sorted), ", ")
 }
 
 // printable keeps a refusal on one line: a word holding control

@@ -69,7 +69,7 @@ func runHelp(_ context.Context, c *Call) error {
 	for _, name := range c.Args[1:] {
 		t, ok := s.tools[name]
 		if !ok {
-			fmt.Fprintf(c.Stderr, "help: no shelter command '%s'; allowed: %s\n", name, pool(sortedNames(s.tools)))
+			fmt.Fprintf(c.Stderr, "help: no shelter command '%s'; allowed: %s\n", name, Pool(sortedNames(s.tools)))
 			status = 2
 			continue
 		}

@@ -288,17 +288,7 @@ func (s *Session) externalRefusal(name string, c *Call) (string, bool) {
 			return "", false
 		}
 	}
-	return fmt.Sprintf("shelter: external command '%s' is not allowed in this session; allowed: %s", base, pool(cfg.AllowExternal)), true
-}
-
-// pool renders a sorted list of names for a refusal, or (none).
-func pool(names []string) string {
-	if len(names) == 0 {
-		return "(none)"
-	}
-	sorted := slices.Clone(names)
-	slices.Sort(sorted)
-	return strings.Join(slices.Compact(sorted), ", ")
+	return fmt.Sprintf("shelter: external command '%s' is not allowed in this session; allowed: %s", base, Pool(cfg.AllowExternal)), true
 }
 
 func literalWords(args []string) []Word {

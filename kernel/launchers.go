@@ -178,7 +178,7 @@ func launched(ctx context.Context, status int) error {
 
 // unknownFlag is the refusal of a flag a builtin does not take.
 func unknownFlag(cmd, flag string, allowed ...string) error {
-	return &Refusal{Line: fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", cmd, flag, pool(allowed))}
+	return &Refusal{Line: fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", cmd, flag, Pool(allowed))}
 }
 
 // missingValue is the refusal of a flag given without its value.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -85,6 +87,17 @@ func (s ExitStatus) Error() string { return fmt.Sprintf("exit status %d", uint8(
 type Refusal struct{ Line string }
 
 func (r *Refusal) Error() string { return r.Line }
+
+// Pool renders the names a refusal allows: sorted, without repeats,
+// joined by ", ", or "(none)" when there are none.
+func Pool(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	sorted := slices.Clone(names)
+	slices.Sort(sorted)
+	return strings.Join(slices.Compact(sorted), ", ")
+}
 
 // Caller is who is calling: set by the embedder for a session and handed
 // to every tool, never taken from a tool's input.

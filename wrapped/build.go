@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -109,7 +110,7 @@ func (c *CommandSpec) Build(opts LoadOptions) (*Command, error) {
 	for i, v := range cmd.verbs {
 		names[i] = v.name
 	}
-	cmd.verbPool = pool(names)
+	cmd.verbPool = kernel.Pool(names)
 	cmd.schema = commandSchema(cmd)
 	return cmd, nil
 }
@@ -399,14 +400,4 @@ func flagPool(flags []*Flag) string {
 		parts[i] = strings.Join(f.displaySpellings(), "/")
 	}
 	return strings.Join(parts, ", ")
-}
-
-// pool renders a sorted list of names for a refusal, or (none).
-func pool(names []string) string {
-	if len(names) == 0 {
-		return "(none)"
-	}
-	sorted := slices.Clone(names)
-	slices.Sort(sorted)
-	return strings.Join(slices.Compact(sorted), ", ")
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/shelter-sh/shelter/kernel"
 )
 
 // Every refusal of a call is one of the types below. Scope is the command
@@ -20,7 +22,7 @@ type UnknownVerbError struct {
 }
 
 func (e *UnknownVerbError) Error() string {
-	return fmt.Sprintf("%s: unknown verb '%s'; allowed: %s", e.Command, show(e.Verb), pool(e.Allowed))
+	return fmt.Sprintf("%s: unknown verb '%s'; allowed: %s", e.Command, show(e.Verb), kernel.Pool(e.Allowed))
 }
 
 // MissingVerbError: the call gave no verb (no words, or a flag first) and
@@ -31,7 +33,7 @@ type MissingVerbError struct {
 }
 
 func (e *MissingVerbError) Error() string {
-	return fmt.Sprintf("%s: no verb given; allowed: %s", e.Command, pool(e.Allowed))
+	return fmt.Sprintf("%s: no verb given; allowed: %s", e.Command, kernel.Pool(e.Allowed))
 }
 
 // UnknownFlagError: a flag word matches no declared spelling.

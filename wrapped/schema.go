@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/shelter-sh/shelter/kernel"
 )
 
 // verbSchema builds a verb's JSON Schema, properties in declared order:
@@ -153,7 +155,7 @@ func (c *Command) PlanJSON(verb string, input json.RawMessage, dir string) (*Pla
 	known := v.properties()
 	for k := range obj {
 		if !slices.Contains(known, k) {
-			return nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("unknown property '%s'; allowed: %s", show(k), pool(known))}
+			return nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("unknown property '%s'; allowed: %s", show(k), kernel.Pool(known))}
 		}
 	}
 	var words []string

@@ -3,8 +3,9 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
+
+	"github.com/shelter-sh/shelter/kernel"
 )
 
 // A refusal is an error that a caller can correct: the operation did
@@ -24,16 +25,6 @@ func IsRefusal(err error) bool {
 	return errors.As(err, &r)
 }
 
-// pool formats a sorted list of names, or "(none)".
-func pool(names []string) string {
-	if len(names) == 0 {
-		return "(none)"
-	}
-	s := append([]string(nil), names...)
-	sort.Strings(s)
-	return strings.Join(s, ", ")
-}
-
 // UnknownRoleError refuses a dispatch whose role the governing
 // providers.yaml does not define.
 type UnknownRoleError struct {
@@ -43,7 +34,7 @@ type UnknownRoleError struct {
 }
 
 func (e *UnknownRoleError) Error() string {
-	return fmt.Sprintf("role %q is not defined in the providers.yaml governing agent %q; defined roles: %s", e.Role, e.Agent, pool(e.Defined))
+	return fmt.Sprintf("role %q is not defined in the providers.yaml governing agent %q; defined roles: %s", e.Role, e.Agent, kernel.Pool(e.Defined))
 }
 
 // MissingSoulError refuses a dispatch whose role has no souls/<role>.md in
@@ -66,7 +57,7 @@ type UndescribedToolError struct {
 }
 
 func (e *UndescribedToolError) Error() string {
-	return fmt.Sprintf("role %q grants tool %q, which its governing config does not describe; described tools: %s", e.Role, e.Tool, pool(e.Described))
+	return fmt.Sprintf("role %q grants tool %q, which its governing config does not describe; described tools: %s", e.Role, e.Tool, kernel.Pool(e.Described))
 }
 
 // DepthError refuses a dispatch whose child would be deeper than
@@ -129,7 +120,7 @@ type UnknownSkillError struct {
 }
 
 func (e *UnknownSkillError) Error() string {
-	return fmt.Sprintf("unknown skill %q; available: %s", e.Name, pool(e.Available))
+	return fmt.Sprintf("unknown skill %q; available: %s", e.Name, kernel.Pool(e.Available))
 }
 
 // UnknownConfigError refuses a config name with no config/<name> branch.
@@ -139,7 +130,7 @@ type UnknownConfigError struct {
 }
 
 func (e *UnknownConfigError) Error() string {
-	return fmt.Sprintf("no config %q in this workspace; configs: %s", e.Name, pool(e.Configs))
+	return fmt.Sprintf("no config %q in this workspace; configs: %s", e.Name, kernel.Pool(e.Configs))
 }
 
 // GoverningError says an agent has no governing config commit: no config
