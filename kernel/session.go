@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/creack/pty"
+
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -54,6 +56,15 @@ type RunOptions struct {
 	// Stdout and Stderr, when set, also receive the call's output as it
 	// arrives, unbounded; the Result still holds the bounded capture.
 	Stdout, Stderr io.Writer
+	// TTY, when set, runs the call on a new pseudo-terminal of that size:
+	// the shell and every program it starts see a terminal on stdout and
+	// stderr, and both streams arrive, merged, in the Result's stdout.
+	TTY *TermSize
+}
+
+// TermSize is the size of a terminal, in characters.
+type TermSize struct {
+	Rows, Cols uint16
 }
 
 // Session is one shell state: working directory, variables, functions,
@@ -419,11 +430,21 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 	out, errOut := streamTo(stdout, opts.Stdout), streamTo(stderr, opts.Stderr)
 	defer out.stop()
 	defer errOut.stop()
-	interp.StdIO(stdin, out, errOut)(r)
+	var shellOut, shellErr io.Writer = out, errOut
+	var tty *callTTY
+	if opts.TTY != nil {
+		var err error
+		tty, err = openCallTTY(&pty.Winsize{Rows: opts.TTY.Rows, Cols: opts.TTY.Cols}, out)
+		if err != nil {
+			return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: tty: " + err.Error()}})
+		}
+		shellOut, shellErr = tty.File, tty.File
+	}
+	interp.StdIO(stdin, shellOut, shellErr)(r)
 	if opts.Args != nil {
 		interp.Params(append([]string{"--"}, opts.Args...)...)(r)
 	}
-	state := &callState{stdin: stdin, stdout: out}
+	state := &callState{stdin: stdin, stdout: shellOut}
 	if len(funcs)+len(r.Funcs) > 0 {
 		state.funcs = slices.AppendSeq(slices.Collect(maps.Keys(funcs)), maps.Keys(r.Funcs))
 	}
@@ -443,6 +464,10 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 		if err != nil && !errors.As(err, &es) {
 			break
 		}
+	}
+	if tty != nil {
+		// Everything printed on the terminal reaches the sink before it is read.
+		tty.Close(s.grace())
 	}
 
 	s.call.Store(nil)

@@ -129,9 +129,10 @@ type Call struct {
 	data    *callState // nil unless the call's stdout is the result's
 }
 
-// Exec runs argv through the session's own dispatch: functions, tools, the
-// guard and the external-command policy all apply. It returns the
-// command's status. Launchers such as env, timeout and xargs use it.
+// Exec runs argv through the session's own dispatch: tools, the guard and
+// the external-command policy apply, as for a command of the script. Like
+// a program that env or xargs starts, it does not see shell functions. It
+// returns the command's status.
 func (c *Call) Exec(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return c.session.dispatch(ctx, c, argv, stdin, stdout, stderr)
 }
