@@ -1,0 +1,368 @@
+package kernel
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/creack/pty"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/spawn"
+)
+
+// RunOptions configure one call.
+type RunOptions struct {
+	// Stdin is the call's input; nil means none (/dev/null).
+	Stdin io.Reader
+	// Timeout overrides the kernel's for this call; negative means none.
+	Timeout time.Duration
+	// Args are the positional parameters ($1...) for this call.
+	Args []string
+	// Stdout and Stderr, when set, also receive the call's output as it
+	// arrives, unbounded; the Result still holds the bounded capture.
+	Stdout, Stderr io.Writer
+	// TTY, when set, runs the call on a new pseudo-terminal of that size:
+	// the shell and every program it starts see a terminal on stdout and
+	// stderr, and both streams arrive, merged, in the Result's stdout.
+	TTY *TermSize
+}
+
+// TermSize is the size of a terminal, in characters.
+type TermSize struct {
+	Rows, Cols uint16
+}
+
+// callState is what the handlers need to know of the running call.
+type callState struct {
+	stdin  *os.File  // the call's own input, as every command inherits it
+	stdout io.Writer // the stream commands write the result's stdout to
+	funcs  []string  // the functions the session and the script define
+
+	mu   sync.Mutex
+	data json.RawMessage
+}
+
+func (st *callState) setData(v json.RawMessage) {
+	st.mu.Lock()
+	st.data = v
+	st.mu.Unlock()
+}
+
+func (st *callState) result() json.RawMessage {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.data
+}
+
+// forResult returns st when a command writing to stdout writes to the
+// result itself, so that its data counts; nil otherwise.
+func (st *callState) forResult(stdout io.Writer) *callState {
+	if st == nil || stdout != st.stdout {
+		return nil
+	}
+	return st
+}
+
+// Run runs bash source in the session and answers with one [Result]. A
+// script refused before execution (parse error, validation, guard) is a
+// Result with exit code 2 and Rejected set, never an error; the error is
+// only [ErrClosed].
+func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Result, error) {
+	start := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return Result{}, ErrClosed
+	}
+	file, err := s.parse(script)
+	if err != nil {
+		return s.rejected(start, []Issue{parseIssue(err)}), nil
+	}
+	issues, funcs := s.validate(file)
+	if hasError(issues) {
+		return s.rejected(start, issues), nil
+	}
+	res := s.execute(ctx, file.Stmts, opts, start, funcs)
+	res.Issues = issues
+	return res, nil
+}
+
+// parse parses bash source with the session's parser; s.mu is held.
+func (s *Session) parse(script string) (*syntax.File, error) {
+	if s.parser == nil {
+		s.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	return s.parser.Parse(strings.NewReader(script), "")
+}
+
+// Check runs the static pass only: it parses script and validates it as
+// Run would, and runs nothing.
+func (s *Session) Check(script string) ([]Issue, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	file, err := s.parse(script)
+	if err != nil {
+		return []Issue{parseIssue(err)}, nil
+	}
+	issues, _ := s.validate(file)
+	return issues, nil
+}
+
+// RunArgv runs one command from literal words, without shell parsing:
+// functions, tools, the guard and the external policy apply as in Run.
+func (s *Session) RunArgv(ctx context.Context, argv []string, opts RunOptions) (Result, error) {
+	start := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return Result{}, ErrClosed
+	}
+	if len(argv) == 0 {
+		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: empty argv"}}), nil
+	}
+	words := make([]*syntax.Word, len(argv))
+	lits := make([]Word, len(argv))
+	for i, a := range argv {
+		words[i] = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: a}}}
+		lits[i] = Word{Text: a}
+		if strings.Contains(a, "'") {
+			// A single-quoted part cannot hold a quote; a double-quoted
+			// literal with escapes can hold anything.
+			words[i] = &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{&syntax.Lit{Value: dqEscape(a)}}}}}
+		}
+	}
+	var issues []Issue
+	s.checkCommand(&issues, syntax.Pos{}, lits, nil)
+	if hasError(issues) {
+		return s.rejected(start, issues), nil
+	}
+	stmt := &syntax.Stmt{Cmd: &syntax.CallExpr{Args: words}}
+	res := s.execute(ctx, []*syntax.Stmt{stmt}, opts, start, nil)
+	res.Issues = issues
+	return res, nil
+}
+
+func dqEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\', '"', '$', '`':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func (s *Session) rejected(start time.Time, issues []Issue) Result {
+	var msg strings.Builder
+	for _, is := range issues {
+		if is.Severity == SeverityError {
+			msg.WriteString(issueLine(is))
+			msg.WriteByte('\n')
+		}
+	}
+	return Result{
+		ExitCode:    2,
+		Stderr:      msg.String(),
+		StderrBytes: int64(msg.Len()),
+		Cwd:         s.runner.Dir,
+		DurationMS:  time.Since(start).Milliseconds(),
+		Rejected:    true,
+		Issues:      issues,
+		Jobs:        s.jobs.running(),
+	}
+}
+
+// issueLine is how a refused script reports an issue on stderr: a tool's
+// or the guard's refusal is its own one line, exactly; other issues carry
+// their position.
+func issueLine(is Issue) string {
+	if is.Code == CodeRefused || is.Code == CodeGuard {
+		return is.Message
+	}
+	if is.Line > 0 {
+		return fmt.Sprintf("shelter: line %d:%d: %s", is.Line, is.Col, is.Message)
+	}
+	return is.Message
+}
+
+// execute runs statements one at a time, so that a top-level `cmd &`
+// becomes a job of the session rather than of the call.
+//
+// funcs are the functions the script defines.
+func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOptions, start time.Time, funcs map[string]bool) Result {
+	limit := s.k.cfg.OutputLimit
+	stdout := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stdout")
+	stderr := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stderr")
+
+	timeout := s.k.cfg.Timeout
+	if opts.Timeout != 0 {
+		timeout = opts.Timeout
+	}
+	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		callCtx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+
+	stdin, closeStdin, err := s.callInput(opts.Stdin)
+	if err != nil {
+		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: stdin: " + err.Error()}})
+	}
+	defer closeStdin()
+	r := s.runner
+	out, errOut := streamTo(stdout, opts.Stdout), streamTo(stderr, opts.Stderr)
+	defer out.stop()
+	defer errOut.stop()
+	var shellOut, shellErr io.Writer = out, errOut
+	var tty *callTTY
+	if opts.TTY != nil {
+		var err error
+		tty, err = openCallTTY(&pty.Winsize{Rows: opts.TTY.Rows, Cols: opts.TTY.Cols}, out)
+		if err != nil {
+			return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: tty: " + err.Error()}})
+		}
+		shellOut, shellErr = tty.File, tty.File
+	}
+	interp.StdIO(stdin, shellOut, shellErr)(r)
+	if opts.Args != nil {
+		interp.Params(append([]string{"--"}, opts.Args...)...)(r)
+	}
+	state := &callState{stdin: stdin, stdout: shellOut}
+	if len(funcs)+len(r.Funcs) > 0 {
+		state.funcs = slices.AppendSeq(slices.Collect(maps.Keys(funcs)), maps.Keys(r.Funcs))
+	}
+	s.call.Store(state)
+
+	for _, st := range stmts {
+		if st.Background && !st.Coprocess {
+			s.startJob(st, out, errOut)
+			err = nil
+			continue
+		}
+		err = r.Run(callCtx, st)
+		if r.Exited() || callCtx.Err() != nil {
+			break
+		}
+		var es interp.ExitStatus
+		if err != nil && !errors.As(err, &es) {
+			break
+		}
+	}
+	if tty != nil {
+		// Everything printed on the terminal reaches the sink before it is read.
+		tty.Close(s.grace())
+	}
+
+	s.call.Store(nil)
+	interp.StdIO(s.devnull, io.Discard, io.Discard)(r)
+
+	res := Result{
+		ExitCode:   exitCode(err),
+		Cwd:        r.Dir,
+		DurationMS: time.Since(start).Milliseconds(),
+		Jobs:       s.jobs.running(),
+		Data:       state.result(),
+	}
+	switch {
+	case ctx.Err() != nil:
+		res.ExitCode, res.Cancelled = 130, true
+	case callCtx.Err() != nil:
+		res.ExitCode, res.TimedOut = 124, true
+		fmt.Fprintf(stderr, "shelter: timed out after %s\n", timeout)
+	case err != nil && res.ExitCode == 1 && !isExitStatus(err):
+		fmt.Fprintf(stderr, "shelter: %v\n", err)
+	}
+	stdout.Close()
+	stderr.Close()
+	res.Stdout, res.Stderr = s.text(stdout.Bytes()), s.text(stderr.Bytes())
+	res.StdoutBytes, res.StderrBytes = stdout.Total(), stderr.Total()
+	res.Truncated = stdout.Truncated() || stderr.Truncated()
+	res.SpillPath = stdout.SpillPath()
+	if res.SpillPath == "" {
+		res.SpillPath = stderr.SpillPath()
+	}
+	if res.ExitCode != 0 || res.Truncated {
+		res.Data = nil
+	}
+	return res
+}
+
+// callInput turns a call's input into the file the shell and its children
+// inherit: /dev/null when there is none; a pipe fed by a goroutine for a
+// reader that is not a file. The returned func releases it.
+func (s *Session) callInput(in io.Reader) (*os.File, func(), error) {
+	switch in := in.(type) {
+	case nil:
+		return s.devnull, func() {}, nil
+	case *os.File:
+		return in, func() {}, nil
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	go func() {
+		io.Copy(pw, in)
+		pw.Close()
+	}()
+	return pr, func() { pr.Close() }, nil
+}
+
+func (s *Session) text(b []byte) string {
+	if s.k.cfg.Profile == ProfileHost {
+		return string(b)
+	}
+	return stripANSI(b)
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var es interp.ExitStatus
+	if errors.As(err, &es) {
+		return int(es)
+	}
+	return 1
+}
+
+func isExitStatus(err error) bool {
+	var es interp.ExitStatus
+	return errors.As(err, &es)
+}
+
+func parseIssue(err error) Issue {
+	is := Issue{Severity: SeverityError, Code: CodeParse, Message: err.Error()}
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		is.Line, is.Col, is.Message = int(pe.Pos.Line()), int(pe.Pos.Col()), pe.Text
+		if pe.Incomplete {
+			is.Message = strings.TrimSuffix(pe.Text, ".")
+		}
+	}
+	return is
+}
+
+func hasError(issues []Issue) bool {
+	for _, is := range issues {
+		if is.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
