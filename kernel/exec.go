@@ -19,7 +19,8 @@ import (
 
 // internalPrefix marks a command the call handler rerouted to the exec
 // handler: a tool whose name is also a shell builtin (help, jobs, kill,
-// wait) or the tool-aware `type`. No script can type the prefix.
+// wait), the tool-aware `type`, and echo and printf, which must write
+// whole. No script can type the prefix.
 const internalPrefix = "\x00shelter:"
 
 // callHandler sees every simple command, builtins and functions included,
@@ -97,7 +98,6 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 	}
 	c := &Call{
 		Args:   args,
-		Stdin:  hc.Stdin,
 		Stdout: hc.Stdout,
 		Stderr: hc.Stderr,
 		Dir:    hc.Dir,
@@ -152,7 +152,7 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	c.Caller = s.caller
 	c.data = s.call.Load().forResult(c.Stdout)
 	name := c.Args[0]
-	if line, ok := s.guard.refuse(literalWords(c.Args), c.Env); ok {
+	if line, ok := s.guard.refuse(c.Args); ok {
 		fmt.Fprintln(c.Stderr, line)
 		return 2, nil
 	}
@@ -289,14 +289,6 @@ func (s *Session) externalRefusal(name string, c *Call) (string, bool) {
 		}
 	}
 	return fmt.Sprintf("shelter: external command '%s' is not allowed in this session; allowed: %s", base, Pool(cfg.AllowExternal)), true
-}
-
-func literalWords(args []string) []Word {
-	words := make([]Word, len(args))
-	for i, a := range args {
-		words[i] = Word{Text: a}
-	}
-	return words
 }
 
 // typeBuiltin answers `type` and `command -v/-V` for tools, and hands

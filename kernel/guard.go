@@ -143,10 +143,13 @@ func subsequence(want []string, words []Word) bool {
 	return i == len(want)
 }
 
-// refuse is the guard at execution, on expanded words; env is the
-// command's environment. Earlier commands of the script may have run, so
+// refuse is the guard at execution, on expanded words. Earlier commands of the script may have run, so
 // the line says only that this one did not.
-func (g *guard) refuse(words []Word, _ []string) (string, bool) {
+func (g *guard) refuse(args []string) (string, bool) {
+	if g.empty() {
+		return "", false
+	}
+	words := literalWords(args)
 	e, ok := g.matchCommand(words)
 	if !ok {
 		return "", false
@@ -280,4 +283,12 @@ func isName(s string) bool {
 		}
 	}
 	return true
+}
+
+func literalWords(args []string) []Word {
+	words := make([]Word, len(args))
+	for i, a := range args {
+		words[i] = Word{Text: a}
+	}
+	return words
 }
