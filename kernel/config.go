@@ -59,7 +59,8 @@ type Config struct {
 	// process group is ended; zero means spawn.DefaultGrace.
 	KillGrace time.Duration
 
-	// Root is the directory the sandbox profile is confined to.
+	// Root is the directory the sandbox profile is confined to, and its
+	// sessions' HOME; empty means each session's starting directory.
 	Root string
 
 	// Externals is the policy for programs found on PATH.

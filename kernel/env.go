@@ -32,8 +32,11 @@ func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]
 	if _, ok := env["LANG"]; !ok {
 		env["LANG"] = "C.UTF-8"
 	}
-	if k.cfg.Profile == ProfileSandbox && k.cfg.Root != "" {
+	if k.cfg.Profile == ProfileSandbox {
 		env["HOME"] = k.cfg.Root
+		if k.cfg.Root == "" {
+			env["HOME"] = dir
+		}
 	}
 	env["TMPDIR"] = tmpdir
 	env["PWD"] = dir

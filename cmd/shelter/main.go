@@ -147,13 +147,16 @@ func pipedInput(stdin *os.File) io.Reader {
 
 // session builds the kernel and session the running flags describe.
 func (o *options) session(stderr io.Writer) (*kernel.Session, int) {
-	if o.cwd != "" {
-		abs, err := filepath.Abs(o.cwd)
+	for _, dir := range []*string{&o.cwd, &o.root} {
+		if *dir == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*dir)
 		if err != nil {
-			fmt.Fprintf(stderr, "shelter: --cwd: %v\n", err)
+			fmt.Fprintf(stderr, "shelter: %v\n", err)
 			return nil, 2
 		}
-		o.cwd = abs
+		*dir = abs
 	}
 	if (o.workspace == "") != (o.agent == "") {
 		fmt.Fprintln(stderr, "shelter: --workspace and --agent go together; give both or neither")
