@@ -348,6 +348,11 @@ func isExitStatus(err error) bool {
 
 func parseIssue(err error) Issue {
 	is := Issue{Severity: SeverityError, Code: CodeParse, Message: err.Error()}
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		is.Line, is.Col = int(le.Pos.Line()), int(le.Pos.Col())
+		is.Message = strings.TrimPrefix(err.Error(), le.Pos.String()+": ")
+	}
 	var pe syntax.ParseError
 	if errors.As(err, &pe) {
 		is.Line, is.Col, is.Message = int(pe.Pos.Line()), int(pe.Pos.Col()), pe.Text

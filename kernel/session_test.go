@@ -159,6 +159,14 @@ func TestUnsupportedAndUnknown(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.Dir(), "marker")); !os.IsNotExist(err) {
 		t.Error("marker exists after a rejected script")
 	}
+	res = run(t, s, "echo hi; ()0")
+	if !res.Rejected || res.Issues[0].Code != kernel.CodeUnsupported || res.Issues[0].Col != 10 {
+		t.Errorf("a function without a name: %+v", res)
+	}
+	res = run(t, s, "echo hi\n() { echo x; }")
+	if !res.Rejected || res.Issues[0].Code != kernel.CodeParse || res.Issues[0].Line != 2 || res.Issues[0].Message != "anonymous functions are a zsh feature; tried parsing as bash" {
+		t.Errorf("a zsh feature: %+v", res)
+	}
 	res = run(t, s, "f() { echo f; }; f; no-such-command-xyz; echo after")
 	if res.Rejected || res.ExitCode != 0 || res.Stdout != "f\nafter\n" {
 		t.Errorf("unknown command: %+v", res)

@@ -18,7 +18,7 @@ import (
 func (s *Session) validate(file *syntax.File) ([]Issue, map[string]bool) {
 	funcs := make(map[string]bool)
 	syntax.Walk(file, func(n syntax.Node) bool {
-		if fd, ok := n.(*syntax.FuncDecl); ok {
+		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
 			funcs[fd.Name.Value] = true
 		}
 		return true
@@ -28,6 +28,10 @@ func (s *Session) validate(file *syntax.File) ([]Issue, map[string]bool) {
 		switch n := n.(type) {
 		case *syntax.CoprocClause:
 			issues = append(issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "coproc is not supported"))
+		case *syntax.FuncDecl:
+			if n.Name == nil {
+				issues = append(issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "a function needs a name"))
+			}
 		case *syntax.CallExpr:
 			for _, a := range n.Assigns {
 				s.checkAssign(&issues, a, n)
