@@ -1,6 +1,9 @@
 package kernel
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Result is the one answer to a call: the same shape in Go, in
 // `shelter --json` and as MCP structured content. In JSON every field is
@@ -37,7 +40,14 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	if len(p.Data) == 0 {
 		p.Data = json.RawMessage("null")
 	}
-	return json.Marshal(p)
+	// Output is shell text: `&`, `<` and `>` stay as they are.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(p); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // Severity of an [Issue].
