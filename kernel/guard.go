@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // guard refuses the shell commands that harness tools replace
@@ -143,8 +145,9 @@ func subsequence(want []string, words []Word) bool {
 	return i == len(want)
 }
 
-// refuse is the guard at execution, on expanded words. Earlier commands of the script may have run, so
-// the line says only that this one did not.
+// refuse is the guard at execution, on expanded words. Earlier commands
+// of the script may have run, so the line says only that this one did
+// not.
 func (g *guard) refuse(args []string) (string, bool) {
 	if g.empty() {
 		return "", false
@@ -158,10 +161,25 @@ func (g *guard) refuse(args []string) (string, bool) {
 }
 
 // guardLine is the refusal: the command as written, the tool to call
-// instead with its description, and what happened.
+// instead with its description (when it has one), and what happened. It
+// is one line even when a word holds a newline (`xargs -0` items).
 func guardLine(command string, e guardEntry, outcome string) string {
-	return fmt.Sprintf("shelter: '%s' is done with the tool '%s' here (%s); call %s instead — %s",
-		command, e.tool.Name(), shortDescription(e.tool), e.tool.Name(), outcome)
+	about := ""
+	if d := shortDescription(e.tool); d != "" {
+		about = " (" + singleLine(d) + ")"
+	}
+	return fmt.Sprintf("shelter: '%s' is done with the tool '%s' here%s; call %s instead — %s",
+		singleLine(command), e.tool.Name(), about, e.tool.Name(), outcome)
+}
+
+// singleLine shows control characters of s with Go escapes ("\n"), so a
+// refusal stays one line.
+func singleLine(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
 }
 
 // shortDescription is a tool's description without the "Use instead of"

@@ -151,6 +151,17 @@ func TestGuardLine(t *testing.T) {
 	if got := guardLine("journalctl -u nginx", e, "nothing ran"); got != want {
 		t.Errorf("guardLine:\n got %s\nwant %s", got, want)
 	}
+	// A word holding a newline (an xargs -0 item) keeps the line one line.
+	const escaped = `shelter: 'journalctl x\n' is done with the tool 'logs' here (Read a unit's journal.); call logs instead — it did not run`
+	if got := guardLine("journalctl x\n", e, "it did not run"); got != escaped {
+		t.Errorf("guardLine with a newline:\n got %s\nwant %s", got, escaped)
+	}
+	// A tool without a description is named without empty parentheses.
+	bare := guardEntry{words: []string{"curl"}, tool: &replacer{name: "fetch", desc: "Use instead of: curl."}}
+	const plain = "shelter: 'curl x' is done with the tool 'fetch' here; call fetch instead — nothing ran"
+	if got := guardLine("curl x", bare, "nothing ran"); got != plain {
+		t.Errorf("guardLine without a description:\n got %s\nwant %s", got, plain)
+	}
 }
 
 func TestGuardEmpty(t *testing.T) {
