@@ -309,3 +309,24 @@ func TestHelp(t *testing.T) {
 		t.Error("--help ran the tool")
 	}
 }
+
+// TestLaunchedByXargs: xargs adds words at execution, so the static pass
+// does not refuse `xargs logs --unit`; the tool judges the whole call.
+func TestLaunchedByXargs(t *testing.T) {
+	var calls atomic.Int32
+	s := session(t, []kernel.Tool{echoFunc(t, logsDef(), &calls)}, kernel.SessionOptions{})
+	res := run(t, s, "echo nginx | xargs logs --unit")
+	var out struct{ Args json.RawMessage }
+	if res.ExitCode != 0 || res.Rejected || json.Unmarshal(res.Data, &out) != nil || string(out.Args) != `{"unit":"nginx"}` {
+		t.Errorf("xargs logs --unit: got code %d rejected %v data %s stderr %q", res.ExitCode, res.Rejected, res.Data, res.Stderr)
+	}
+	// What xargs adds is still checked: a refusal at execution, and
+	// xargs's own status for a command that failed.
+	res = run(t, s, "echo 1.9 | xargs logs --unit x --lines")
+	if res.ExitCode != 123 || res.Rejected || res.Stderr != "logs: --lines: '1.9' is not an integer (base 10)\n" {
+		t.Errorf("xargs logs --lines 1.9: got code %d rejected %v stderr %q", res.ExitCode, res.Rejected, res.Stderr)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("the tool ran %d times, want 1", n)
+	}
+}

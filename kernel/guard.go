@@ -224,7 +224,9 @@ var launcherOptions = map[string][]string{
 // unwrapLaunchers strips env, command, exec, nohup, nice, timeout, xargs
 // and sudo with their options from the front of a command, returning the
 // command they launch and the variables env or sudo assign on the way.
-// `command -v` and similar queries launch nothing and are returned as is.
+// The command xargs launches ends with an opaque word, for the words it
+// reads at execution. `command -v` and similar queries launch nothing and
+// are returned as is.
 func unwrapLaunchers(words []Word) (inner []Word, assigns []string) {
 	for {
 		next, as, ok := unwrapOne(words)
@@ -283,8 +285,13 @@ func unwrapOne(words []Word) (inner []Word, assigns []string, ok bool) {
 		}
 		break
 	}
-	if launcher == "timeout" && len(rest) > 0 {
+	switch {
+	case launcher == "timeout" && len(rest) > 0:
 		rest = rest[1:] // the duration
+	case launcher == "xargs" && len(rest) > 0:
+		// xargs adds words read at execution: a tool's static check must
+		// not judge `xargs logs --unit` as if it ended there.
+		rest = append(slices.Clip(rest), Word{Opaque: true})
 	}
 	return rest, assigns, true
 }

@@ -135,6 +135,8 @@ func TestUnwrapLaunchers(t *testing.T) {
 		{"command -v x", "command -v x", nil},
 		{"env -- A=1 cmd", "A=1 cmd", nil},
 		{"sudo -- cmd", "cmd", nil},
+		{"xargs -0 -n 1 cmd --flag", "cmd --flag …", nil},
+		{"xargs", "", nil},
 	}
 	for _, tt := range tests {
 		inner, assigns := unwrapLaunchers(words(tt.line))
