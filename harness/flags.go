@@ -24,7 +24,9 @@ const MaxStdin = 16 << 20
 //   - string: the word as typed.
 //   - array: repeat the flag (`--tags a --tags b`) or separate values with
 //     commas (`--tags a,b`); when the items are objects or arrays each
-//     word is JSON (one item, or a JSON array of items).
+//     word is JSON (one item, or a JSON array of items). When the items
+//     have no declared type, a word that is a JSON object or array is
+//     read as JSON the same way, any other word by commas.
 //   - object: one JSON word.
 //   - a property with several types, or none, takes the first reading of
 //     the word its types allow: null, boolean, integer, number, JSON
@@ -297,14 +299,16 @@ func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
 }
 
 // arrayItems reads one word of an array flag: comma-separated values, or
-// JSON when the items are objects or arrays.
+// JSON when the items are objects or arrays, or when their type is not
+// declared and the word is a JSON object or array.
 func (f *Flags) arrayItems(p *property, word string) ([]json.RawMessage, error) {
-	if p.jsonItems {
-		trimmed := bytes.TrimSpace([]byte(word))
-		if !json.Valid(trimmed) || len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
-			return nil, &ValueError{Tool: f.tool, Flag: p.flag, Value: word, Want: "JSON",
-				Hint: "give one item as a JSON " + strings.Join(p.items, " or ") + ", or a JSON array of items"}
-		}
+	trimmed := bytes.TrimSpace([]byte(word))
+	isJSON := len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed)
+	if p.jsonItems && !isJSON {
+		return nil, &ValueError{Tool: f.tool, Flag: p.flag, Value: word, Want: "JSON",
+			Hint: "give one item as a JSON " + strings.Join(p.items, " or ") + ", or a JSON array of items"}
+	}
+	if isJSON && (p.jsonItems || p.items == nil) {
 		if trimmed[0] == '[' && !slices.Contains(p.items, "array") {
 			var items []json.RawMessage
 			if err := json.Unmarshal(trimmed, &items); err != nil {
@@ -312,9 +316,8 @@ func (f *Flags) arrayItems(p *property, word string) ([]json.RawMessage, error) 
 			}
 			return items, nil
 		}
-		var buf bytes.Buffer
-		json.Compact(&buf, trimmed)
-		return []json.RawMessage{buf.Bytes()}, nil
+		// json.Marshal compacts the items when it writes the input.
+		return []json.RawMessage{trimmed}, nil
 	}
 	parts := strings.Split(word, ",")
 	items := make([]json.RawMessage, len(parts))
