@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -27,6 +28,9 @@ type gitRunner struct {
 	path string   // the resolved git executable
 	env  []string // the complete environment of every git child
 	repo string   // the bare repository (GIT_DIR for commands outside a worktree)
+
+	// spawned counts the git processes started, for the benchmarks.
+	spawned *atomic.Int64
 }
 
 var (
@@ -61,7 +65,7 @@ func newGitRunner(dir, repo string) (*gitRunner, error) {
 		"GIT_COMMITTER_NAME=shelter",
 		"GIT_COMMITTER_EMAIL=shelter@workspace.invalid",
 	}
-	return &gitRunner{path: path, env: env, repo: repo}, nil
+	return &gitRunner{path: path, env: env, repo: repo, spawned: new(atomic.Int64)}, nil
 }
 
 // gitError is a git command that exited non-zero.
@@ -89,6 +93,7 @@ func (g *gitRunner) run(ctx context.Context, dir string, stdin io.Reader, args .
 	argv := append([]string{"git", "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgSign=false"}, args...)
 	var stdout, stderr boundedBuffer
 	stdout.limit, stderr.limit = maxGitOutput, maxGitStderr
+	g.spawned.Add(1)
 	status, err := spawn.Run(ctx, &spawn.Cmd{
 		Path:   g.path,
 		Args:   argv,
