@@ -124,7 +124,8 @@ func TestJSONOnStdin(t *testing.T) {
 		}
 	}
 	res, err := s.Run(context.Background(), "logs", kernel.RunOptions{Stdin: strings.NewReader(`{"unit":"y"}`)})
-	if err != nil || res.ExitCode != 0 || !strings.Contains(string(res.Data), `"args":{"unit":"y"}`) {
+	var out struct{ Args json.RawMessage }
+	if err != nil || res.ExitCode != 0 || json.Unmarshal(res.Data, &out) != nil || string(out.Args) != `{"unit":"y"}` {
 		t.Errorf("RunOptions.Stdin: got %+v %v", res, err)
 	}
 	res = run(t, s, `logs <<< '{"unti":"x"}'`)
@@ -157,7 +158,8 @@ func TestTerminalIsNotReadForJSON(t *testing.T) {
 func TestJSONOnStdinPipeline(t *testing.T) {
 	s := session(t, []kernel.Tool{echoFunc(t, logsDef(), nil)}, kernel.SessionOptions{})
 	res := run(t, s, `echo '{"unit":"x"}' | logs`)
-	if res.ExitCode != 0 || !strings.Contains(string(res.Data), `"args":{"unit":"x"}`) {
+	var out struct{ Args json.RawMessage }
+	if res.ExitCode != 0 || json.Unmarshal(res.Data, &out) != nil || string(out.Args) != `{"unit":"x"}` {
 		t.Errorf("got code %d data %s stderr %q", res.ExitCode, res.Data, res.Stderr)
 	}
 }

@@ -102,6 +102,8 @@ func TestLoadFileRelativeRun(t *testing.T) {
 	}
 }
 
+// TestLoadFileErrors checks each error's exact line; a want ending in
+// "…" is a prefix, where the rest is the schema validator's own words.
 func TestLoadFileErrors(t *testing.T) {
 	tests := []struct {
 		name, src, want string
@@ -123,11 +125,11 @@ func TestLoadFileErrors(t *testing.T) {
 		{"annotations unknown", "tools:\n  a:\n    run: [x]\n    annotations: {readonly: true}\n", "4:19: tool a: annotations: unknown key 'readonly'; allowed: destructive, idempotent, open_world, read_only"},
 		{"annotations not bool", "tools:\n  a:\n    run: [x]\n    annotations: {read_only: yes}\n", "4:30: tool a: annotations: read_only: want true or false"},
 		{"input not a mapping", "tools:\n  a:\n    run: [x]\n    input: object\n", "4:12: tool a: input: want a JSON Schema object (a mapping)"},
-		{"input bad schema", "tools:\n  a:\n    run: [x]\n    input: {type: objekt}\n", "4:12: tool a: input schema:"},
+		{"input bad schema", "tools:\n  a:\n    run: [x]\n    input: {type: objekt}\n", "4:12: tool a: input schema: …"},
 		{"input not an object", "tools:\n  a:\n    run: [x]\n    input: {type: string}\n", "4:12: tool a: input schema must describe an object (type: object), not \"string\""},
 		{"input key twice", "tools:\n  a:\n    run: [x]\n    input: {type: object, type: object}\n", "4:27: tool a: input: key 'type' given twice"},
 		{"input non-JSON number", "tools:\n  a:\n    run: [x]\n    input: {maximum: .inf}\n", "4:22: tool a: input: .inf is not a JSON value"},
-		{"output bad schema", "tools:\n  a:\n    run: [x]\n    output: {minimum: a}\n", "4:13: tool a: output schema:"},
+		{"output bad schema", "tools:\n  a:\n    run: [x]\n    output: {minimum: a}\n", "4:13: tool a: output schema: …"},
 		{"yaml syntax", "tools:\n  a: [\n", "2:1: did not find expected node content"},
 	}
 	dir := t.TempDir()
@@ -135,9 +137,12 @@ func TestLoadFileErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, dir, "tools.yaml", tt.src)
 			_, err := harness.LoadFile(path)
-			want := path + ":" + tt.want
-			if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-				t.Errorf("LoadFile:\n got %v\nwant %s…", err, want)
+			want, prefix := strings.CutSuffix(path+":"+tt.want, "…")
+			switch {
+			case err == nil || strings.Contains(err.Error(), "\n"):
+				t.Errorf("LoadFile:\n got %v\nwant %s", err, tt.want)
+			case prefix && !strings.HasPrefix(err.Error(), want), !prefix && err.Error() != want:
+				t.Errorf("LoadFile:\n got %v\nwant %s", err, path+":"+tt.want)
 			}
 			var le *harness.LoadError
 			if err != nil && !errors.As(err, &le) {
@@ -202,8 +207,12 @@ func TestExampleFile(t *testing.T) {
 		t.Fatalf("tools %q", names)
 	}
 	s := session(t, tools, kernel.SessionOptions{})
-	if res := run(t, s, "touch marker; wc -w notes.txt"); res.ExitCode != 2 || !res.Rejected {
+	const refused = "shelter: 'wc -w notes.txt' is done with the tool 'word_count' here (Count the words of files under the working directory.); call word_count instead — nothing ran\n"
+	if res := run(t, s, "touch marker; wc -w notes.txt"); res.ExitCode != 2 || !res.Rejected || res.Stderr != refused {
 		t.Errorf("wc -w: code %d stderr %q", res.ExitCode, res.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir(), "marker")); !os.IsNotExist(err) {
+		t.Errorf("wc -w: the marker exists: something ran (%v)", err)
 	}
 	if res := run(t, s, "logs --unit x --lines 0"); res.ExitCode != 2 || len(res.Issues) != 1 || res.Issues[0].Message != "logs: property 'lines': minimum: got 0, want 1" {
 		t.Errorf("lines 0: code %d issues %+v", res.ExitCode, res.Issues)
