@@ -24,10 +24,11 @@ func (r *replacer) Replaces() []string               { return r.replaces }
 
 func testGuard() *guard {
 	return newGuard(map[string]Tool{
-		"logs":  &replacer{name: "logs", desc: "Read a unit's journal. Use instead of: journalctl, systemctl status.", replaces: []string{"journalctl", "systemctl status"}},
-		"svc":   &replacer{name: "svc", desc: "Restart a unit.", replaces: []string{"systemctl restart"}},
-		"fetch": &replacer{name: "fetch", desc: "Fetch a URL.", replaces: []string{"HOSTALIASES", "sudo"}},
-		"git":   &replacer{name: "git", desc: "A tool shadowing git.", replaces: []string{"git"}},
+		"logs":   &replacer{name: "logs", desc: "Read a unit's journal. Use instead of: journalctl, systemctl status.", replaces: []string{"journalctl", "systemctl status"}},
+		"svc":    &replacer{name: "svc", desc: "Restart a unit.", replaces: []string{"systemctl restart"}},
+		"fetch":  &replacer{name: "fetch", desc: "Fetch a URL.", replaces: []string{"HOSTALIASES", "sudo"}},
+		"git":    &replacer{name: "git", desc: "A tool shadowing git.", replaces: []string{"git"}},
+		"remote": &replacer{name: "remote", desc: "Add a remote.", replaces: []string{"/usr/bin/git remote  add"}},
 	})
 }
 
@@ -95,6 +96,12 @@ func TestGuardMatchCommand(t *testing.T) {
 		{"systemctl $", ""},
 		{"env $ journalctl", ""}, // judged at execution
 		{"git push", ""},         // a tool never refuses its own name
+		{"git remote add origin u", "remote"},
+		{"git -C /x remote -v add o u", "remote"},
+		{"/opt/git remote add", "remote"},
+		{"git add remote", ""}, // the entry's words, out of order
+		{"git remote", ""},
+		{"git remote remove add", "remote"},
 	}
 	for _, tt := range tests {
 		e, ok := g.matchCommand(words(tt.line))
