@@ -7,9 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
+	"io/fs"
 	"slices"
-	"strings"
 
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/spawn"
@@ -91,19 +90,15 @@ func runWithOutput(ctx context.Context, t *Tool, c *kernel.Call, argv []string, 
 // status (127, 126); err is non-nil only when ctx ended.
 func spawnTool(ctx context.Context, c *kernel.Call, argv []string, input json.RawMessage, stdout io.Writer) (int, error) {
 	name := c.Args[0]
-	path := argv[0]
-	if !filepath.IsAbs(path) {
-		found, err := spawn.LookPath(c.Getenv("PATH"), c.Dir, path)
-		if err != nil {
-			var le *spawn.LookPathError
-			if errors.As(err, &le) {
-				fmt.Fprintf(c.Stderr, "%s: %s\n", name, le)
-				return le.Status, nil
-			}
-			fmt.Fprintf(c.Stderr, "%s: %s: %v\n", name, path, err)
-			return 127, nil
+	path, err := spawn.LookPath(c.Getenv("PATH"), c.Dir, argv[0])
+	if err != nil {
+		status := 127
+		var le *spawn.LookPathError
+		if errors.As(err, &le) {
+			status = le.Status
 		}
-		path = found
+		fmt.Fprintf(c.Stderr, "%s: %v\n", name, err)
+		return status, nil
 	}
 	stdin := make([]byte, 0, len(input)+1)
 	stdin = append(append(stdin, input...), '\n')
@@ -118,21 +113,16 @@ func spawnTool(ctx context.Context, c *kernel.Call, argv []string, input json.Ra
 		if ctx.Err() != nil {
 			return status, ctx.Err()
 		}
-		fmt.Fprintf(c.Stderr, "%s: %s: %s\n", name, argv[0], startError(err))
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		fmt.Fprintf(c.Stderr, "%s: %s: %v\n", name, argv[0], err)
 		if status == 0 {
 			status = 126
 		}
-		return status, nil
 	}
 	return status, nil
-}
-
-func startError(err error) string {
-	msg := err.Error()
-	if i := strings.LastIndex(msg, ": "); i >= 0 {
-		return msg[i+2:]
-	}
-	return msg
 }
 
 // cappedBuffer keeps at most max bytes and remembers whether more came.

@@ -155,6 +155,7 @@ func TestExecutableLookup(t *testing.T) {
 		execTool(t, "onpath", "", "probe-bin", helperArg, "echo"),
 		execTool(t, "missing", "", "no-such-program-here"),
 		execTool(t, "notexec", "", "/dev/null"),
+		execTool(t, "gone", "", "/no/such/tool"),
 	}, kernel.SessionOptions{Env: map[string]string{"PATH": bin}})
 	if res := run(t, s, "onpath --unit x"); res.ExitCode != 0 || !strings.Contains(res.Stdout, `"stdin":"{\"unit\":\"x\"}\n"`) {
 		t.Errorf("onpath: code %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
@@ -162,8 +163,11 @@ func TestExecutableLookup(t *testing.T) {
 	if res := run(t, s, "missing"); res.ExitCode != 127 || res.Stderr != "missing: no-such-program-here: command not found\n" {
 		t.Errorf("missing: code %d stderr %q", res.ExitCode, res.Stderr)
 	}
-	if res := run(t, s, "notexec"); res.ExitCode != 126 || !strings.HasPrefix(res.Stderr, "notexec: /dev/null: ") {
+	if res := run(t, s, "notexec"); res.ExitCode != 126 || res.Stderr != "notexec: /dev/null: Permission denied\n" {
 		t.Errorf("notexec: code %d stderr %q", res.ExitCode, res.Stderr)
+	}
+	if res := run(t, s, "gone"); res.ExitCode != 127 || res.Stderr != "gone: /no/such/tool: No such file or directory\n" {
+		t.Errorf("gone: code %d stderr %q", res.ExitCode, res.Stderr)
 	}
 	if _, err := harness.Exec(harness.Def{Name: "x"}, nil); err == nil {
 		t.Error("Exec with no argv succeeded")
