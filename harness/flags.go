@@ -187,14 +187,7 @@ func (f *Flags) parseStdin(data []byte) (json.RawMessage, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return json.RawMessage(`{}`), nil
 	}
-	obj, err := f.object(data)
-	if err != nil {
-		if _, ok := err.(*UnknownPropertyError); ok {
-			return nil, err
-		}
-		return nil, &UsageError{Tool: f.tool, Message: "stdin must hold one JSON object (or use flags; --help): " + err.Error()}
-	}
-	return obj, nil
+	return f.object(data, "stdin must hold one JSON object (or use flags; --help)")
 }
 
 func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
@@ -222,12 +215,9 @@ func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
 			if whole != nil {
 				return nil, &UsageError{Tool: f.tool, Message: "--json given twice; it takes the whole input once"}
 			}
-			obj, err := f.object([]byte(value))
+			obj, err := f.object([]byte(value), "--json takes one JSON object")
 			if err != nil {
-				if _, ok := err.(*UnknownPropertyError); ok {
-					return nil, err
-				}
-				return nil, &UsageError{Tool: f.tool, Message: "--json takes one JSON object: " + err.Error()}
+				return nil, err
 			}
 			whole = obj
 			continue
@@ -343,15 +333,21 @@ func (f *Flags) valueError(p *property, types []string, value string) error {
 }
 
 // object checks that data is one JSON object and that it names only the
-// schema's properties when the schema admits no others.
-func (f *Flags) object(data []byte) (json.RawMessage, error) {
+// schema's properties when the schema admits no others; it returns the
+// object compacted. Data that is not one JSON object is a [*UsageError]
+// whose message starts with what (where the input came from and what it
+// must be); an unknown key is an [*UnknownPropertyError].
+func (f *Flags) object(data []byte, what string) (json.RawMessage, error) {
+	notObject := func(reason string) error {
+		return &UsageError{Tool: f.tool, Message: what + ": " + reason}
+	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
-		return nil, fmt.Errorf("not a JSON object")
+		return nil, notObject("not a JSON object")
 	}
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(data, &keys); err != nil {
-		return nil, err
+		return nil, notObject(err.Error())
 	}
 	if f.closed {
 		var unknown []string
@@ -367,7 +363,7 @@ func (f *Flags) object(data []byte) (json.RawMessage, error) {
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, data); err != nil {
-		return nil, err
+		return nil, notObject(err.Error())
 	}
 	return buf.Bytes(), nil
 }

@@ -99,12 +99,8 @@ func (t *Tool) Flags() *Flags { return t.flags }
 // a one-line refusal: [*SchemaError], [*UnknownPropertyError] or
 // [*UsageError].
 func (t *Tool) Validate(input json.RawMessage) error {
-	if _, err := t.flags.object(input); err != nil {
-		var up *UnknownPropertyError
-		if errors.As(err, &up) {
-			return err
-		}
-		return &UsageError{Tool: t.def.Name, Message: "input must be one JSON object: " + err.Error()}
+	if _, err := t.flags.object(input, "input must be one JSON object"); err != nil {
+		return err
 	}
 	return validate(t.def.Name, false, t.input, input, t.flags.names)
 }
