@@ -49,18 +49,30 @@ func newTool(def Def, run runFunc) (*Tool, error) {
 	t := &Tool{def: def, desc: agentDescription(def), run: run}
 	var err error
 	if t.input, err = compileSchema(def.Name, "input", def.Input); err != nil {
-		return nil, fmt.Errorf("harness: tool %s: %v", def.Name, err)
+		return nil, &badSchemaError{tool: def.Name, which: "input", err: err}
 	}
 	if t.flags, err = NewFlags(def.Name, def.Input); err != nil {
-		return nil, fmt.Errorf("harness: tool %s: %v", def.Name, err)
+		return nil, &badSchemaError{tool: def.Name, which: "input", err: err}
 	}
 	if len(def.Output) > 0 {
 		if t.output, err = compileSchema(def.Name, "output", def.Output); err != nil {
-			return nil, fmt.Errorf("harness: tool %s: %v", def.Name, err)
+			return nil, &badSchemaError{tool: def.Name, which: "output", err: err}
 		}
 	}
 	return t, nil
 }
+
+// badSchemaError is a definition's schema that cannot be used; the YAML
+// loader points at that schema's node.
+type badSchemaError struct {
+	tool  string
+	which string // "input" or "output"
+	err   error
+}
+
+func (e *badSchemaError) Error() string { return fmt.Sprintf("harness: tool %s: %v", e.tool, e.err) }
+
+func (e *badSchemaError) Unwrap() error { return e.err }
 
 // Name is the command name.
 func (t *Tool) Name() string { return t.def.Name }

@@ -201,14 +201,14 @@ func (d *decoder) tool(name string, key, n *yaml.Node) (kernel.Tool, error) {
 	if err != nil {
 		// Point at the schema that failed, when one did.
 		at := key
-		msg := strings.TrimPrefix(err.Error(), "harness: ")
-		switch {
-		case strings.Contains(msg, ": input schema") && inputNode != nil:
-			at = inputNode
-		case strings.Contains(msg, ": output schema") && outputNode != nil:
+		if bad := (*badSchemaError)(nil); errors.As(err, &bad) {
 			at = outputNode
+			if bad.which == "input" {
+				at = inputNode
+			}
+			at = orKey(at, key)
 		}
-		return nil, d.errorf(at, "%s", msg)
+		return nil, d.errorf(at, "%s", strings.TrimPrefix(err.Error(), "harness: "))
 	}
 	return t, nil
 }
