@@ -31,10 +31,10 @@ type Def struct {
 // Annotations are hints about a tool's behaviour for clients; shelter
 // enforces none of them.
 type Annotations struct {
-	ReadOnly    bool `json:"read_only"`
-	Destructive bool `json:"destructive"`
-	Idempotent  bool `json:"idempotent"`
-	OpenWorld   bool `json:"open_world"`
+	ReadOnly    bool `json:"read_only"`   // the tool changes nothing
+	Destructive bool `json:"destructive"` // it may delete or overwrite
+	Idempotent  bool `json:"idempotent"`  // calling it twice does no more than once
+	OpenWorld   bool `json:"open_world"`  // it reaches outside the session (network, other systems)
 }
 
 var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,47}$`)

@@ -21,6 +21,7 @@ type UnknownArgumentError struct {
 	Allowed []string // the flags the tool takes, sorted
 }
 
+// Error is the refusal: "logs: unknown argument '--unti'; allowed: …".
 func (e *UnknownArgumentError) Error() string {
 	return fmt.Sprintf("%s: unknown argument '%s'; allowed: %s", e.Tool, printable(e.Arg), kernel.Pool(e.Allowed))
 }
@@ -33,6 +34,7 @@ type UnknownPropertyError struct {
 	Allowed  []string // the schema's property names, sorted
 }
 
+// Error is the refusal: "logs: unknown property 'unti'; allowed: …".
 func (e *UnknownPropertyError) Error() string {
 	return fmt.Sprintf("%s: unknown property '%s'; allowed: %s", e.Tool, printable(e.Property), kernel.Pool(e.Allowed))
 }
@@ -46,6 +48,7 @@ type ValueError struct {
 	Hint  string // how to write it, or ""
 }
 
+// Error is the refusal: "logs: --lines: '1.9' is not an integer (base 10)".
 func (e *ValueError) Error() string {
 	line := fmt.Sprintf("%s: %s: '%s' is not %s", e.Tool, e.Flag, printable(e.Value), e.Want)
 	if e.Hint != "" {
@@ -62,6 +65,7 @@ type UsageError struct {
 	Message string
 }
 
+// Error is the refusal: the tool's name, then the message.
 func (e *UsageError) Error() string { return e.Tool + ": " + printable(e.Message) }
 
 // SchemaError is a violation of a tool's input (or output) schema.
@@ -78,6 +82,8 @@ type SchemaError struct {
 	Message string
 }
 
+// Error is the refusal: "logs: missing required property 'unit'",
+// "logs: property '/tags/1': got number, want string".
 func (e *SchemaError) Error() string {
 	prefix := e.Tool + ": "
 	prop := printable(e.Property)
@@ -103,6 +109,7 @@ type LoadError struct {
 	Message   string
 }
 
+// Error is the one line FILE:LINE:COL: MESSAGE.
 func (e *LoadError) Error() string {
 	if e.Line == 0 {
 		return fmt.Sprintf("%s: %s", e.File, e.Message)
