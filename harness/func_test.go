@@ -332,3 +332,39 @@ func TestLaunchedByXargs(t *testing.T) {
 		t.Errorf("the tool ran %d times, want 1", n)
 	}
 }
+
+const richHelp = `usage: logs [--any VALUE] [--filters JSON] [--follow] [--level STRING] [--limit VALUE] [--lines INTEGER] [--list VALUE,…] [--max-lines INTEGER] [--meta JSON] [--ports INTEGER,…] [--ratio NUMBER] [--ref INTEGER] [--tags STRING,…] [--unit STRING]
+       logs --json '{…}'
+       echo '{…}' | logs
+
+flags:
+  --any VALUE
+  --filters JSON       (repeatable: one JSON item or a JSON array each)
+  --follow             (alone means true; --follow=false)
+  --level STRING       one of: "info", "warn"
+  --limit VALUE
+  --lines INTEGER
+  --list VALUE,…       (repeatable, comma-separated or a JSON array)
+  --max-lines INTEGER
+  --meta JSON
+  --ports INTEGER,…    (repeatable or comma-separated)
+  --ratio NUMBER
+  --ref INTEGER
+  --tags STRING,…      (repeatable or comma-separated)
+  --unit STRING
+  --json '{…}'         the whole input as one JSON object
+  --help               print this help
+`
+
+// TestHelpOfEveryShape: the help says how each kind of property is
+// written, as the mapping reads it.
+func TestHelpOfEveryShape(t *testing.T) {
+	tool, err := harness.Func(harness.Def{Name: "logs", Input: json.RawMessage(richSchema)},
+		func(context.Context, harness.Input) (any, error) { return nil, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tool.(*harness.Tool).Help(); got != richHelp {
+		t.Errorf("Help():\n%s\nwant:\n%s", got, richHelp)
+	}
+}

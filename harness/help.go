@@ -114,6 +114,8 @@ func (p *property) explain() string {
 		parts = append(parts, fmt.Sprintf("(alone means true; %s=false)", p.flag))
 	case p.array && p.jsonItems:
 		parts = append(parts, "(repeatable: one JSON item or a JSON array each)")
+	case p.array && p.items == nil:
+		parts = append(parts, "(repeatable, comma-separated or a JSON array)")
 	case p.array:
 		parts = append(parts, "(repeatable or comma-separated)")
 	}
