@@ -77,15 +77,16 @@ type configCommit struct {
 	commit    string
 	providers *Providers
 	workflow  *Workflow
-	souls     map[string]bool // roles with souls/<role>.md
-	tools     map[string]bool // tools with descriptions/tools/<tool>.json
-	skills    map[string]bool // descriptions/skills/<name>.md
+	souls     map[string]treeEntry // role → souls/<role>.md
+	tools     map[string]treeEntry // tool → descriptions/tools/<tool>.json
+	skills    map[string]treeEntry // name → descriptions/skills/<name>.md
 }
 
-// loadConfig reads the control files of commit; agent names the agent it
-// governs, for error messages.
+// loadConfig reads the control files of commit with two git processes: the
+// listing and, in one batch, providers.yaml and workflow.yaml. agent names
+// the agent it governs, for error messages.
 func (ws *Workspace) loadConfig(ctx context.Context, commit, agent string) (*configCommit, error) {
-	files, err := ws.git.lines(ctx, "", "ls-tree", "-r", "--name-only", commit)
+	entries, err := ws.git.lsTree(ctx, commit, "")
 	if err != nil {
 		return nil, err
 	}
@@ -93,50 +94,44 @@ func (ws *Workspace) loadConfig(ctx context.Context, commit, agent string) (*con
 		commit:    commit,
 		providers: &Providers{},
 		workflow:  &Workflow{},
-		souls:     map[string]bool{},
-		tools:     map[string]bool{},
-		skills:    map[string]bool{},
+		souls:     map[string]treeEntry{},
+		tools:     map[string]treeEntry{},
+		skills:    map[string]treeEntry{},
 	}
-	var hasProviders, hasWorkflow bool
-	for _, f := range files {
-		dir, base := path.Split(f)
+	var present []string // of providers.yaml and workflow.yaml
+	for _, e := range entries {
+		dir, base := path.Split(e.path)
 		switch {
-		case f == "providers.yaml":
-			hasProviders = true
-		case f == "workflow.yaml":
-			hasWorkflow = true
+		case e.path == "providers.yaml" || e.path == "workflow.yaml":
+			present = append(present, e.path)
 		case dir == soulsDir && strings.HasSuffix(base, ".md"):
-			cc.souls[strings.TrimSuffix(base, ".md")] = true
+			cc.souls[strings.TrimSuffix(base, ".md")] = e
 		case dir == toolsDir && strings.HasSuffix(base, ".json"):
-			cc.tools[strings.TrimSuffix(base, ".json")] = true
+			cc.tools[strings.TrimSuffix(base, ".json")] = e
 		case dir == skillsDir && strings.HasSuffix(base, ".md"):
-			cc.skills[strings.TrimSuffix(base, ".md")] = true
+			cc.skills[strings.TrimSuffix(base, ".md")] = e
 		}
 	}
-	if hasProviders {
-		data, err := ws.blob(ctx, commit, "providers.yaml")
-		if err != nil {
-			return nil, err
-		}
-		if cc.providers, err = ParseProviders(data); err != nil {
-			return nil, &ConfigError{Agent: agent, File: "providers.yaml", Err: err.Error()}
-		}
+	specs := make([]string, len(present))
+	for i, f := range present {
+		specs[i] = commit + ":" + f
 	}
-	if hasWorkflow {
-		data, err := ws.blob(ctx, commit, "workflow.yaml")
-		if err != nil {
-			return nil, err
+	blobs, err := ws.git.catBlobs(ctx, specs)
+	if err != nil {
+		return nil, err
+	}
+	for i, f := range present {
+		switch f {
+		case "providers.yaml":
+			cc.providers, err = ParseProviders(blobs[i])
+		case "workflow.yaml":
+			cc.workflow, err = ParseWorkflow(blobs[i])
 		}
-		if cc.workflow, err = ParseWorkflow(data); err != nil {
-			return nil, &ConfigError{Agent: agent, File: "workflow.yaml", Err: err.Error()}
+		if err != nil {
+			return nil, &ConfigError{Agent: agent, File: f, Err: err.Error()}
 		}
 	}
 	return cc, nil
-}
-
-// blob returns the content of file at commit.
-func (ws *Workspace) blob(ctx context.Context, commit, file string) ([]byte, error) {
-	return ws.git.run(ctx, "", nil, "cat-file", "blob", commit+":"+file)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

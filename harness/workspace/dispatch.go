@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -72,17 +72,21 @@ type dispatchPlan struct {
 	caller, child string
 	in            DispatchInput
 	base          string // the caller's branch tip
-	config        *configCommit
-	soul          []byte
-	remove        []string // paths of the caller's tree the child does not get
-	checkout      []string // descriptor paths taken from the governing commit
-	worktree      bool     // set once the worktree exists, for undo
+	soul          treeEntry
+	remove        []string    // paths of the caller's tree the child does not get
+	place         []treeEntry // descriptors of the governing commit the child gets
+	branch        bool        // set once the branch exists, for undo
+	worktree      bool        // set once the worktree exists, for undo
 }
 
 // planDispatch runs every check of a dispatch, in the contract's order, and
 // touches nothing.
 func (ws *Workspace) planDispatch(ctx context.Context, caller string, in DispatchInput) (*dispatchPlan, error) {
-	gov, err := ws.Governing(ctx, caller)
+	r, err := ws.readRefs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	gov, err := ws.governing(ctx, r, caller)
 	if err != nil {
 		return nil, err
 	}
@@ -95,13 +99,14 @@ func (ws *Workspace) planDispatch(ctx context.Context, caller string, in Dispatc
 	if !ok {
 		return nil, &UnknownRoleError{Role: in.Role, Agent: caller, Defined: sortedKeys(cc.providers.Roles)}
 	}
-	if !cc.souls[in.Role] {
+	soul, ok := cc.souls[in.Role]
+	if !ok {
 		return nil, &MissingSoulError{Role: in.Role, Agent: caller}
 	}
 	// 2. Every granted tool described.
 	grant := map[string]bool{}
 	for _, t := range role.Tools {
-		if !cc.tools[t] {
+		if _, ok := cc.tools[t]; !ok {
 			return nil, &UndescribedToolError{Role: in.Role, Tool: t, Described: sortedKeys(cc.tools)}
 		}
 		grant[t] = true
@@ -115,34 +120,21 @@ func (ws *Workspace) planDispatch(ctx context.Context, caller string, in Dispatc
 		if err := checkAgentName(in.Name); err != nil {
 			return nil, err
 		}
-		ids, err := ws.Agents(ctx)
+		names, err := ws.names(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		names, err := ws.names(ctx, ids)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range ids {
+		for _, id := range r.agentIDs() {
 			if names[id] == in.Name {
 				return nil, &NameTakenError{Name: in.Name, Agent: id}
 			}
 		}
 	}
 
-	plan := &dispatchPlan{caller: caller, in: in, config: cc}
-	if plan.soul, err = ws.blob(ctx, gov, soulsDir+in.Role+".md"); err != nil {
-		return nil, err
-	}
-	tip, err := ws.git.run(ctx, "", nil, "rev-parse", "--verify", agentRefs+caller+"^{commit}")
-	if err != nil {
-		return nil, err
-	}
-	plan.base = strings.TrimSpace(string(tip))
-
+	plan := &dispatchPlan{caller: caller, in: in, base: r.agents[caller], soul: soul}
 	// The cut: every descriptor and tool skill the grant does not name
 	// goes, whether the caller's tree or the governing config holds it.
-	parentFiles, err := ws.git.lines(ctx, "", "ls-tree", "-r", "--name-only", plan.base, "--", "descriptions")
+	parentFiles, err := ws.git.lsTree(ctx, plan.base, "descriptions")
 	if err != nil {
 		return nil, err
 	}
@@ -151,85 +143,60 @@ func (ws *Workspace) planDispatch(ctx context.Context, caller string, in Dispatc
 		claimed[t] = true
 	}
 	for _, f := range parentFiles {
-		if t, ok := strings.CutPrefix(f, toolsDir); ok && strings.HasSuffix(t, ".json") && !strings.Contains(t, "/") {
+		if t, ok := strings.CutPrefix(f.path, toolsDir); ok && strings.HasSuffix(t, ".json") && !strings.Contains(t, "/") {
 			claimed[strings.TrimSuffix(t, ".json")] = true
 		}
 	}
 	for _, f := range parentFiles {
-		if t, ok := strings.CutPrefix(f, toolsDir); ok && strings.HasSuffix(t, ".json") && !grant[strings.TrimSuffix(t, ".json")] {
-			plan.remove = append(plan.remove, f)
+		if t, ok := strings.CutPrefix(f.path, toolsDir); ok && strings.HasSuffix(t, ".json") && !grant[strings.TrimSuffix(t, ".json")] {
+			plan.remove = append(plan.remove, f.path)
 		}
-		if s, ok := strings.CutPrefix(f, skillsDir); ok && strings.HasSuffix(s, ".md") {
+		if s, ok := strings.CutPrefix(f.path, skillsDir); ok && strings.HasSuffix(s, ".md") {
 			name := strings.TrimSuffix(s, ".md")
 			if claimed[name] && !grant[name] {
-				plan.remove = append(plan.remove, f)
+				plan.remove = append(plan.remove, f.path)
 			}
 		}
 	}
 	for _, t := range sortedKeys(grant) {
-		plan.checkout = append(plan.checkout, toolsDir+t+".json")
-		if cc.skills[t] {
-			plan.checkout = append(plan.checkout, skillsDir+t+".md")
+		plan.place = append(plan.place, cc.tools[t])
+		if skill, ok := cc.skills[t]; ok {
+			plan.place = append(plan.place, skill)
 		}
 	}
 
 	// 5. The id, last of the checks: it must name no branch yet.
-	if plan.child, err = ws.mintID(ctx, caller); err != nil {
+	if plan.child, err = ws.mintID(r, caller); err != nil {
 		return nil, err
 	}
 	return plan, nil
 }
 
-// writeDispatch makes the child: branch, worktree, dispatch commit, inbox.
+// writeDispatch makes the child: the dispatch commit on its new branch,
+// built by one git fast-import from the caller's tip, then the worktree
+// and the inbox.
 func (ws *Workspace) writeDispatch(ctx context.Context, p *dispatchPlan) error {
-	dir := ws.Worktree(p.child)
-	if _, err := ws.git.run(ctx, "", nil, "worktree", "add", "-q", "-b", "agents/"+p.child, dir, p.base); err != nil {
+	var s importStream
+	s.commit(agentRefs+p.child, p.base, "dispatch: "+p.in.Role+" ["+p.child+"]", ws.now())
+	for _, f := range slices.Concat(controlPaths, p.remove) {
+		s.remove(f)
+	}
+	for _, e := range p.place {
+		s.place(e.mode, e.sha, e.path)
+	}
+	s.place("100644", p.soul.sha, "soul.md")
+	s.write("goal.md", p.in.Goal)
+	s.write("name", p.in.Name)
+	if err := s.run(ctx, ws.git); err != nil {
+		return err
+	}
+	p.branch = true
+	if _, err := ws.git.run(ctx, "", nil, "worktree", "add", "-q", ws.Worktree(p.child), "agents/"+p.child); err != nil {
 		return err
 	}
 	p.worktree = true
-	rm := append([]string{"rm", "-r", "-q", "--ignore-unmatch", "--"}, controlPaths...)
-	if _, err := ws.git.run(ctx, dir, nil, append(rm, p.remove...)...); err != nil {
-		return err
-	}
-	if len(p.checkout) > 0 {
-		if _, err := ws.git.run(ctx, dir, nil, append([]string{"checkout", p.config.commit, "--"}, p.checkout...)...); err != nil {
-			return err
-		}
-	}
-	for file, data := range map[string][]byte{
-		"goal.md": []byte(p.in.Goal),
-		"soul.md": p.soul,
-		"name":    []byte(p.in.Name),
-	} {
-		if err := writeWorktreeFile(dir, file, data); err != nil {
-			return err
-		}
-	}
-	if _, err := ws.git.run(ctx, dir, nil, "add", "--", "goal.md", "soul.md", "name"); err != nil {
-		return err
-	}
-	subject := "dispatch: " + p.in.Role + " [" + p.child + "]"
-	if _, err := ws.git.run(ctx, dir, nil, "commit", "-q", "--allow-empty", "--no-verify", "-m", subject); err != nil {
-		return err
-	}
 	_, err := ws.deposit(p.child, p.caller, p.in.Goal)
 	return err
-}
-
-// writeWorktreeFile writes one file at the top of a fresh worktree,
-// confined to it: a symlink the parent's tree carried cannot redirect it.
-func writeWorktreeFile(dir, name string, data []byte) error {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	if fi, err := root.Lstat(name); err == nil && !fi.Mode().IsRegular() {
-		if err := root.RemoveAll(name); err != nil {
-			return err
-		}
-	}
-	return root.WriteFile(name, data, 0o644)
 }
 
 // undoDispatch removes what a failed dispatch created.
@@ -240,11 +207,13 @@ func (ws *Workspace) undoDispatch(p *dispatchPlan) error {
 		if _, err := ws.git.run(ctx, "", nil, "worktree", "remove", "--force", ws.Worktree(p.child)); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if p.branch {
 		if _, err := ws.git.run(ctx, "", nil, "branch", "-D", "-q", "agents/"+p.child); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	if err := os.RemoveAll(filepath.Join(ws.Dir, "inbox", p.child)); err != nil {
+	if err := os.RemoveAll(ws.inbox(p.child)); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

@@ -53,7 +53,7 @@ func TestDispatchCreatesChild(t *testing.T) {
 		if err != nil || string(got) != want {
 			t.Errorf("%s = %q, %v; want %q", file, got, err, want)
 		}
-		committed, _ := ws.blob(ctx, agentRefs+child, file)
+		committed, _ := ws.git.run(ctx, "", nil, "cat-file", "blob", agentRefs+child+":"+file)
 		if string(committed) != want {
 			t.Errorf("committed %s = %q, want %q", file, committed, want)
 		}

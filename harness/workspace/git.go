@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,12 @@ const maxGitOutput = 32 << 20
 
 // maxGitStderr bounds the stderr kept for an error message.
 const maxGitStderr = 8 << 10
+
+// The author and committer of every commit the workspace makes.
+const (
+	identityName  = "shelter"
+	identityEmail = "shelter@workspace.invalid"
+)
 
 // gitRunner runs git for one workspace with a hermetic environment: PATH
 // from the host (to find git), HOME at the workspace, no system or global
@@ -60,10 +67,10 @@ func newGitRunner(dir, repo string) (*gitRunner, error) {
 		"GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_TERMINAL_PROMPT=0",
 		"GIT_LITERAL_PATHSPECS=1",
-		"GIT_AUTHOR_NAME=shelter",
-		"GIT_AUTHOR_EMAIL=shelter@workspace.invalid",
-		"GIT_COMMITTER_NAME=shelter",
-		"GIT_COMMITTER_EMAIL=shelter@workspace.invalid",
+		"GIT_AUTHOR_NAME=" + identityName,
+		"GIT_AUTHOR_EMAIL=" + identityEmail,
+		"GIT_COMMITTER_NAME=" + identityName,
+		"GIT_COMMITTER_EMAIL=" + identityEmail,
 	}
 	return &gitRunner{path: path, env: env, repo: repo, spawned: new(atomic.Int64)}, nil
 }
@@ -128,6 +135,78 @@ func (g *gitRunner) lines(ctx context.Context, dir string, args ...string) ([]st
 		}
 	}
 	return lines, nil
+}
+
+// catBlobs returns the content of each object named in specs (such as
+// "<commit>:<path>"), all read by one git cat-file --batch. An entry is nil
+// when its object is missing or not a blob.
+func (g *gitRunner) catBlobs(ctx context.Context, specs []string) ([][]byte, error) {
+	blobs := make([][]byte, len(specs))
+	if len(specs) == 0 {
+		return blobs, nil
+	}
+	var in strings.Builder
+	for _, s := range specs {
+		if strings.ContainsAny(s, "\n\r") {
+			return nil, fmt.Errorf("git cat-file --batch: object name %q has a line break", s)
+		}
+		in.WriteString(s + "\n")
+	}
+	out, err := g.run(ctx, "", strings.NewReader(in.String()), "cat-file", "--batch")
+	if err != nil {
+		return nil, err
+	}
+	for i := range specs {
+		header, rest, ok := bytes.Cut(out, []byte("\n"))
+		if !ok {
+			return nil, errors.New("git cat-file --batch: short output")
+		}
+		out = rest
+		fields := strings.Fields(string(header))
+		if len(fields) != 3 {
+			continue // "<name> missing" or "<name> ambiguous"
+		}
+		size, err := strconv.Atoi(fields[2])
+		if err != nil || size < 0 || size+1 > len(out) {
+			return nil, fmt.Errorf("git cat-file --batch: bad header %q", header)
+		}
+		if fields[1] == "blob" {
+			blobs[i] = out[:size:size]
+		}
+		out = out[size+1:]
+	}
+	return blobs, nil
+}
+
+// treeEntry is one file of a tree listed by git ls-tree.
+type treeEntry struct {
+	mode, sha, path string
+}
+
+// lsTree lists the files under dir ("" for all) in treeish, recursively.
+func (g *gitRunner) lsTree(ctx context.Context, treeish, dir string) ([]treeEntry, error) {
+	args := []string{"ls-tree", "-r", "-z", treeish}
+	if dir != "" {
+		args = append(args, "--", dir)
+	}
+	out, err := g.run(ctx, "", nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	var entries []treeEntry
+	for _, rec := range strings.Split(string(out), "\x00") {
+		meta, path, ok := strings.Cut(rec, "\t")
+		if !ok {
+			continue
+		}
+		// meta is "<mode> <type> <object>".
+		f := strings.Fields(meta)
+		if len(f) != 3 {
+			return nil, fmt.Errorf("git ls-tree: bad entry %q", rec)
+		}
+		entries = append(entries, treeEntry{mode: f[0], sha: f[2], path: path})
+	}
+	return entries, nil
 }
 
 // exitStatus returns the status of a gitError, or -1.

@@ -13,21 +13,22 @@ import (
 // when two of the merge bases are not ancestor-related, and with an
 // [*UnknownAgentError] when the agent has no branch.
 func (ws *Workspace) Governing(ctx context.Context, id string) (string, error) {
-	ok, err := ws.hasAgent(ctx, id)
+	r, err := ws.readRefs(ctx)
 	if err != nil {
 		return "", err
 	}
-	if !ok {
-		return "", &UnknownAgentError{Agent: id}
-	}
-	configs, err := ws.Configs(ctx)
-	if err != nil {
+	return ws.governing(ctx, r, id)
+}
+
+// governing is [Workspace.Governing] on the branches of r.
+func (ws *Workspace) governing(ctx context.Context, r *refs, id string) (string, error) {
+	if err := r.checkAgent(id); err != nil {
 		return "", err
 	}
 	bases := map[string][]string{} // merge base → config branches
 	var order []string
-	for _, c := range configs {
-		out, err := ws.git.run(ctx, "", nil, "merge-base", agentRefs+id, configRefs+c)
+	for _, c := range r.configNames() {
+		out, err := ws.git.run(ctx, "", nil, "merge-base", r.agents[id], r.configs[c])
 		if exitStatus(err) == 1 {
 			continue // unrelated histories
 		}

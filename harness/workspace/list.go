@@ -25,15 +25,16 @@ var dispatchSubject = regexp.MustCompile(`^dispatch: (\S+) \[([0-9a-zA-Z-]+)\]$`
 // List describes every agent of the workspace, sorted by id (a parent
 // before its children). An agent's role is read from its dispatch commit.
 func (ws *Workspace) List(ctx context.Context) ([]AgentInfo, error) {
-	ids, err := ws.Agents(ctx)
+	r, err := ws.readRefs(ctx)
 	if err != nil {
 		return nil, err
 	}
+	ids := r.agentIDs()
 	infos := make([]AgentInfo, 0, len(ids))
 	if len(ids) == 0 {
 		return infos, nil
 	}
-	names, err := ws.names(ctx, ids)
+	names, err := ws.names(ctx, r)
 	if err != nil {
 		return nil, err
 	}

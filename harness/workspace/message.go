@@ -34,10 +34,16 @@ func (ws *Workspace) Message(ctx context.Context, caller string, in MessageInput
 	if err := checkAddress(in.Agent); err != nil {
 		return MessageOutput{}, err
 	}
-	if caller != "" && !IsID(caller) {
-		return MessageOutput{}, &UnknownAgentError{Agent: caller}
+	r, err := ws.readRefs(ctx)
+	if err != nil {
+		return MessageOutput{}, err
 	}
-	id, err := ws.Resolve(ctx, in.Agent)
+	if caller != "" {
+		if err := r.checkAgent(caller); err != nil {
+			return MessageOutput{}, err
+		}
+	}
+	id, err := ws.resolve(ctx, r, in.Agent)
 	if err != nil {
 		return MessageOutput{}, err
 	}
@@ -53,19 +59,24 @@ func (ws *Workspace) Resolve(ctx context.Context, agent string) (string, error) 
 	if err := checkAddress(agent); err != nil {
 		return "", err
 	}
-	if ok, err := ws.hasAgent(ctx, agent); err != nil || ok {
-		return agent, err
-	}
-	ids, err := ws.Agents(ctx)
+	r, err := ws.readRefs(ctx)
 	if err != nil {
 		return "", err
 	}
-	names, err := ws.names(ctx, ids)
+	return ws.resolve(ctx, r, agent)
+}
+
+// resolve is [Workspace.Resolve] on the branches of r.
+func (ws *Workspace) resolve(ctx context.Context, r *refs, agent string) (string, error) {
+	if _, ok := r.agents[agent]; ok {
+		return agent, nil
+	}
+	names, err := ws.names(ctx, r)
 	if err != nil {
 		return "", err
 	}
 	var wearers []string
-	for _, id := range ids {
+	for _, id := range r.agentIDs() {
 		if names[id] == agent {
 			wearers = append(wearers, id)
 		}

@@ -57,10 +57,12 @@ func (ws *Workspace) LoadSkill(ctx context.Context, caller string, in LoadSkillI
 	if caller == "" {
 		return LoadSkillOutput{}, &NoCallerError{Op: "load_skill"}
 	}
-	if ok, err := ws.hasAgent(ctx, caller); err != nil {
+	r, err := ws.readRefs(ctx)
+	if err != nil {
 		return LoadSkillOutput{}, err
-	} else if !ok {
-		return LoadSkillOutput{}, &UnknownAgentError{Agent: caller}
+	}
+	if err := r.checkAgent(caller); err != nil {
+		return LoadSkillOutput{}, err
 	}
 	available, err := ws.Skills()
 	if err != nil {

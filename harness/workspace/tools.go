@@ -103,12 +103,12 @@ func toolError(err error) error {
 // the agent's worktree as working directory. It fails with an
 // [*UnknownAgentError] when the workspace has no such agent.
 func (ws *Workspace) Session(ctx context.Context, id string) (tools []kernel.Tool, caller kernel.Caller, dir string, err error) {
-	ok, err := ws.hasAgent(ctx, id)
+	r, err := ws.readRefs(ctx)
 	if err != nil {
 		return nil, kernel.Caller{}, "", err
 	}
-	if !ok {
-		return nil, kernel.Caller{}, "", &UnknownAgentError{Agent: id}
+	if err := r.checkAgent(id); err != nil {
+		return nil, kernel.Caller{}, "", err
 	}
 	if tools, err = Tools(ws); err != nil {
 		return nil, kernel.Caller{}, "", err

@@ -9,16 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"syscall"
 	"time"
-)
-
-// Branch namespaces in repo.git.
-const (
-	agentRefs  = "refs/heads/agents/"
-	configRefs = "refs/heads/config/"
 )
 
 // Workspace is an open workspace directory:
@@ -89,46 +81,20 @@ func Init(ctx context.Context, dir string) (*Workspace, error) {
 		return nil, err
 	}
 	ws := &Workspace{Dir: abs, git: g}
-	if _, err := ws.commitFiles(ctx, "refs/heads/config/main", defaultConfig(), "config: default roles worker and compactor"); err != nil {
+	if err := ws.commitFiles(ctx, configRefs+"main", defaultConfig(), "config: default roles worker and compactor"); err != nil {
 		return nil, err
 	}
 	return ws, nil
 }
 
-// commitFiles makes a root commit holding files and points ref at it. It
-// works on the bare repository with a throwaway index.
-func (ws *Workspace) commitFiles(ctx context.Context, ref string, files map[string]string, subject string) (string, error) {
-	tmp, err := os.MkdirTemp("", "shelter-workspace-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(tmp)
-	var info strings.Builder
+// commitFiles makes a root commit holding files and points ref at it.
+func (ws *Workspace) commitFiles(ctx context.Context, ref string, files map[string]string, subject string) error {
+	var s importStream
+	s.commit(ref, "", subject, ws.now())
 	for _, name := range sortedKeys(files) {
-		sha, err := ws.git.run(ctx, "", strings.NewReader(files[name]), "hash-object", "-w", "--stdin")
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&info, "100644 %s\t%s\n", strings.TrimSpace(string(sha)), name)
+		s.write(name, files[name])
 	}
-	g := *ws.git
-	g.env = append(append([]string(nil), g.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
-	if _, err := g.run(ctx, "", strings.NewReader(info.String()), "update-index", "--add", "--index-info"); err != nil {
-		return "", err
-	}
-	tree, err := g.run(ctx, "", nil, "write-tree")
-	if err != nil {
-		return "", err
-	}
-	commit, err := g.run(ctx, "", nil, "commit-tree", "-m", subject, strings.TrimSpace(string(tree)))
-	if err != nil {
-		return "", err
-	}
-	sha := strings.TrimSpace(string(commit))
-	if _, err := g.run(ctx, "", nil, "update-ref", ref, sha, ""); err != nil {
-		return "", err
-	}
-	return sha, nil
+	return s.run(ctx, ws.git)
 }
 
 func (ws *Workspace) now() time.Time {
@@ -171,96 +137,6 @@ func (ws *Workspace) lock() (func(), error) {
 	return func() { f.Close() }, nil
 }
 
-// refNames lists the branches under prefix (a refs/heads/… namespace),
-// without the prefix, sorted.
-func (ws *Workspace) refNames(ctx context.Context, prefix string) ([]string, error) {
-	lines, err := ws.git.lines(ctx, "", "for-each-ref", "--format=%(refname)", prefix)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, 0, len(lines))
-	for _, l := range lines {
-		names = append(names, strings.TrimPrefix(l, prefix))
-	}
-	sort.Strings(names)
-	return names, nil
-}
-
-// Agents returns the ids of every agent of the workspace, sorted (a parent
-// before its children).
-func (ws *Workspace) Agents(ctx context.Context) ([]string, error) {
-	ids, err := ws.refNames(ctx, agentRefs)
-	if err != nil {
-		return nil, err
-	}
-	out := ids[:0]
-	for _, id := range ids {
-		if IsID(id) {
-			out = append(out, id)
-		}
-	}
-	return out, nil
-}
-
-// Configs returns the names of the config branches, sorted.
-func (ws *Workspace) Configs(ctx context.Context) ([]string, error) {
-	return ws.refNames(ctx, configRefs)
-}
-
-// hasAgent reports whether agent id has a branch.
-func (ws *Workspace) hasAgent(ctx context.Context, id string) (bool, error) {
-	if !IsID(id) {
-		return false, nil
-	}
-	_, err := ws.git.run(ctx, "", nil, "rev-parse", "--verify", "-q", agentRefs+id)
-	if err == nil {
-		return true, nil
-	}
-	if exitStatus(err) == 1 {
-		return false, nil
-	}
-	return false, err
-}
-
-// names reads the `name` file at the tip of every agent branch and
-// returns id → name (agents without a name are left out).
-func (ws *Workspace) names(ctx context.Context, ids []string) (map[string]string, error) {
-	names := map[string]string{}
-	if len(ids) == 0 {
-		return names, nil
-	}
-	var in strings.Builder
-	for _, id := range ids {
-		in.WriteString(agentRefs + id + ":name\n")
-	}
-	out, err := ws.git.run(ctx, "", strings.NewReader(in.String()), "cat-file", "--batch")
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range ids {
-		nl := strings.IndexByte(string(out), '\n')
-		if nl < 0 {
-			return nil, fmt.Errorf("git cat-file --batch: short output")
-		}
-		header := strings.Fields(string(out[:nl]))
-		out = out[nl+1:]
-		if len(header) != 3 {
-			continue // "<ref>:name missing"
-		}
-		var size int
-		if _, err := fmt.Sscan(header[2], &size); err != nil || size+1 > len(out) {
-			return nil, fmt.Errorf("git cat-file --batch: bad header %q", header)
-		}
-		if header[1] == "blob" {
-			if name := strings.TrimSpace(string(out[:size])); name != "" {
-				names[id] = name
-			}
-		}
-		out = out[size+1:]
-	}
-	return names, nil
-}
-
 // NewAgent creates a root agent on config branch config/<config> ("main"
 // when empty): a branch agents/<id> at the config's tip, its worktree and
 // an empty inbox. It returns the new id.
@@ -268,50 +144,28 @@ func (ws *Workspace) NewAgent(ctx context.Context, config string) (string, error
 	if config == "" {
 		config = "main"
 	}
-	configs, err := ws.Configs(ctx)
-	if err != nil {
-		return "", err
-	}
-	if i := sort.SearchStrings(configs, config); i == len(configs) || configs[i] != config {
-		return "", &UnknownConfigError{Name: config, Configs: configs}
-	}
 	unlock, err := ws.lock()
 	if err != nil {
 		return "", err
 	}
 	defer unlock()
-	id, err := ws.mintID(ctx, "")
+	r, err := ws.readRefs(ctx)
 	if err != nil {
 		return "", err
 	}
-	if _, err := ws.git.run(ctx, "", nil, "worktree", "add", "-q", "-b", "agents/"+id, ws.Worktree(id), configRefs+config); err != nil {
+	tip, ok := r.configs[config]
+	if !ok {
+		return "", &UnknownConfigError{Name: config, Configs: r.configNames()}
+	}
+	id, err := ws.mintID(r, "")
+	if err != nil {
+		return "", err
+	}
+	if _, err := ws.git.run(ctx, "", nil, "worktree", "add", "-q", "-b", "agents/"+id, ws.Worktree(id), tip); err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(ws.inbox(id), 0o755); err != nil {
 		return "", err
 	}
 	return id, nil
-}
-
-// mintID returns a fresh id under parent ("" for a root) that no branch
-// holds yet.
-func (ws *Workspace) mintID(ctx context.Context, parent string) (string, error) {
-	for range 8 {
-		seg, err := mintSegment(ws.now(), ws.random())
-		if err != nil {
-			return "", err
-		}
-		id := seg
-		if parent != "" {
-			id = parent + "-" + seg
-		}
-		taken, err := ws.hasAgent(ctx, id)
-		if err != nil {
-			return "", err
-		}
-		if !taken {
-			return id, nil
-		}
-	}
-	return "", fmt.Errorf("could not mint a fresh agent id under %q", parent)
 }
