@@ -230,12 +230,6 @@ func (c *CommandSpec) compileVerb(cmd *Command, vs *VerbSpec, root bool) (*Verb,
 			return nil, spec.pos.errorf("%s: flag '%s': another flag has the same name without dashes", v.scope, f.name)
 		}
 		props[f.prop] = true
-		if sp := f.spellings; slices.Contains(sp, "--help") {
-			v.declaresHelp = true
-		}
-		if slices.Contains(f.spellings, "-h") {
-			v.declaresH = true
-		}
 		v.flags = append(v.flags, f)
 	}
 	optional := ""

@@ -97,26 +97,24 @@ func (c *Command) pins(kv string) bool {
 
 // Verb is one verb of a [Command], or its root.
 type Verb struct {
-	cmd          *Command
-	name         string // "" for the root
-	scope        string // "git log", or "git" for the root
-	about        string
-	root         bool
-	lead         []string
-	flags        []*Flag
-	spell        map[string]*Flag // every spelling, dashes included
-	args         []*Positional
-	tail         Tail
-	stdin        StdinPolicy
-	json         bool
-	omitName     bool
-	examples     []example
-	flagPool     string
-	declaresHelp bool // --help is a declared spelling
-	declaresH    bool // -h is a declared spelling
-	hasUnder     bool
-	prefix       []string // executable, command lead, name, verb lead
-	schema       json.RawMessage
+	cmd      *Command
+	name     string // "" for the root
+	scope    string // "git log", or "git" for the root
+	about    string
+	root     bool
+	lead     []string
+	flags    []*Flag
+	spell    map[string]*Flag // every spelling, dashes included
+	args     []*Positional
+	tail     Tail
+	stdin    StdinPolicy
+	json     bool
+	omitName bool
+	examples []example
+	flagPool string
+	hasUnder bool
+	prefix   []string // executable, command lead, name, verb lead
+	schema   json.RawMessage
 }
 
 // Name is the verb's name; "" for the root.

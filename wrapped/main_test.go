@@ -96,7 +96,7 @@ commands:
         flags: {s: {}, keep: {type: string}}
         tail: forward
       dash:
-        flags: {s: {}}
+        flags: {s: {}, h: {}}
         positionals: [{name: one}]
         tail: after-dash-dash
       quiet:

@@ -78,7 +78,7 @@ func (p *call) run() (*Plan, error) {
 		}
 	}
 	if verbErr != nil {
-		if helpAhead(args, nil) {
+		if p.helpAhead(0, nil) {
 			return &Plan{Help: true}, nil
 		}
 		return nil, refuse(verbErr)
@@ -96,7 +96,7 @@ func (p *call) run() (*Plan, error) {
 		under   []underRef
 	)
 	fail := func(err error) (*Plan, error) {
-		if helpAhead(args[i:], v) {
+		if !dashed && p.helpAhead(i, v) {
 			return &Plan{Verb: v, Help: true}, nil
 		}
 		return nil, refuse(err)
@@ -281,15 +281,29 @@ func (f *Flag) render(argv []string, w, value string, inline bool) []string {
 
 func isHelpWord(w string) bool { return w == "--help" || w == "-h" }
 
-// helpAhead reports whether words ask for help before a --: --help or -h
-// that v does not declare (any verb's when v is nil).
-func helpAhead(words []string, v *Verb) bool {
-	for _, w := range words {
+// helpAhead reports whether the words from index i on, which come before
+// the call's --, ask for help: a --help or -h that v does not declare and
+// that is not the value of one of v's value flags. With no verb (an unknown
+// or missing one) every --help or -h before a -- counts.
+func (p *call) helpAhead(i int, v *Verb) bool {
+	for ; i < len(p.args); i++ {
+		w := p.args[i]
 		switch {
+		case p.isOpaque(i):
 		case w == "--":
 			return false
-		case w == "--help" && (v == nil || !v.declaresHelp), w == "-h" && (v == nil || !v.declaresH):
-			return true
+		case v == nil:
+			if isHelpWord(w) {
+				return true
+			}
+		default:
+			f, _, inline := v.lookup(w)
+			if f == nil && isHelpWord(w) {
+				return true
+			}
+			if f != nil && f.typ != TypeSwitch && !inline {
+				i++ // the flag's value, whatever it looks like
+			}
 		}
 	}
 	return false

@@ -148,6 +148,12 @@ func TestParseChecks(t *testing.T) {
 		{name: "help as a value is a value", call: "git|log|--since|--help", argv: []string{"log", "--since=--help"}},
 		{name: "help after -- is a positional", call: "git|log|--|--help", argv: []string{"log", "--", "--help"}},
 		{name: "help under forward", call: "probe|fwd|--help", help: true},
+		{name: "help as a value after a refusal is a value", call: "git|commit|--bogus|-m|--help", line: "git commit: unknown flag '--bogus'; allowed: -a/--all, -m/--message"},
+		{name: "help as the repeated flag's value is a value", call: "git|log|--since|1d|--since|--help", line: "git log: '--since' given more than once"},
+		{name: "help after -- after a refusal is a word", call: "cargo|build|--|extra|--help", line: "cargo build: unexpected argument 'extra'"},
+		{name: "declared -h is a flag", call: "probe|dash|-h", argv: []string{"--lead", "dash", "-h"}},
+		{name: "declared -h after a refusal is a flag", call: "probe|dash|--bogus|-h", line: "probe dash: unknown flag '--bogus'; allowed: -h, -s"},
+		{name: "--help beside a declared -h", call: "probe|dash|-h|--help", help: true},
 		{name: "help=value is a flag word", call: "git|log|--help=x", line: "git log: unknown flag '--help'; allowed: -n/--max-count, --oneline, --since"},
 	})
 }
