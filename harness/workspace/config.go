@@ -38,8 +38,9 @@ type Role struct {
 // Workflow is the decoded workflow.yaml of a config commit.
 type Workflow struct {
 	Budgets struct {
-		// MaxDepth is the deepest a child may be; 0 means no limit.
-		MaxDepth int `yaml:"max_depth"`
+		// MaxDepth is the deepest a child may be (0: no dispatch at all);
+		// nil when not set, and then there is no limit.
+		MaxDepth *int `yaml:"max_depth"`
 	} `yaml:"budgets"`
 }
 
@@ -61,8 +62,8 @@ func ParseWorkflow(data []byte) (*Workflow, error) {
 	if err := yaml.Unmarshal(data, &w); err != nil {
 		return nil, oneLine(err)
 	}
-	if w.Budgets.MaxDepth < 0 {
-		return nil, fmt.Errorf("budgets.max_depth is %d; give 0 (no limit) or more", w.Budgets.MaxDepth)
+	if m := w.Budgets.MaxDepth; m != nil && *m < 0 {
+		return nil, fmt.Errorf("budgets.max_depth is %d; give 0 or more, or leave it out for no limit", *m)
 	}
 	return &w, nil
 }

@@ -112,8 +112,8 @@ func (ws *Workspace) planDispatch(ctx context.Context, caller string, in Dispatc
 		grant[t] = true
 	}
 	// 3. The depth budget.
-	if max := cc.workflow.Budgets.MaxDepth; max > 0 && Depth(caller)+1 > max {
-		return nil, &DepthError{Agent: caller, Depth: Depth(caller) + 1, Max: max}
+	if max := cc.workflow.Budgets.MaxDepth; max != nil && Depth(caller)+1 > *max {
+		return nil, &DepthError{Agent: caller, Depth: Depth(caller) + 1, Max: *max}
 	}
 	// 4. The name.
 	if in.Name != "" {

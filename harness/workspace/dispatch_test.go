@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -264,5 +265,51 @@ func TestDispatchGrantCut(t *testing.T) {
 	got, _ := os.ReadFile(filepath.Join(ws.Worktree(worker.Handle), "descriptions/tools/message.json"))
 	if string(got) != MessageSchema {
 		t.Errorf("worker's message.json = %q, want the governing config's", got)
+	}
+}
+
+func TestDispatchRefusedByItsConfig(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		files map[string]string
+		want  string // %s is the caller
+	}{
+		{"max_depth 0 allows no child", map[string]string{"workflow.yaml": "budgets: {max_depth: 0}\n"},
+			`a child of agent "%s" would be at depth 1, over max_depth 0 set in the governing workflow.yaml`},
+		{"unknown key in providers.yaml", map[string]string{"providers.yaml": "roles:\n  worker: {provider: p, colour: red}\n"},
+			`providers.yaml in the config governing agent "%s" is invalid: yaml: unmarshal errors: line 2: field colour not found in type workspace.Role`},
+		{"negative max_depth", map[string]string{"workflow.yaml": "budgets: {max_depth: -1}\n"},
+			`workflow.yaml in the config governing agent "%s" is invalid: budgets.max_depth is -1; give 0 or more, or leave it out for no limit`},
+		{"no providers.yaml", map[string]string{"providers.yaml": ""},
+			`role "worker" is not defined in the providers.yaml governing agent "%s"; defined roles: (none)`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := newWorkspace(t)
+			editConfig(t, ws, "main", tt.files)
+			root := newRoot(t, ws)
+			before := snapshot(t, ws)
+			_, err := ws.Dispatch(context.Background(), root, DispatchInput{Role: "worker", Goal: "g"})
+			if want := fmt.Sprintf(tt.want, root); err == nil || err.Error() != want || !IsRefusal(err) {
+				t.Errorf("got  %v\nwant %s", err, want)
+			}
+			sameState(t, before, snapshot(t, ws))
+		})
+	}
+}
+
+func TestDispatchWithoutMaxDepthHasNoLimit(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	editConfig(t, ws, "main", map[string]string{"workflow.yaml": ""})
+	id := newRoot(t, ws)
+	for range 6 {
+		out, err := ws.Dispatch(ctx, id, DispatchInput{Role: "worker", Goal: "g"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id = out.Handle
+	}
+	if Depth(id) != 6 {
+		t.Errorf("depth %d, want 6", Depth(id))
 	}
 }

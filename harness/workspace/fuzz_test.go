@@ -39,7 +39,7 @@ func FuzzParseWorkflow(f *testing.F) {
 			}
 			return
 		}
-		if w.Budgets.MaxDepth < 0 {
+		if m := w.Budgets.MaxDepth; m != nil && *m < 0 {
 			t.Errorf("negative max_depth accepted")
 		}
 	})
