@@ -88,6 +88,11 @@ func TestGuardRefusesBeforeAnythingRuns(t *testing.T) {
 		{"export HOSTALIASES", guardLine("export HOSTALIASES", "fetch", "Fetch a URL.")},
 		{"HOSTALIASES=x", guardLine("HOSTALIASES=x", "fetch", "Fetch a URL.")},
 		{"declare -x HOSTALIASES=x", guardLine("declare -x HOSTALIASES=x", "fetch", "Fetch a URL.")},
+		{"read HOSTALIASES", guardLine("read HOSTALIASES", "fetch", "Fetch a URL.")},
+		{"read -r -p prompt x HOSTALIASES", guardLine("read -r -p prompt x HOSTALIASES", "fetch", "Fetch a URL.")},
+		{"printf -v HOSTALIASES %s x", guardLine("printf -v HOSTALIASES %s x", "fetch", "Fetch a URL.")},
+		{"for HOSTALIASES in a b; do echo; done", guardLine("for HOSTALIASES in a b", "fetch", "Fetch a URL.")},
+		{"mapfile HOSTALIASES </dev/null", guardLine("mapfile HOSTALIASES", "fetch", "Fetch a URL.")},
 		{"env HOSTALIASES=x curl y", guardLine("env HOSTALIASES=x curl y", "fetch", "Fetch a URL.")},
 	}
 	for _, tt := range tests {

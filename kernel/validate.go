@@ -34,18 +34,29 @@ func (s *Session) validate(file *syntax.File) ([]Issue, map[string]bool) {
 			}
 		case *syntax.CallExpr:
 			for _, a := range n.Assigns {
-				s.checkAssign(&issues, a, n)
+				if a.Name != nil {
+					s.checkVar(&issues, a.Pos(), a.Name.Value, n)
+				}
 			}
 			if len(n.Args) > 0 {
 				words := make([]Word, len(n.Args))
 				for i, w := range n.Args {
 					words[i] = staticWord(w)
 				}
+				for _, name := range assignedNames(words) {
+					s.checkVar(&issues, n.Pos(), name, n)
+				}
 				s.checkCommand(&issues, n.Pos(), words, funcs)
 			}
 		case *syntax.DeclClause:
 			for _, a := range n.Args {
-				s.checkAssign(&issues, a, n)
+				if a.Name != nil {
+					s.checkVar(&issues, a.Pos(), a.Name.Value, n)
+				}
+			}
+		case *syntax.ForClause:
+			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
+				s.checkVar(&issues, it.Name.Pos(), it.Name.Value, n)
 			}
 		}
 		return true
@@ -57,17 +68,61 @@ func issueAt(pos syntax.Pos, sev Severity, code, msg string) Issue {
 	return Issue{Severity: sev, Code: code, Line: int(pos.Line()), Col: int(pos.Col()), Message: msg}
 }
 
-// checkAssign applies the guard's variable entries to an assignment of
-// cmd, which the refusal quotes whole.
-func (s *Session) checkAssign(issues *[]Issue, a *syntax.Assign, cmd syntax.Node) {
-	if a.Name == nil {
+// checkVar applies the guard's variable entries to a variable that cmd
+// sets; the refusal quotes cmd whole. A for loop is quoted up to its body.
+func (s *Session) checkVar(issues *[]Issue, pos syntax.Pos, name string, cmd syntax.Node) {
+	e, ok := s.guard.matchVar(name)
+	if !ok {
 		return
 	}
-	if e, ok := s.guard.matchVar(a.Name.Value); ok {
-		var text strings.Builder
-		syntax.NewPrinter(syntax.SingleLine(true)).Print(&text, cmd)
-		*issues = append(*issues, issueAt(a.Pos(), SeverityError, CodeGuard, guardLine(strings.TrimSpace(text.String()), e, "nothing ran")))
+	var text strings.Builder
+	syntax.NewPrinter(syntax.SingleLine(true)).Print(&text, cmd)
+	quoted := strings.TrimSpace(text.String())
+	if _, loop := cmd.(*syntax.ForClause); loop {
+		quoted, _, _ = strings.Cut(quoted, "; do")
 	}
+	*issues = append(*issues, issueAt(pos, SeverityError, CodeGuard, guardLine(quoted, e, "nothing ran")))
+}
+
+// assignedNames are the variables a builtin call sets by name: read's
+// names (and -a ARRAY), printf -v VAR, mapfile's and readarray's ARRAY,
+// getopts' NAME. Opaque words are skipped.
+func assignedNames(words []Word) []string {
+	if words[0].Opaque {
+		return nil
+	}
+	args := words[1:]
+	var names []string
+	switch words[0].Text {
+	case "read":
+		for i := 0; i < len(args); i++ {
+			w := args[i]
+			switch {
+			case w.Opaque:
+			case w.Text == "-a" && i+1 < len(args):
+				names = append(names, args[i+1].Text)
+				i++
+			case strings.Contains("-d -n -N -p -t -u -i", w.Text) && strings.HasPrefix(w.Text, "-") && len(w.Text) == 2:
+				i++ // the option's value
+			case strings.HasPrefix(w.Text, "-"):
+			case isName(w.Text):
+				names = append(names, w.Text)
+			}
+		}
+	case "printf":
+		if len(args) > 1 && args[0].Text == "-v" && !args[1].Opaque {
+			names = append(names, args[1].Text)
+		}
+	case "mapfile", "readarray":
+		if n := len(args); n > 0 && !args[n-1].Opaque && isName(args[n-1].Text) {
+			names = append(names, args[n-1].Text)
+		}
+	case "getopts":
+		if len(args) > 1 && !args[1].Opaque {
+			names = append(names, args[1].Text)
+		}
+	}
+	return names
 }
 
 // checkCommand judges one simple command: the guard, then the launched
