@@ -264,6 +264,10 @@ func unwrapOne(words []Word) (inner []Word, assigns []string, ok bool) {
 		}
 		if strings.HasPrefix(w.Text, "-") && len(w.Text) > 1 {
 			rest = rest[1:]
+			if clusterTakesNext(w.Text, valued) && len(rest) > 0 {
+				rest = rest[1:] // -0n 1: the cluster's last option takes the next word
+				continue
+			}
 			if slices.Contains(valued, w.Text) && len(rest) > 0 {
 				value := rest[0]
 				rest = rest[1:]
@@ -294,6 +298,21 @@ func unwrapOne(words []Word) (inner []Word, assigns []string, ok bool) {
 		rest = append(slices.Clip(rest), Word{Opaque: true})
 	}
 	return rest, assigns, true
+}
+
+// clusterTakesNext reports whether a cluster of one-letter options such as
+// -0n or -iu ends with one that takes a value; an option inside the
+// cluster that takes a value takes the rest of the word instead.
+func clusterTakesNext(word string, valued []string) bool {
+	if len(word) < 3 || word[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(word); i++ {
+		if slices.Contains(valued, "-"+word[i:i+1]) {
+			return i == len(word)-1
+		}
+	}
+	return false
 }
 
 // isName reports whether s is a shell variable name.
