@@ -10,12 +10,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestDispatchCreatesChild(t *testing.T) {
 	ctx := context.Background()
 	ws := newWorkspace(t)
 	root := newRoot(t, ws)
+	ws.Now = func() time.Time { return time.Date(2026, 3, 1, 12, 0, 30, 0, time.UTC) }
 	goal := "Write a haiku about git.\n\n  Keep it  *short*.  "
 	out, err := ws.Dispatch(ctx, root, DispatchInput{Role: "worker", Goal: goal, Name: "poet"})
 	if err != nil {
@@ -82,9 +84,8 @@ func TestDispatchCreatesChild(t *testing.T) {
 		t.Fatalf("inbox of child: %v, %v", entries, err)
 	}
 	msg, _ := os.ReadFile(filepath.Join(ws.inbox(child), entries[0].Name()))
-	wantMsg := "---\nfrom: " + root + "\ndeposited_at: 2026-03-01T12:00:0"
-	if !strings.HasPrefix(string(msg), wantMsg) || !strings.HasSuffix(string(msg), "Z\n---\n"+goal) {
-		t.Errorf("message %q", msg)
+	if want := "---\nfrom: " + root + "\ndeposited_at: 2026-03-01T12:00:30Z\n---\n" + goal; string(msg) != want {
+		t.Errorf("message %q\nwant    %q", msg, want)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func inboxNames(t *testing.T, ws *Workspace, id string) []string {
@@ -35,6 +36,7 @@ func TestMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	ws.Now = func() time.Time { return time.Date(2026, 3, 2, 9, 30, 0, 0, time.FixedZone("CET", 3600)) }
 	send := func(caller, to, content string) {
 		t.Helper()
 		out, err := ws.Message(ctx, caller, MessageInput{Agent: to, Content: content})
@@ -52,25 +54,40 @@ func TestMessage(t *testing.T) {
 	if got := inboxNames(t, ws, a.Handle); !slices.Equal(got, want) {
 		t.Errorf("inbox %q\nwant %q", got, want)
 	}
-	data, _ := os.ReadFile(filepath.Join(ws.inbox(a.Handle), root+"-003.md"))
-	if !strings.HasPrefix(string(data), "---\nfrom: "+root+"\ndeposited_at: 2026-03-01T12:00:") || !strings.HasSuffix(string(data), "Z\n---\nby name") {
-		t.Errorf("message file %q", data)
-	}
-	data, _ = os.ReadFile(filepath.Join(ws.inbox(a.Handle), "user-001.md"))
-	if !strings.HasPrefix(string(data), "---\nfrom: user\n") {
-		t.Errorf("user's message %q", data)
+	for file, want := range map[string]string{
+		root + "-003.md": "---\nfrom: " + root + "\ndeposited_at: 2026-03-02T08:30:00Z\n---\nby name",
+		"user-001.md":    "---\nfrom: user\ndeposited_at: 2026-03-02T08:30:00Z\n---\nfrom the user",
+	} {
+		if data, err := os.ReadFile(filepath.Join(ws.inbox(a.Handle), file)); err != nil || string(data) != want {
+			t.Errorf("%s = %q, %v\nwant %q", file, data, err, want)
+		}
 	}
 	if got := inboxNames(t, ws, root); !slices.Equal(got, []string{root + "-001.md"}) {
 		t.Errorf("root's inbox %q", got)
 	}
 
-	// Numbering continues past a delivered (removed) lower number and
-	// never overwrites.
+	// Numbering continues past a delivered (removed) lower number and past
+	// the highest present, whatever else the inbox holds, and never
+	// overwrites.
 	os.Remove(filepath.Join(ws.inbox(a.Handle), root+"-001.md"))
+	os.WriteFile(filepath.Join(ws.inbox(a.Handle), root+"-007.md"), []byte("kept"), 0o644)
+	os.WriteFile(filepath.Join(ws.inbox(a.Handle), root+"-x9.md"), []byte("kept"), 0o644)
+	os.WriteFile(filepath.Join(ws.inbox(a.Handle), "user-012.md"), []byte("kept"), 0o644)
 	send(root, a.Handle, "again")
-	if _, err := os.Stat(filepath.Join(ws.inbox(a.Handle), root+"-004.md")); err != nil {
-		t.Error(err)
+	if data, err := os.ReadFile(filepath.Join(ws.inbox(a.Handle), root+"-008.md")); err != nil || !strings.HasSuffix(string(data), "\n---\nagain") {
+		t.Errorf("%s-008.md: %q, %v", root, data, err)
 	}
+	if data, _ := os.ReadFile(filepath.Join(ws.inbox(a.Handle), root+"-007.md")); string(data) != "kept" {
+		t.Errorf("%s-007.md overwritten: %q", root, data)
+	}
+
+	// A caller that is no agent of the workspace sends nothing.
+	before := snapshot(t, ws)
+	_, err = ws.Message(ctx, "20990101T000000Z-00000000", MessageInput{Agent: a.Handle, Content: "x"})
+	if want := `no agent "20990101T000000Z-00000000" in this workspace`; err == nil || err.Error() != want {
+		t.Errorf("unknown caller: got %v, want %s", err, want)
+	}
+	sameState(t, before, snapshot(t, ws))
 
 	// A second agent comes to wear "scout": the name is now ambiguous.
 	dir := ws.Worktree(b.Handle)

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"sync/atomic"
 )
 
 // LoadSkillInput is the input of load_skill.
@@ -45,6 +46,9 @@ func (ws *Workspace) Skills() ([]string, error) {
 	sort.Strings(names)
 	return names, nil
 }
+
+// loadSeq tells apart the copies in flight of one process.
+var loadSeq atomic.Int64
 
 // LoadSkill copies skill in.Name from the pool into caller's worktree at
 // skills/<name>/. An existing skills/<name> is left as it is and answered
@@ -96,7 +100,7 @@ func (ws *Workspace) LoadSkill(ctx context.Context, caller string, in LoadSkillI
 	}
 	// Copy beside the target, then rename: a reader never sees half a
 	// skill, and a concurrent load of the same skill wins or loses whole.
-	tmp := path.Join("skills", fmt.Sprintf(".%s.loading-%d", in.Name, os.Getpid()))
+	tmp := path.Join("skills", fmt.Sprintf(".%s.loading-%d-%d", in.Name, os.Getpid(), loadSeq.Add(1)))
 	if err := dst.RemoveAll(tmp); err != nil {
 		return LoadSkillOutput{}, err
 	}
