@@ -89,6 +89,7 @@ commands:
           level: {type: int, style: separate}
           x: {type: string, style: equals}
           -std: {type: string}
+          mode: {choices: [fast, slow]}
         positionals:
           - {name: first}
           - {name: rest, many: true}
@@ -99,6 +100,9 @@ commands:
         flags: {s: {}, h: {}}
         positionals: [{name: one}]
         tail: after-dash-dash
+      need:
+        flags: {n: {type: int}}
+        positionals: [{name: files, many: true, required: true}]
       quiet:
         omit_name: true
         lead: [renamed]

@@ -1,6 +1,7 @@
 package wrapped
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -92,7 +93,8 @@ func (p *call) run() (*Plan, error) {
 		dashed  bool   // the call's own -- has been passed
 		slot    int    // the positional slot the next word fills
 		many    int    // words given to a many slot
-		checked error  // the first int or choices refusal
+		badInt  error  // the first int refusal
+		badPick error  // the first choices refusal
 		under   []underRef
 	)
 	fail := func(err error) (*Plan, error) {
@@ -143,8 +145,12 @@ func (p *call) run() (*Plan, error) {
 				i++
 				value, valueOpaque = args[i], p.isOpaque(i)
 			}
-			if checked == nil && !valueOpaque {
-				checked = v.checkValue(f, value)
+			switch {
+			case valueOpaque:
+			case f.typ == TypeInt && badInt == nil:
+				badInt = v.checkInt(f, value)
+			case len(f.choices) > 0 && badPick == nil:
+				badPick = v.checkChoice(f, value)
 			}
 			argv = f.render(argv, w, value, hasInline)
 			i++
@@ -176,9 +182,12 @@ func (p *call) run() (*Plan, error) {
 		i++
 	}
 
-	// 6. Checks: int and choices, then required flags and arguments.
-	if checked != nil {
-		return nil, refuse(checked)
+	// 6. Checks: int, then choices, then required flags and arguments.
+	if badInt != nil {
+		return nil, refuse(badInt)
+	}
+	if badPick != nil {
+		return nil, refuse(badPick)
 	}
 	if !uncertain {
 		for _, f := range v.flags {
@@ -249,22 +258,20 @@ func (v *Verb) unknownFlag(w string) error {
 	return &UnknownFlagError{Scope: v.scope, Flag: name, Allowed: v.flagPool}
 }
 
-// checkValue applies a value flag's type and choices.
-func (v *Verb) checkValue(f *Flag, value string) error {
-	if f.typ == TypeInt {
-		if _, err := strconv.ParseInt(value, 10, 64); err != nil {
-			return &NotIntegerError{Scope: v.scope, Flag: f.canonical, Value: value}
-		}
-	}
-	if len(f.choices) > 0 {
-		for _, c := range f.choices {
-			if c == value {
-				return nil
-			}
-		}
-		return &NotChoiceError{Scope: v.scope, Flag: f.canonical, Choices: f.choices, Value: value}
+// checkInt refuses a value that is not a base-10, signed 64-bit integer.
+func (v *Verb) checkInt(f *Flag, value string) error {
+	if _, err := strconv.ParseInt(value, 10, 64); err != nil {
+		return &NotIntegerError{Scope: v.scope, Flag: f.canonical, Value: value}
 	}
 	return nil
+}
+
+// checkChoice refuses a value that is not one of the flag's choices.
+func (v *Verb) checkChoice(f *Flag, value string) error {
+	if slices.Contains(f.choices, value) {
+		return nil
+	}
+	return &NotChoiceError{Scope: v.scope, Flag: f.canonical, Choices: slices.Clone(f.choices), Value: value}
 }
 
 // render appends a value flag in its declared spelling. The word as
