@@ -94,40 +94,46 @@ func FuzzParse(f *testing.F) {
 }
 
 // TestFuzzLong runs each fuzz target for 30 s. It is skipped in CI and
-// with -short: CI runs the seed corpus through the targets above.
+// with -short: CI runs the seed corpus through the targets above. Inputs
+// that widen coverage are minimised for at most 5 s: the loader's seeds
+// are whole files, and the default minute would use up the run.
 func TestFuzzLong(t *testing.T) {
 	if os.Getenv("CI") != "" || testing.Short() {
 		t.Skip("long fuzzing runs outside CI and without -short")
-	}
-	if os.Getenv("WRAPPED_FUZZ_CHILD") != "" {
-		t.Skip("already fuzzing")
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")
 	}
-	wd, _ := os.Getwd()
 	for _, target := range []string{"FuzzLoad", "FuzzParse"} {
 		t.Run(target, func(t *testing.T) {
-			cmd := exec.Command(goBin, "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", "30s", ".")
-			cmd.Dir = wd
-			cmd.Env = append(os.Environ(), "WRAPPED_FUZZ_CHILD=1", "GOCACHE="+goCache(t))
+			corpus := filepath.Join("testdata", "fuzz", target)
+			before := corpusEntries(corpus)
+			cmd := exec.Command(goBin, "test", "-run", "^$", "-fuzz", "^"+target+"$",
+				"-fuzztime", "30s", "-fuzzminimizetime", "5s", ".")
 			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("%s: %v\n%s", target, err, out)
+			if err == nil {
+				return
 			}
-			// A crash would have left a reproducer under testdata/fuzz.
-			if _, err := os.Stat(filepath.Join(wd, "testdata", "fuzz", target)); err == nil {
-				t.Logf("corpus entries exist under testdata/fuzz/%s", target)
+			// go1.26 may report the end of -fuzztime itself as a failure
+			// (go.dev/issue/75804); a real one leaves a reproducer.
+			if corpusEntries(corpus) == before && strings.Contains(string(out), "context deadline exceeded") {
+				t.Logf("%s: the toolchain's fuzztime race, no failing input:\n%s", target, lastLines(out, 4))
+				return
 			}
+			t.Fatalf("%s: %v\n%s", target, err, out)
 		})
 	}
 }
 
-func goCache(t *testing.T) string {
-	out, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Skip("go env GOCACHE failed")
-	}
-	return strings.TrimSpace(string(out))
+// corpusEntries counts the files of a fuzz target's corpus directory.
+func corpusEntries(dir string) int {
+	entries, _ := os.ReadDir(dir)
+	return len(entries)
+}
+
+// lastLines is the end of a command's output.
+func lastLines(out []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
