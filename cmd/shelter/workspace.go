@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -58,7 +59,6 @@ func runWorkspace(args []string, stdout, stderr io.Writer) int {
 // positional, flags from valueFlags (taking a value) and switches.
 func workspaceArgs(sub string, args []string, valueFlags, switches []string, stderr io.Writer) (dir string, values map[string]string, ok bool) {
 	values = map[string]string{}
-	allowedFlags := append(append([]string(nil), valueFlags...), switches...)
 	usage := workspaceUsages[sub]
 	var positional []string
 	for i := 0; i < len(args); i++ {
@@ -73,7 +73,7 @@ func workspaceArgs(sub string, args []string, valueFlags, switches []string, std
 		}
 		name, value, hasValue := strings.Cut(a, "=")
 		switch {
-		case contains(valueFlags, name):
+		case slices.Contains(valueFlags, name):
 			if !hasValue {
 				if i+1 == len(args) {
 					fmt.Fprintf(stderr, "shelter workspace %s: flag '%s' needs a value; usage: shelter %s\n", sub, name, usage)
@@ -83,10 +83,10 @@ func workspaceArgs(sub string, args []string, valueFlags, switches []string, std
 				value = args[i]
 			}
 			values[name] = value
-		case contains(switches, name) && !hasValue:
+		case slices.Contains(switches, name) && !hasValue:
 			values[name] = "true"
 		default:
-			fmt.Fprintf(stderr, "shelter workspace %s: unknown flag '%s'; allowed: %s\n", sub, a, listOrNone(allowedFlags))
+			fmt.Fprintf(stderr, "shelter workspace %s: unknown flag '%s'; allowed: %s\n", sub, a, kernel.Pool(slices.Concat(valueFlags, switches)))
 			return "", nil, false
 		}
 	}
@@ -95,22 +95,6 @@ func workspaceArgs(sub string, args []string, valueFlags, switches []string, std
 		return "", nil, false
 	}
 	return positional[0], values, true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func listOrNone(names []string) string {
-	if len(names) == 0 {
-		return "(none)"
-	}
-	return strings.Join(names, ", ")
 }
 
 // workspaceFailure prints err for subcommand sub: a refusal exits 2, any
@@ -129,11 +113,6 @@ func workspaceInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return 2
 	}
 	if _, err := workspace.Init(ctx, dir); err != nil {
-		var exists *workspace.WorkspaceExistsError
-		if errors.As(err, &exists) {
-			fmt.Fprintln(stderr, "shelter "+err.Error())
-			return 2
-		}
 		return workspaceFailure("init", err, stderr)
 	}
 	return 0
@@ -208,7 +187,7 @@ func workspaceSession(w, id string) (tools []kernel.Tool, caller kernel.Caller, 
 		if lerr != nil {
 			return nil, kernel.Caller{}, "", lerr
 		}
-		return nil, kernel.Caller{}, "", fmt.Errorf("--agent: no agent %q in workspace %s; agents: %s", id, w, listOrNone(ids))
+		return nil, kernel.Caller{}, "", fmt.Errorf("--agent: no agent %q in workspace %s; agents: %s", id, w, kernel.Pool(ids))
 	}
 	return tools, caller, dir, err
 }

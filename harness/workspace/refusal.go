@@ -179,7 +179,7 @@ func (e *EmptyInputError) Error() string {
 type WorkspaceExistsError struct{ Dir string }
 
 func (e *WorkspaceExistsError) Error() string {
-	return fmt.Sprintf("workspace init: %s exists and is not empty; give a new or empty directory", e.Dir)
+	return fmt.Sprintf("%s exists and is not empty; give a new or empty directory", e.Dir)
 }
 
 // NotWorkspaceError refuses Open on a directory that holds no workspace.
