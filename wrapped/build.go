@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -106,11 +105,10 @@ func (c *CommandSpec) Build(opts LoadOptions) (*Command, error) {
 		}
 		cmd.root = v
 	}
-	names := make([]string, len(cmd.verbs))
-	for i, v := range cmd.verbs {
-		names[i] = v.name
+	for _, v := range cmd.verbs {
+		cmd.sortedVerbs = append(cmd.sortedVerbs, v.name)
 	}
-	cmd.verbPool = kernel.Pool(names)
+	slices.Sort(cmd.sortedVerbs)
 	cmd.schema = commandSchema(cmd)
 	return cmd, nil
 }
@@ -265,7 +263,6 @@ func (c *CommandSpec) compileVerb(cmd *Command, vs *VerbSpec, root bool) (*Verb,
 				return nil, as.underPos.errorf("%s: argument '%s': path_under '%s' is not a directory", v.scope, as.name, dir)
 			}
 			a.under = dir
-			v.hasUnder = true
 		}
 		v.args = append(v.args, a)
 	}

@@ -20,7 +20,7 @@ type Command struct {
 	verbs       []*Verb // named verbs, declared order
 	byName      map[string]*Verb
 	root        *Verb
-	verbPool    string
+	sortedVerbs []string // the named verbs' names, sorted: a refusal's pool
 	schema      json.RawMessage
 }
 
@@ -112,7 +112,6 @@ type Verb struct {
 	omitName bool
 	examples []example
 	flagPool string
-	hasUnder bool
 	prefix   []string // executable, command lead, name, verb lead
 	schema   json.RawMessage
 }

@@ -316,10 +316,6 @@ func (p *call) helpAhead(i int, v *Verb) bool {
 	return false
 }
 
-func (c *Command) verbNames() []string {
-	names := make([]string, len(c.verbs))
-	for i, v := range c.verbs {
-		names[i] = v.name
-	}
-	return names
-}
+// verbNames is the pool of a verb refusal: the named verbs, sorted, in a
+// slice the refusal owns.
+func (c *Command) verbNames() []string { return slices.Clone(c.sortedVerbs) }

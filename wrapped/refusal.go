@@ -29,7 +29,7 @@ func (e *UnknownVerbError) Error() string {
 // there is no root.
 type MissingVerbError struct {
 	Command string
-	Allowed []string
+	Allowed []string // sorted
 }
 
 func (e *MissingVerbError) Error() string {

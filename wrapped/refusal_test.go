@@ -183,3 +183,32 @@ func TestRefusalValuesStayOneLine(t *testing.T) {
 		t.Errorf("long value not cut: %s", err)
 	}
 }
+
+// The pools of allowed names are sorted, whatever the declared order; the
+// fields hold them sorted too.
+func TestRefusalPoolsSorted(t *testing.T) {
+	c, err := wrapped.New("zed", helper).
+		Verb(wrapped.NewVerb("zulu").Flag(wrapped.Switch("zz"), wrapped.Switch("b").Alias("aa"), wrapped.Switch("a")),
+			wrapped.NewVerb("alpha")).
+		Build(wrapped.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		err  error
+		line string
+	}{
+		{[]string{"nope"}, &wrapped.UnknownVerbError{Command: "zed", Verb: "nope", Allowed: []string{"alpha", "zulu"}},
+			"zed: unknown verb 'nope'; allowed: alpha, zulu"},
+		{nil, &wrapped.MissingVerbError{Command: "zed", Allowed: []string{"alpha", "zulu"}},
+			"zed: no verb given; allowed: alpha, zulu"},
+		{[]string{"zulu", "--c"}, &wrapped.UnknownFlagError{Scope: "zed zulu", Flag: "--c", Allowed: "-a, -b/--aa, --zz"},
+			"zed zulu: unknown flag '--c'; allowed: -a, -b/--aa, --zz"},
+	} {
+		_, err := c.Plan(tc.args, "/")
+		if err == nil || err.Error() != tc.line || !reflect.DeepEqual(err, tc.err) {
+			t.Errorf("%q: got %#v (%v), want %s", tc.args, err, err, tc.line)
+		}
+	}
+}
