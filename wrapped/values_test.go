@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/wrapped"
 )
 
 // hostileValues must reach the child's argv byte for byte.
@@ -183,6 +184,29 @@ func TestJSONOutput(t *testing.T) {
 	res = run(t, s, `probe run a`)
 	if res.Data != nil {
 		t.Errorf("data without json: %s", res.Data)
+	}
+}
+
+// JSON output is parsed only when the child exits 0 and its output was not
+// cut: a failing child keeps its status, and output past the bound kept for
+// parsing is no error.
+func TestJSONOutputNotParsed(t *testing.T) {
+	fail, err := wrapped.New("fail", helper).Env(helperEnv, "fail").Root(wrapped.NewVerb("").JSON()).Build(wrapped.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flood, err := wrapped.New("flood", helper).Env(helperEnv, "flood").Root(wrapped.NewVerb("").JSON()).Build(wrapped.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSession(t, kernel.Config{OutputLimit: 4096}, t.TempDir(), map[string]*wrapped.Command{"fail": fail, "flood": flood})
+	res := run(t, s, "fail")
+	if res.ExitCode != 3 || res.Data != nil || res.Stderr != "" {
+		t.Errorf("fail: exit %d data %s stderr %q", res.ExitCode, res.Data, res.Stderr)
+	}
+	res = run(t, s, "flood")
+	if res.ExitCode != 0 || res.Data != nil || res.Stderr != "" || res.StdoutBytes != 17<<20 {
+		t.Errorf("flood: exit %d data %.20s stderr %q stdout bytes %d", res.ExitCode, res.Data, res.Stderr, res.StdoutBytes)
 	}
 }
 

@@ -1,10 +1,11 @@
 // Command oracle is the tests' stand-in for a wrapped program. The mode
 // comes from WRAPPED_TEST_HELPER, which the fixtures pin: "argv" prints
 // its arguments as a JSON array, "cat" copies stdin, "print" writes its
-// last argument as is, "fail" exits 3.
+// last argument as is, "flood" writes 17 MiB of x, "fail" exits 3.
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,6 +22,11 @@ func main() {
 	case "print":
 		if len(os.Args) > 1 {
 			fmt.Print(os.Args[len(os.Args)-1])
+		}
+	case "flood":
+		chunk := bytes.Repeat([]byte("x"), 1<<20)
+		for range 17 {
+			os.Stdout.Write(chunk)
 		}
 	case "fail":
 		os.Exit(3)
