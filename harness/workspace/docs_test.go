@@ -8,39 +8,52 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// The walk-through of docs/workspace.md is what cmd/shelter's testscript
-// runs, word for word.
+// The shell blocks of docs/workspace.md are what cmd/shelter's
+// testscripts run, word for word.
 func TestDocsWalkthrough(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/workspace.md")
+	data, err := os.ReadFile("../../docs/workspace.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, walk, ok := strings.Cut(string(doc), "## Walk-through\n")
-	if !ok {
-		t.Fatal("docs/workspace.md has no ## Walk-through")
+	doc := string(data)
+	for _, tt := range []struct {
+		after, script, file string
+	}{
+		{"## Walk-through\n", "workspace.txtar", "walkthrough.sh"},
+		{"To change the config,", "workspace_config.txtar", "config.sh"},
+	} {
+		_, rest, ok := strings.Cut(doc, tt.after)
+		if !ok {
+			t.Fatalf("docs/workspace.md has no %q", tt.after)
+		}
+		_, block, ok := strings.Cut(rest, "```sh\n")
+		if !ok {
+			t.Fatalf("no sh block after %q", tt.after)
+		}
+		block, _, _ = strings.Cut(block, "```\n")
+		if got := txtarFile(t, tt.script, tt.file); got != block {
+			t.Errorf("%s of %s differs from docs/workspace.md:\n%s\nwant:\n%s", tt.file, tt.script, got, block)
+		}
 	}
-	_, block, ok := strings.Cut(walk, "```sh\n")
-	if !ok {
-		t.Fatal("the walk-through has no sh block")
+	// The refused dispatch the walk-through shows is refuse.sh's.
+	refuse := strings.Split(strings.TrimSpace(txtarFile(t, "workspace.txtar", "refuse.sh")), "\n")
+	if last := refuse[len(refuse)-1]; !strings.Contains(doc, "\n$ "+last+"\n") {
+		t.Errorf("docs/workspace.md does not show %q", last)
 	}
-	block, _, _ = strings.Cut(block, "```\n")
+}
 
-	ar, err := txtar.ParseFile("../../cmd/shelter/testdata/script/workspace.txtar")
+// txtarFile returns file of cmd/shelter's testscript script.
+func txtarFile(t *testing.T, script, file string) string {
+	t.Helper()
+	ar, err := txtar.ParseFile("../../cmd/shelter/testdata/script/" + script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string]string{}
 	for _, f := range ar.Files {
-		files[f.Name] = string(f.Data)
+		if f.Name == file {
+			return string(f.Data)
+		}
 	}
-	if files["walkthrough.sh"] != block {
-		t.Errorf("walkthrough.sh of workspace.txtar differs from the walk-through:\n%s\nwant:\n%s", files["walkthrough.sh"], block)
-	}
-	refuse := files["refuse.sh"]
-	if i := strings.LastIndex(strings.TrimSuffix(refuse, "\n"), "\n"); i >= 0 {
-		refuse = refuse[i+1:]
-	}
-	if !strings.Contains(walk, "$ "+refuse) {
-		t.Errorf("the walk-through does not show the refused dispatch that refuse.sh runs: %q", refuse)
-	}
+	t.Fatalf("%s has no file %s", script, file)
+	return ""
 }
