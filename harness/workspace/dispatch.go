@@ -29,12 +29,12 @@ type DispatchOutput struct {
 // Every check comes first, against the caller's governing config commit
 // ([Workspace.Governing]): the role is defined and has a soul, every tool
 // it grants is described, the child is within budgets.max_depth, the name
-// is well formed and not worn. Only then it mints the child's id, creates
-// branch agents/<child> at the caller's branch tip and its worktree, and
-// commits `dispatch: <role> [<child>]`: control files removed, tool
-// descriptors cut to the grant and checked out from the governing commit,
-// goal.md, soul.md and name written. Finally it deposits the goal in the
-// child's inbox as a message from caller.
+// is well formed and not worn. Only then it mints the child's id and makes
+// the dispatch commit `dispatch: <role> [<child>]` on the caller's branch
+// tip, as branch agents/<child>: control files removed, tool descriptors
+// cut to the grant and taken from the governing commit, goal.md, soul.md
+// and name written. It checks the branch out in the child's worktree and
+// deposits the goal in the child's inbox as a message from caller.
 //
 // A refusal leaves nothing behind; so does a failure of the writes, which
 // are undone as far as they went.

@@ -314,3 +314,26 @@ func TestDispatchWithoutMaxDepthHasNoLimit(t *testing.T) {
 		t.Errorf("depth %d, want 6", Depth(id))
 	}
 }
+
+func TestDispatchFailedWriteIsUndone(t *testing.T) {
+	ws := newWorkspace(t)
+	root := newRoot(t, ws)
+	// The inbox cannot be made: the last write fails after the branch and
+	// the worktree exist.
+	inbox := filepath.Join(ws.Dir, "inbox")
+	if err := os.RemoveAll(inbox); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(inbox, []byte("not a directory"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, ws)
+	_, err := ws.Dispatch(context.Background(), root, DispatchInput{Role: "worker", Goal: "g"})
+	if err == nil || IsRefusal(err) {
+		t.Fatalf("got %v, want a failure", err)
+	}
+	sameState(t, before, snapshot(t, ws))
+	if entries, _ := os.ReadDir(filepath.Join(ws.Dir, "agents")); len(entries) != 1 {
+		t.Errorf("agents/ holds %v, want the root alone", entries)
+	}
+}

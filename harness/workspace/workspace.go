@@ -67,15 +67,15 @@ func Init(ctx context.Context, dir string) (*Workspace, error) {
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	for _, sub := range []string{"agents", "inbox", "skills"} {
-		if err := os.MkdirAll(filepath.Join(abs, sub), 0o755); err != nil {
-			return nil, err
-		}
-	}
 	repo := filepath.Join(abs, "repo.git")
 	g, err := newGitRunner(abs, repo)
 	if err != nil {
 		return nil, err
+	}
+	for _, sub := range []string{"agents", "inbox", "skills"} {
+		if err := os.MkdirAll(filepath.Join(abs, sub), 0o755); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := g.run(ctx, abs, nil, "-c", "init.defaultBranch=config/main", "init", "-q", "--bare", repo); err != nil {
 		return nil, err
