@@ -47,27 +47,9 @@ func (p *call) run() (*Plan, error) {
 
 	// 1. The verb.
 	args := p.args
-	var v *Verb
-	var verbErr error
-	i := 0
-	switch {
-	case p.verb != nil:
-		v = p.verb
-	case len(c.verbs) == 0:
-		v = c.root
-	case len(args) == 0 || !p.isOpaque(0) && strings.HasPrefix(args[0], "-"):
-		v = c.root
-		if v == nil {
-			verbErr = &MissingVerbError{Command: c.name, Allowed: c.verbNames()}
-		}
-	case p.isOpaque(0):
+	v, i, verbErr := p.chooseVerb()
+	if v == nil && verbErr == nil {
 		return nil, nil
-	default:
-		if v = c.byName[args[0]]; v != nil {
-			i = 1
-		} else if v = c.root; v == nil {
-			verbErr = &UnknownVerbError{Command: c.name, Verb: args[0], Allowed: c.verbNames()}
-		}
 	}
 	scope := c.name
 	if v != nil {
@@ -214,6 +196,34 @@ func (p *call) run() (*Plan, error) {
 		argv[u.argv] = resolved
 	}
 	return &Plan{Verb: v, Path: c.path, Argv: argv}, nil
+}
+
+// chooseVerb is step 1: the verb that takes the call, and the index of the
+// first word after the verb's name. When no verb takes the call, v is nil
+// and err the refusal; when the first word is opaque (the static pass), v
+// and err are both nil: the call cannot be judged.
+func (p *call) chooseVerb() (v *Verb, next int, err error) {
+	c, args := p.cmd, p.args
+	switch {
+	case p.verb != nil:
+		return p.verb, 0, nil
+	case len(c.verbs) == 0:
+		return c.root, 0, nil
+	case len(args) == 0 || !p.isOpaque(0) && strings.HasPrefix(args[0], "-"):
+		if c.root == nil {
+			return nil, 0, &MissingVerbError{Command: c.name, Allowed: c.verbNames()}
+		}
+		return c.root, 0, nil
+	case p.isOpaque(0):
+		return nil, 0, nil
+	}
+	if v := c.byName[args[0]]; v != nil {
+		return v, 1, nil
+	}
+	if c.root == nil {
+		return nil, 0, &UnknownVerbError{Command: c.name, Verb: args[0], Allowed: c.verbNames()}
+	}
+	return c.root, 0, nil
 }
 
 // lookup finds the flag a word names: the word itself, or for a long
