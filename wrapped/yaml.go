@@ -211,7 +211,8 @@ func orNode(n, fallback *yaml.Node) *yaml.Node {
 	return n
 }
 
-func unknownKey(d *decoder, k *yaml.Node, where, allowed string) error {
+// unknownKey refuses a key the vocabulary does not have, naming those it does.
+func (d *decoder) unknownKey(k *yaml.Node, where, allowed string) error {
 	return d.errf(k, "unknown key '%s' in %s; allowed: %s", show(k.Value), where, allowed)
 }
 
@@ -250,7 +251,7 @@ func (d *decoder) command(name string, key, n *yaml.Node) (*CommandSpec, error) 
 		case "root":
 			c.root, err = d.verb(name, "", kn, v)
 		default:
-			err = unknownKey(d, kn, "command '"+name+"'", "about, env, executable, lead, root, tty, verbs")
+			err = d.unknownKey(kn, "command '"+name+"'", "about, env, executable, lead, root, tty, verbs")
 		}
 		return err
 	})
@@ -304,7 +305,7 @@ func (d *decoder) verb(scope, name string, key, n *yaml.Node) (*VerbSpec, error)
 				return err
 			})
 		default:
-			err = unknownKey(d, kn, scope, "about, examples, flags, json, lead, omit_name, positionals, stdin, tail")
+			err = d.unknownKey(kn, scope, "about, examples, flags, json, lead, omit_name, positionals, stdin, tail")
 		}
 		return err
 	})
@@ -351,7 +352,7 @@ func (d *decoder) flag(scope, name string, key, n *yaml.Node) (*FlagSpec, error)
 		case "about":
 			f.about, err = d.str(v, "about")
 		default:
-			err = unknownKey(d, kn, scope+" flag '"+name+"'", "about, alias, choices, repeatable, required, style, type")
+			err = d.unknownKey(kn, scope+" flag '"+name+"'", "about, alias, choices, repeatable, required, style, type")
 		}
 		return err
 	})
@@ -392,7 +393,7 @@ func (d *decoder) positionals(scope string, n *yaml.Node, vs *VerbSpec) error {
 			case "about":
 				a.about, err = d.str(v, "about")
 			default:
-				err = unknownKey(d, kn, scope+" positional", "about, many, name, path_under, required")
+				err = d.unknownKey(kn, scope+" positional", "about, many, name, path_under, required")
 			}
 			return err
 		})
