@@ -167,7 +167,7 @@ func TestExamplePython(t *testing.T) {
 		t.Errorf("script saw %q %q, want %q", out.Argv, out.Stdin, want)
 	}
 	res = run(t, s, "python3 /etc/passwd")
-	if !res.Rejected || !strings.HasPrefix(res.Issues[0].Message, "python3: 'script' must be under ") {
+	if !res.Rejected || res.Issues[0].Message != "python3: 'script' must be under "+project+"; got '/etc/passwd'" {
 		t.Errorf("outside: %+v", res.Issues)
 	}
 	res = run(t, s, "python3 -c 'print(1)'")
