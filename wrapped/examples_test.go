@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"mvdan.cc/sh/v3/shell"
+
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/wrapped"
 )
@@ -179,28 +181,43 @@ func TestExamplePython(t *testing.T) {
 	}
 }
 
-// The examples load from where they are, and every example line of a
-// verb's help plans without refusal.
+// The examples load from where they are, and every example call shown in
+// a verb's help plans without refusal.
 func TestExamplesFileLoads(t *testing.T) {
 	needProgram(t, "git")
 	needProgram(t, "go")
 	needProgram(t, "python3")
 	cmds := loadExamples(t, "")
+	dir, err := filepath.Abs(filepath.Dir(examplesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range []string{"git", "go", "python3"} {
-		if cmds[name] == nil {
+		c := cmds[name]
+		if c == nil {
 			t.Fatalf("%s missing from %s", name, examplesFile)
 		}
-	}
-	for _, line := range []string{
-		"git log -n 5 --oneline",
-		"git log --oneline main -- README.md",
-		"git commit -m fix",
-		"go env GOOS GOARCH",
-		"go test -run TestPlan -count 1 ./wrapped/",
-	} {
-		w := strings.Fields(line)
-		if _, err := cmds[w[0]].Plan(w[1:], "/"); err != nil {
-			t.Errorf("%s: %v", line, err)
+		checked := 0
+		for _, v := range c.Verbs() {
+			_, examples, ok := strings.Cut(v.Help(), "\nexamples:\n")
+			if !ok {
+				continue
+			}
+			for _, line := range strings.Split(strings.TrimRight(examples, "\n"), "\n") {
+				_, call, _ := strings.Cut(line, ": ")
+				words, err := shell.Fields(call, func(string) string { return "" })
+				if err != nil || len(words) == 0 || words[0] != name {
+					t.Errorf("%s: example %q is not a call of %s (%v)", v.Title(), call, name, err)
+					continue
+				}
+				if _, err := c.Plan(words[1:], dir); err != nil {
+					t.Errorf("%s: example %q: %v", v.Title(), call, err)
+				}
+				checked++
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%s: no example checked", name)
 		}
 	}
 }
