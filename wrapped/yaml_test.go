@@ -2,6 +2,7 @@ package wrapped_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -165,5 +166,84 @@ func TestLoadFileMissing(t *testing.T) {
 	_, err := wrapped.LoadFile("/no/such/tools.yaml", wrapped.LoadOptions{})
 	if err == nil || err.Error() != "/no/such/tools.yaml:1:1: no such file or directory" {
 		t.Errorf("%v", err)
+	}
+}
+
+// The Go builder and YAML produce the same declaration: same help, same
+// schema, same argv.
+func TestBuilderMatchesYAML(t *testing.T) {
+	fromYAML := loadString(t, strings.ReplaceAll(`
+commands:
+  git:
+    executable: @HELPER@
+    about: Version control.
+    lead: [--no-pager]
+    env: {GIT_PAGER: cat}
+    verbs:
+      log:
+        about: Show commit logs.
+        flags:
+          max-count: {alias: [n], type: int, about: Limit the number of commits.}
+          oneline: {}
+          format: {type: string, style: separate, repeatable: true}
+          color: {choices: [never, always], required: true}
+        positionals:
+          - {name: revision, many: true}
+        tail: after-dash-dash
+        stdin: pipe
+        json: true
+        examples: {last five: git log -n 5 --oneline}
+    root:
+      omit_name: true
+      flags: {version: {}}
+      positionals: [{name: word, required: true}]
+`, "@HELPER@", helper))["git"]
+	fromGo, err := wrapped.New("git", helper).
+		About("Version control.").
+		Lead("--no-pager").
+		Env("GIT_PAGER", "cat").
+		Verb(wrapped.NewVerb("log").
+			About("Show commit logs.").
+			Flag(wrapped.Int("max-count").Alias("n").About("Limit the number of commits."),
+				wrapped.Switch("oneline"),
+				wrapped.String("format").Style(wrapped.StyleSeparate).Repeatable(),
+				wrapped.Choice("color", "never", "always").Required()).
+			Arg(wrapped.Many("revision")).
+			Tail(wrapped.TailAfterDashDash).
+			Stdin(wrapped.StdinPipe).
+			JSON().
+			Example("last five", "git log -n 5 --oneline")).
+		Root(wrapped.NewVerb("").OmitName().Flag(wrapped.Switch("version")).Arg(wrapped.Arg("word").Required())).
+		Build(wrapped.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := fromYAML.Help(), fromGo.Help(); a != b {
+		t.Errorf("command help:\n%s\n---\n%s", a, b)
+	}
+	if a, b := string(fromYAML.InputSchema()), string(fromGo.InputSchema()); a != b {
+		t.Errorf("schema:\n%s\n%s", a, b)
+	}
+	if !reflect.DeepEqual(fromYAML.Env(), fromGo.Env()) {
+		t.Errorf("env %q, %q", fromYAML.Env(), fromGo.Env())
+	}
+	for _, name := range []string{"log", ""} {
+		vy, _ := fromYAML.Verb(name)
+		vg, _ := fromGo.Verb(name)
+		if vy.Help() != vg.Help() || vy.Tail() != vg.Tail() || vy.Stdin() != vg.Stdin() || vy.JSON() != vg.JSON() {
+			t.Errorf("verb %q differs", name)
+		}
+	}
+	for _, call := range [][]string{
+		{"log", "-n", "5", "--format", "%h", "--color=never", "main", "--", "x"},
+		{"log"},
+		{"word", "--version"},
+		{"--version"},
+	} {
+		py, ey := fromYAML.Plan(call, "/")
+		pg, eg := fromGo.Plan(call, "/")
+		if !reflect.DeepEqual(py, pg) || fmt.Sprint(ey) != fmt.Sprint(eg) {
+			t.Errorf("%q: %+v %v, %+v %v", call, py, ey, pg, eg)
+		}
 	}
 }
