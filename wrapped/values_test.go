@@ -2,6 +2,7 @@ package wrapped_test
 
 import (
 	"context"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -231,5 +232,26 @@ func TestHelpThroughSession(t *testing.T) {
 	res = run(t, s, "echo x | git log -h")
 	if res.ExitCode != 0 || res.Stdout != v.Help() {
 		t.Errorf("piped help: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+}
+
+// tty: true runs the child on a pseudo-terminal; without it, stdin is no
+// terminal.
+func TestTTY(t *testing.T) {
+	tty, err := exec.LookPath("tty")
+	if err != nil {
+		t.Skip("no tty program")
+	}
+	cmds := loadString(t, `
+commands:
+  onpty: {executable: `+tty+`, tty: true, root: {}}
+  nopty: {executable: `+tty+`, root: {}}
+`)
+	s := newSession(t, kernel.Config{}, t.TempDir(), cmds)
+	if res := run(t, s, "onpty"); res.ExitCode != 0 || !strings.HasPrefix(res.Stdout, "/dev/") {
+		t.Errorf("tty: true: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if res := run(t, s, "nopty"); res.ExitCode != 1 || res.Stdout != "not a tty\n" {
+		t.Errorf("tty: false: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
 }
