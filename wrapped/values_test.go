@@ -146,6 +146,15 @@ func TestPinnedExecutable(t *testing.T) {
 	if res := run(t, denied, "ls"); res.ExitCode == 0 {
 		t.Errorf("externals denied, yet ls ran: %q", res.Stdout)
 	}
+
+	// Every profile: the sandbox too, whose root does not hold the program.
+	for _, profile := range []kernel.Profile{kernel.ProfileHost, kernel.ProfileAgent, kernel.ProfileSandbox} {
+		cfg, _ := kernel.Preset(profile)
+		s := newSession(t, cfg, dir, cmds)
+		if res := run(t, s, "git log main"); res.ExitCode != 0 || argvOf(t, res.Stdout)[1] != "main" {
+			t.Errorf("%s: exit %d stdout %q stderr %q", profile, res.ExitCode, res.Stdout, res.Stderr)
+		}
+	}
 }
 
 func TestStdinPipe(t *testing.T) {
