@@ -20,6 +20,7 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte("commands:\n  a: {executable: /bin/echo, root: {flags: {x: {alias: [y, -z]}}}}\n"))
 	f.Add([]byte("commands: &a {b: *a}\n"))
+	f.Add([]byte(aliasFile(3, 2)))
 	f.Add([]byte("commands:\n  a:\n    <<: {executable: /bin/echo}\n"))
 	f.Add([]byte("tools: {}\n"))
 	f.Add([]byte("commands:\n  a:\n    executable: /bin/echo\n    verbs: {v: {positionals: [{name: p, path_under: /}]}}\n"))

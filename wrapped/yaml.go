@@ -105,8 +105,42 @@ func DecodeYAML(filename string, commands *yaml.Node, opts LoadOptions) ([]*Comm
 	return out, nil
 }
 
+// maxAliased bounds the mapping entries and list items a tools file
+// reaches through aliases. An alias repeats all that its anchor names, so a
+// few nested ones would let a file of a few kilobytes declare millions of
+// flags.
+const maxAliased = 10000
+
 type decoder struct {
 	file, dir string
+	inAlias   int        // > 0 while decoding what an alias names
+	outermost *yaml.Node // the alias being decoded, when inAlias > 0
+	aliased   int        // the entries and items read inside aliases so far
+}
+
+// count notes one entry or item about to be read, refusing it, at the
+// alias that repeats it, past maxAliased of them inside aliases.
+func (d *decoder) count() error {
+	if d.inAlias == 0 {
+		return nil
+	}
+	if d.aliased++; d.aliased > maxAliased {
+		return d.errf(d.outermost, "aliases repeat more than %d entries; write the declarations out", maxAliased)
+	}
+	return nil
+}
+
+// expand calls fn with what n names; when n is an alias, what fn reads
+// counts against maxAliased.
+func (d *decoder) expand(n *yaml.Node, fn func(n *yaml.Node) error) error {
+	if n != nil && n.Kind == yaml.AliasNode {
+		if d.inAlias == 0 {
+			d.outermost = n
+		}
+		d.inAlias++
+		defer func() { d.inAlias-- }()
+	}
+	return fn(deref(n))
 }
 
 func (d *decoder) pos(n *yaml.Node) pos { return pos{file: d.file, line: n.Line, col: n.Column} }
@@ -145,15 +179,19 @@ func (d *decoder) entries(n *yaml.Node, what string, dups bool, fn func(key stri
 	}
 	seen := make(map[string]bool, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := deref(n.Content[i]), deref(n.Content[i+1])
+		k := deref(n.Content[i])
 		if k == nil || k.Kind != yaml.ScalarNode {
 			return d.errf(n.Content[i], "%s: keys must be plain strings", what)
+		}
+		if err := d.count(); err != nil {
+			return err
 		}
 		if dups && seen[k.Value] {
 			return d.errf(k, "%s: '%s' given twice", what, show(k.Value))
 		}
 		seen[k.Value] = true
-		if err := fn(k.Value, k, v); err != nil {
+		err := d.expand(n.Content[i+1], func(v *yaml.Node) error { return fn(k.Value, k, v) })
+		if err != nil {
 			return err
 		}
 	}
@@ -195,6 +233,9 @@ func (d *decoder) strs(n *yaml.Node, what string, one bool) ([]string, error) {
 	}
 	out := make([]string, 0, len(n.Content))
 	for _, item := range n.Content {
+		if err := d.count(); err != nil {
+			return nil, err
+		}
 		item = deref(item)
 		if item == nil || item.Kind != yaml.ScalarNode || isNull(item) {
 			return nil, d.errf(orNode(item, n), "%s must be a list of strings", what)
@@ -371,39 +412,46 @@ func (d *decoder) positionals(scope string, n *yaml.Node, vs *VerbSpec) error {
 		return d.errf(n, "%s: positionals must be a list", scope)
 	}
 	for _, item := range n.Content {
-		item = deref(item)
-		if item == nil {
-			continue
+		if err := d.count(); err != nil {
+			return err
 		}
-		a := &ArgSpec{pos: d.pos(item)}
-		named := false
-		err := d.mapping(item, scope+" positional", func(k string, kn, v *yaml.Node) error {
-			var err error
-			switch k {
-			case "name":
-				a.name, err = d.str(v, "name")
-				named = true
-			case "many":
-				a.many, err = d.boolean(v, "many")
-			case "required":
-				a.required, err = d.boolean(v, "required")
-			case "path_under":
-				a.pathUnder, err = d.str(v, "path_under")
-				a.underPos = d.pos(v)
-			case "about":
-				a.about, err = d.str(v, "about")
-			default:
-				err = d.unknownKey(kn, scope+" positional", "about, many, name, path_under, required")
-			}
+		err := d.expand(item, func(item *yaml.Node) error {
+			a, err := d.positional(scope, item)
+			vs.args = append(vs.args, a)
 			return err
 		})
 		if err != nil {
 			return err
 		}
-		if !named {
-			return d.errf(item, "%s: a positional needs a name", scope)
-		}
-		vs.args = append(vs.args, a)
 	}
 	return nil
+}
+
+func (d *decoder) positional(scope string, n *yaml.Node) (*ArgSpec, error) {
+	a := &ArgSpec{pos: d.pos(n)}
+	named := false
+	err := d.mapping(n, scope+" positional", func(k string, kn, v *yaml.Node) error {
+		var err error
+		switch k {
+		case "name":
+			a.name, err = d.str(v, "name")
+			named = true
+		case "many":
+			a.many, err = d.boolean(v, "many")
+		case "required":
+			a.required, err = d.boolean(v, "required")
+		case "path_under":
+			a.pathUnder, err = d.str(v, "path_under")
+			a.underPos = d.pos(v)
+		case "about":
+			a.about, err = d.str(v, "about")
+		default:
+			err = d.unknownKey(kn, scope+" positional", "about, many, name, path_under, required")
+		}
+		return err
+	})
+	if err == nil && !named {
+		err = d.errf(n, "%s: a positional needs a name", scope)
+	}
+	return a, err
 }

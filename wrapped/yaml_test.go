@@ -247,3 +247,45 @@ commands:
 		}
 	}
 }
+
+// aliasFile declares one command whose verb v0 has flags f0…f(flags-1);
+// verbs v1…v(verbs-1) are aliases of v0.
+func aliasFile(verbs, flags int) string {
+	var b strings.Builder
+	b.WriteString("commands:\n  c0:\n    executable: /bin/echo\n    verbs:\n      v0: &v\n        flags: {")
+	for i := range flags {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "f%d: {}", i)
+	}
+	b.WriteString("}\n")
+	for i := 1; i < verbs; i++ {
+		fmt.Fprintf(&b, "      v%d: *v\n", i)
+	}
+	return b.String()
+}
+
+// Aliases may share declarations, but what they repeat is bounded: a few
+// nested ones in a small file would otherwise declare millions of flags.
+func TestLoadAliases(t *testing.T) {
+	cmds, err := wrapped.LoadBytes("shared.yaml", []byte(aliasFile(30, 20)), wrapped.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := cmds[0].Verb("v29"); !ok || len(v.Flags()) != 20 {
+		t.Fatalf("the alias v29 was not expanded")
+	}
+	// 61 entries (flags: and 60 flags) a verb: v164 passes 10000.
+	_, err = wrapped.LoadBytes("bomb.yaml", []byte(aliasFile(300, 60)), wrapped.LoadOptions{})
+	if want := "bomb.yaml:170:13: aliases repeat more than 10000 entries; write the declarations out"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	// An alias of what holds aliases counts all it repeats, at the outer
+	// alias: c0 holds 6040 entries, c1 repeats them.
+	src := strings.Replace(aliasFile(100, 60), "  c0:\n", "  c0: &c\n", 1) + "  c1: *c\n"
+	_, err = wrapped.LoadBytes("nested.yaml", []byte(src), wrapped.LoadOptions{})
+	if want := "nested.yaml:106:7: aliases repeat more than 10000 entries; write the declarations out"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
