@@ -166,18 +166,6 @@ func (t *jobTable) running() []Job {
 	return out
 }
 
-// lookup finds a job by number.
-func (t *jobTable) lookup(id int) *job {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, j := range t.jobs {
-		if j.id == id {
-			return j
-		}
-	}
-	return nil
-}
-
 func (t *jobTable) all() []*job {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -207,8 +207,3 @@ func flagValue(args []string, i int, short, long string) (string, int, bool) {
 	}
 	return "", 0, false
 }
-
-// sortedFlags is a pool of flags for refusals.
-func sortedFlags(flags ...string) []string {
-	return slices.Sorted(slices.Values(flags))
-}

@@ -32,16 +32,16 @@ func Parse(file string, src []byte, path string) ([]kernel.Tool, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {
 		if err.Error() == "EOF" {
-			return nil, fmt.Errorf("%s:1:1: empty file; want a mapping with commands: and/or tools:", file)
+			return nil, fmt.Errorf("%s:1:1: empty file; want a mapping with the keys commands and/or tools", file)
 		}
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	if len(doc.Content) == 0 {
-		return nil, fmt.Errorf("%s:1:1: empty file; want a mapping with commands: and/or tools:", file)
+		return nil, fmt.Errorf("%s:1:1: empty file; want a mapping with the keys commands and/or tools", file)
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s:%d:%d: want a mapping with commands: and/or tools:", file, top.Line, top.Column)
+		return nil, fmt.Errorf("%s:%d:%d: want a mapping with the keys commands and/or tools", file, top.Line, top.Column)
 	}
 	var tools []kernel.Tool
 	seen := map[string]bool{}

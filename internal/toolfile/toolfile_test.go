@@ -32,8 +32,8 @@ func TestParseBothSections(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"", "t.yaml:1:1: empty file; want a mapping with commands: and/or tools:"},
-		{"- a\n", "t.yaml:1:1: want a mapping with commands: and/or tools:"},
+		{"", "t.yaml:1:1: empty file; want a mapping with the keys commands and/or tools"},
+		{"- a\n", "t.yaml:1:1: want a mapping with the keys commands and/or tools"},
 		{"commands: {}\nextras: 1\n", "t.yaml:2:1: unknown key 'extras'; allowed: commands, tools"},
 		{"tools: {}\ntools: {}\n", "t.yaml:2:1: key 'tools' given twice"},
 		{"commands: [\n", "t.yaml: yaml: line 1: did not find expected node content"},
