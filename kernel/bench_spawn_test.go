@@ -14,7 +14,7 @@ import (
 // Compare with BenchmarkExecTrue, the bare os/exec start of the same
 // program.
 func BenchmarkRunTrue(b *testing.B) {
-	s := spawnSession(b, kernel.Config{}, kernel.SessionOptions{})
+	s := newSession(b, kernel.Config{}, kernel.SessionOptions{})
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -38,7 +38,7 @@ func BenchmarkExecTrue(b *testing.B) {
 // BenchmarkRunTrueVsExec alternates the two above in one loop, so that a
 // busy machine slows both alike, and reports the ratio of their times.
 func BenchmarkRunTrueVsExec(b *testing.B) {
-	s := spawnSession(b, kernel.Config{}, kernel.SessionOptions{})
+	s := newSession(b, kernel.Config{}, kernel.SessionOptions{})
 	ctx := context.Background()
 	var run, bare time.Duration
 	for b.Loop() {

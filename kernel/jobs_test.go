@@ -16,7 +16,7 @@ import (
 // Issue 3, item 6, first half: a job's late output reaches its log and
 // never a later call's result.
 func TestJobLateOutputGoesToLog(t *testing.T) {
-	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	start := time.Now()
 	res := runWith(t, s, "(sleep 0.3; echo late) &", kernel.RunOptions{})
 	if d := time.Since(start); d >= 300*time.Millisecond {
@@ -43,7 +43,7 @@ func TestJobLateOutputGoesToLog(t *testing.T) {
 
 // What a job prints while its call runs is part of that call's result.
 func TestJobOutputDuringItsCall(t *testing.T) {
-	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	res := runWith(t, s, "echo from-job & wait; echo done", kernel.RunOptions{})
 	if res.ExitCode != 0 || res.Stdout != "from-job\ndone\n" {
 		t.Errorf("exit %d stdout %q", res.ExitCode, res.Stdout)
@@ -70,7 +70,7 @@ func jobPID(t *testing.T, s *kernel.Session, marker string) int {
 // and Close ends the rest.
 func TestJobsKillAndClose(t *testing.T) {
 	const marker = "sleep 31.601"
-	s := spawnSession(t, kernel.Config{KillGrace: 200 * time.Millisecond}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{KillGrace: 200 * time.Millisecond}, kernel.SessionOptions{})
 	res := runWith(t, s, "("+marker+"; echo never) &", kernel.RunOptions{})
 	if res.ExitCode != 0 || len(res.Jobs) != 1 {
 		t.Fatalf("%+v", res)
@@ -114,7 +114,7 @@ func TestJobsKillAndClose(t *testing.T) {
 }
 
 func TestJobControlRefusals(t *testing.T) {
-	s := spawnSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
 	none := []struct{ script, stderr string }{
 		{"kill 1", "kill: '1' is not a job or process of this session; allowed: (none)\n"},
 		{"kill %1", "kill: '%1' is not a job or process of this session; allowed: (none)\n"},
@@ -159,7 +159,7 @@ func TestJobControlRefusals(t *testing.T) {
 }
 
 func TestKillSignals(t *testing.T) {
-	s := spawnSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
 	res := runWith(t, s, "kill -l; kill -l 130 9 TERM", kernel.RunOptions{})
 	if res.ExitCode != 0 || !strings.HasPrefix(res.Stdout, "HUP INT QUIT") || !strings.HasSuffix(res.Stdout, "\nINT\nKILL\n15\n") {
 		t.Errorf("kill -l: %+v", res)
@@ -182,7 +182,7 @@ func TestKillSignals(t *testing.T) {
 // kill -HUP passes over what nohup started; the session still ends it.
 func TestNohupJobSurvivesHangup(t *testing.T) {
 	const marker = "sleep 31.631"
-	s := spawnSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
 	runWith(t, s, "nohup "+marker+" &", kernel.RunOptions{})
 	pid := jobPID(t, s, marker)
 	res := runWith(t, s, fmt.Sprintf("kill -HUP %%1; kill -HUP %d; jobs", pid), kernel.RunOptions{})
@@ -199,7 +199,7 @@ func TestNohupJobSurvivesHangup(t *testing.T) {
 // Without session jobs, wait is the shell's own: it waits for the
 // background work of functions.
 func TestWaitInFunction(t *testing.T) {
-	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	res := runWith(t, s, "f() { echo inner & wait; echo done; }; f", kernel.RunOptions{})
 	if res.ExitCode != 0 || res.Stdout != "inner\ndone\n" {
 		t.Errorf("%+v", res)
@@ -212,7 +212,7 @@ func TestWaitInFunction(t *testing.T) {
 
 // jobs reports a finished job once, then forgets it.
 func TestJobsReportsDoneOnce(t *testing.T) {
-	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	runWith(t, s, "sh -c 'exit 3' &", kernel.RunOptions{})
 	eventually(t, "job finished", func() bool { return len(runWith(t, s, "true", kernel.RunOptions{}).Jobs) == 0 })
 	if res := runWith(t, s, "jobs", kernel.RunOptions{}); res.Stdout != "[1]  Exit 3  sh -c 'exit 3' &\n" {

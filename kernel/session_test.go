@@ -35,11 +35,7 @@ func newSession(t testing.TB, cfg kernel.Config, opts kernel.SessionOptions) *ke
 
 func run(t testing.TB, s *kernel.Session, script string) kernel.Result {
 	t.Helper()
-	res, err := s.Run(context.Background(), script, kernel.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return runWith(t, s, script, kernel.RunOptions{})
 }
 
 func TestStatePersistsAcrossRuns(t *testing.T) {

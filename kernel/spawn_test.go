@@ -14,25 +14,6 @@ import (
 	"github.com/shelter-sh/shelter/kernel"
 )
 
-// spawnSession is a session of a kernel built from cfg, in a temp dir,
-// closed when the test ends.
-func spawnSession(t testing.TB, cfg kernel.Config, opts kernel.SessionOptions) *kernel.Session {
-	t.Helper()
-	k, err := kernel.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if opts.Dir == "" {
-		opts.Dir = t.TempDir()
-	}
-	s, err := k.NewSession(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 func runWith(t testing.TB, s *kernel.Session, script string, opts kernel.RunOptions) kernel.Result {
 	t.Helper()
 	res, err := s.Run(context.Background(), script, opts)
@@ -84,7 +65,7 @@ func noneLeft(t testing.TB, marker string) {
 // Issue 3, item 1: the whole process group of a timed-out command ends,
 // within the grace.
 func TestTimeoutEndsProcessGroup(t *testing.T) {
-	s := spawnSession(t, kernel.Config{KillGrace: 200 * time.Millisecond}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{KillGrace: 200 * time.Millisecond}, kernel.SessionOptions{})
 	start := time.Now()
 	res := runWith(t, s, "sh -c 'sleep 100.101 & sleep 100.102'", kernel.RunOptions{Timeout: 500 * time.Millisecond})
 	if d := time.Since(start); d >= 1500*time.Millisecond {
@@ -100,7 +81,7 @@ func TestTimeoutEndsProcessGroup(t *testing.T) {
 // grace.
 func TestTermTrapKilledAfterGrace(t *testing.T) {
 	const grace = 300 * time.Millisecond
-	s := spawnSession(t, kernel.Config{KillGrace: grace}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{KillGrace: grace}, kernel.SessionOptions{})
 	start := time.Now()
 	res := runWith(t, s, `sh -c 'trap "" TERM; echo ready; sleep 100.201; sleep 100.202'`, kernel.RunOptions{Timeout: 300 * time.Millisecond})
 	d := time.Since(start)
@@ -134,7 +115,7 @@ func TestShebanglessScriptUsesSessionTools(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "spawned")
 	fakeCurl(t, dir, marker)
-	s := spawnSession(t, kernel.Config{Externals: kernel.ExternalsDenied, AllowExternal: []string{"script"}}, kernel.SessionOptions{
+	s := newSession(t, kernel.Config{Externals: kernel.ExternalsDenied, AllowExternal: []string{"script"}}, kernel.SessionOptions{
 		Dir:   dir,
 		Tools: []kernel.Tool{greetTool{}},
 		Env:   map[string]string{"PATH": dir},
@@ -162,7 +143,7 @@ func TestExitCodes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "noexec"), []byte("#!/bin/sh\necho hi\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{Dir: dir})
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{Dir: dir})
 	tests := []struct {
 		script string
 		code   int
@@ -223,7 +204,7 @@ func TestExternalsDeniedEverywhere(t *testing.T) {
 				bin := t.TempDir()
 				marker := filepath.Join(t.TempDir(), "spawned")
 				fakeCurl(t, bin, marker)
-				s := spawnSession(t, kernel.Config{Externals: kernel.ExternalsDenied, AllowExternal: allowed},
+				s := newSession(t, kernel.Config{Externals: kernel.ExternalsDenied, AllowExternal: allowed},
 					kernel.SessionOptions{Env: map[string]string{"PATH": bin + ":/usr/bin:/bin", "BIN": bin}})
 				res := runWith(t, s, script, kernel.RunOptions{})
 				if res.ExitCode != 127 || res.Stderr != want || res.Stdout != "" {
@@ -242,7 +223,7 @@ func TestExternalsAllowedRunsFake(t *testing.T) {
 	bin := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "spawned")
 	fakeCurl(t, bin, marker)
-	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{Env: map[string]string{"PATH": bin + ":/usr/bin:/bin"}})
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{Env: map[string]string{"PATH": bin + ":/usr/bin:/bin"}})
 	if res := runWith(t, s, "echo x | xargs curl", kernel.RunOptions{}); res.ExitCode != 0 {
 		t.Fatalf("%+v", res)
 	}
@@ -255,7 +236,7 @@ func TestExternalsAllowedRunsFake(t *testing.T) {
 func TestAllowExternalList(t *testing.T) {
 	bin := t.TempDir()
 	fakeCurl(t, bin, filepath.Join(t.TempDir(), "m"))
-	s := spawnSession(t, kernel.Config{Externals: kernel.ExternalsDenied, AllowExternal: []string{"sh", "curl"}},
+	s := newSession(t, kernel.Config{Externals: kernel.ExternalsDenied, AllowExternal: []string{"sh", "curl"}},
 		kernel.SessionOptions{Env: map[string]string{"PATH": "/usr/bin:/bin:" + bin, "BIN": bin}})
 	if res := runWith(t, s, "sh -c 'echo ok'", kernel.RunOptions{}); res.ExitCode != 0 || res.Stdout != "ok\n" {
 		t.Errorf("allowed sh: %+v", res)
@@ -269,7 +250,7 @@ func TestAllowExternalList(t *testing.T) {
 // Issue 3, item 7: a pipeline whose first stage never ends is ended by the
 // timeout.
 func TestPipelineTimeout(t *testing.T) {
-	s := spawnSession(t, kernel.Config{KillGrace: 500 * time.Millisecond}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{KillGrace: 500 * time.Millisecond}, kernel.SessionOptions{})
 	start := time.Now()
 	res := runWith(t, s, "sleep 60.701 | cat", kernel.RunOptions{Timeout: 500 * time.Millisecond})
 	if d := time.Since(start); d >= 3*time.Second {
@@ -284,7 +265,7 @@ func TestPipelineTimeout(t *testing.T) {
 // Issue 3, item 8: read takes one line of the call's input; the next
 // command gets the rest.
 func TestReadThenCat(t *testing.T) {
-	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	res := runWith(t, s, `read x; cat; echo "x=$x"`, kernel.RunOptions{Stdin: strings.NewReader("a\nb\n")})
 	if res.ExitCode != 0 || res.Stdout != "b\nx=a\n" {
 		t.Errorf("exit %d stdout %q, want b and x=a", res.ExitCode, res.Stdout)
@@ -297,7 +278,7 @@ func TestReadThenCat(t *testing.T) {
 
 // Without input, a reader of stdin sees end of file at once.
 func TestNoInputIsDevNull(t *testing.T) {
-	s := spawnSession(t, kernel.Config{}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	res := runWith(t, s, "cat; wc -c", kernel.RunOptions{Timeout: 10 * time.Second})
 	if res.ExitCode != 0 || strings.TrimSpace(res.Stdout) != "0" {
 		t.Errorf("%+v", res)
@@ -307,7 +288,7 @@ func TestNoInputIsDevNull(t *testing.T) {
 // A pipe is streamed: a producer that never ends does not keep its
 // consumer from answering.
 func TestPipeStreamed(t *testing.T) {
-	s := spawnSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{KillGrace: 100 * time.Millisecond}, kernel.SessionOptions{})
 	res := runWith(t, s, "yes | head -n 2", kernel.RunOptions{Timeout: 10 * time.Second})
 	if res.ExitCode != 0 || res.Stdout != "y\ny\n" {
 		t.Errorf("%+v", res)
@@ -317,7 +298,7 @@ func TestPipeStreamed(t *testing.T) {
 // Children get the session's exported variables exactly.
 func TestChildEnvIsSessionEnv(t *testing.T) {
 	t.Setenv("SHELTER_TEST_SECRET", "leak")
-	s := spawnSession(t, kernel.Config{CoreEnv: []string{}}, kernel.SessionOptions{Env: map[string]string{"A": "1"}})
+	s := newSession(t, kernel.Config{CoreEnv: []string{}}, kernel.SessionOptions{Env: map[string]string{"A": "1"}})
 	res := runWith(t, s, "B=2; export C=3; /usr/bin/env", kernel.RunOptions{})
 	got := strings.Split(strings.TrimSpace(res.Stdout), "\n")
 	slices.Sort(got)
@@ -334,7 +315,7 @@ func TestChildEnvIsSessionEnv(t *testing.T) {
 // A shebang-less script sees the session's variables only: no HOME from
 // the host when the session has none, no unexported variable.
 func TestShebanglessScriptSeesExportedOnly(t *testing.T) {
-	s := spawnSession(t, kernel.Config{CoreEnv: []string{"PATH"}}, kernel.SessionOptions{})
+	s := newSession(t, kernel.Config{CoreEnv: []string{"PATH"}}, kernel.SessionOptions{})
 	if err := os.WriteFile(filepath.Join(s.Dir(), "script"), []byte("echo \"home=$HOME plain=$plain exp=$EXP\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
