@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -123,5 +124,53 @@ func TestRunStreamsToTheEmbedder(t *testing.T) {
 	}
 	if out.String() != "0123456789abcdef\n" || errOut.String() != "e\n" || !res.Truncated {
 		t.Errorf("streamed %q %q; result %+v", out.String(), errOut.String(), res)
+	}
+}
+
+func TestSpillsOutliveTheSessionUnlessDiscarded(t *testing.T) {
+	for _, discard := range []bool{false, true} {
+		k, err := kernel.New(kernel.Config{OutputLimit: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := k.NewSession(kernel.SessionOptions{Dir: t.TempDir(), DiscardSpills: discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := run(t, s, "seq 1 100")
+		if res.SpillPath == "" {
+			t.Fatal("nothing spilled")
+		}
+		s.Close()
+		_, err = os.Stat(res.SpillPath)
+		if kept := err == nil; kept == discard {
+			t.Errorf("DiscardSpills %v: spill file kept %v", discard, kept)
+		}
+		os.RemoveAll(filepath.Dir(res.SpillPath))
+	}
+
+	// A session that spilled nothing leaves no directory behind.
+	k, _ := kernel.New(kernel.Config{})
+	s, err := k.NewSession(kernel.SessionOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, s, "(echo job) & echo call")
+	waitFor(t, func() bool { return len(run(t, s, "true").Jobs) == 0 })
+	if len(res.Jobs) != 1 {
+		t.Fatalf("jobs: %+v", res.Jobs)
+	}
+	logDir := s.SpillDir()
+	s.Close()
+	if _, err := os.Stat(res.Jobs[0].Log); err != nil {
+		t.Errorf("job log removed by Close: %v", err)
+	}
+	os.RemoveAll(logDir)
+
+	s, _ = k.NewSession(kernel.SessionOptions{Dir: t.TempDir()})
+	run(t, s, "echo small")
+	s.Close()
+	if _, err := os.Stat(s.SpillDir()); !os.IsNotExist(err) {
+		t.Errorf("an empty spill directory survived Close: %v", err)
 	}
 }

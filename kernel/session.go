@@ -32,9 +32,11 @@ type SessionOptions struct {
 	Caller Caller
 	// Tools are registered in this session only, beside the kernel's.
 	Tools []Tool
-	// KeepSpills keeps the session's spill files after Close; they are
-	// removed with the session's temp directory otherwise.
-	KeepSpills bool
+	// DiscardSpills makes Close remove the session's spill files and job
+	// logs. By default they outlive the session, so that a Result's
+	// spill_path and a job's log stay readable; an empty spill directory
+	// is removed either way.
+	DiscardSpills bool
 }
 
 // Session is one shell state: working directory, variables, functions,
@@ -48,7 +50,7 @@ type Session struct {
 	tmpdir  string
 	spills  string
 	devnull *os.File
-	keep    bool
+	discard bool
 
 	mu     sync.Mutex // held for the duration of a call
 	runner *interp.Runner
@@ -107,18 +109,15 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		tools:   tools,
 		guard:   g,
 		tmpdir:  tmpdir,
-		spills:  tmpdir,
 		devnull: devnull,
-		keep:    opts.KeepSpills,
+		discard: opts.DiscardSpills,
 	}
 	if s.caller.SessionID == "" {
 		s.caller.SessionID = fmt.Sprintf("s%d-%d", os.Getpid(), sessionCount.Add(1))
 	}
-	if s.keep {
-		if s.spills, err = os.MkdirTemp("", "shelter-spill-"); err != nil {
-			s.cleanup()
-			return nil, err
-		}
+	if s.spills, err = os.MkdirTemp("", "shelter-spill-"); err != nil {
+		s.cleanup()
+		return nil, err
 	}
 	s.life, s.end = context.WithCancel(context.Background())
 	env := k.sessionEnv(opts, tmpdir, dir)
@@ -191,9 +190,12 @@ func (s *Session) Dir() string {
 // TempDir is the session's private temporary directory ($TMPDIR).
 func (s *Session) TempDir() string { return s.tmpdir }
 
+// SpillDir is the directory of the session's spill files and job logs.
+func (s *Session) SpillDir() string { return s.spills }
+
 // Close kills the session's background jobs and removes its temp
-// directory. Spill files go with it unless KeepSpills was set. Close
-// waits for a running call to finish; it is safe to call twice.
+// directory; spill files and job logs stay unless DiscardSpills was set.
+// Close waits for a running call to finish; it is safe to call twice.
 func (s *Session) Close() error {
 	s.end()
 	s.jobs.killAll()
@@ -210,6 +212,13 @@ func (s *Session) Close() error {
 func (s *Session) cleanup() error {
 	if s.devnull != nil {
 		s.devnull.Close()
+	}
+	if s.spills != "" {
+		if s.discard {
+			os.RemoveAll(s.spills)
+		} else {
+			os.Remove(s.spills) // only when nothing spilled
+		}
 	}
 	return os.RemoveAll(s.tmpdir)
 }

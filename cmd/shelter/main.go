@@ -190,7 +190,7 @@ func (o *options) session(stderr io.Writer) (*kernel.Session, int) {
 		fmt.Fprintf(stderr, "shelter: %v\n", err)
 		return nil, 2
 	}
-	s, err := k.NewSession(kernel.SessionOptions{Dir: o.cwd, Caller: caller, Tools: extra, KeepSpills: true})
+	s, err := k.NewSession(kernel.SessionOptions{Dir: o.cwd, Caller: caller, Tools: extra})
 	if err != nil {
 		fmt.Fprintf(stderr, "shelter: %v\n", err)
 		return nil, 2
