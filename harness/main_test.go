@@ -85,6 +85,7 @@ func session(t testing.TB, tools []kernel.Tool, opts kernel.SessionOptions) *ker
 		env[k] = v
 	}
 	opts.Env = env
+	opts.DiscardSpills = true // tests leave nothing behind
 	s, err := k.NewSession(opts)
 	if err != nil {
 		t.Fatal(err)

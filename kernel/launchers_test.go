@@ -23,7 +23,7 @@ func launchSession(t *testing.T, cfg Config) *Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := k.NewSession(SessionOptions{Dir: t.TempDir()})
+	s, err := k.NewSession(SessionOptions{Dir: t.TempDir(), DiscardSpills: true})
 	if err != nil {
 		t.Fatal(err)
 	}

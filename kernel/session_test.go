@@ -25,6 +25,7 @@ func newSession(t testing.TB, cfg kernel.Config, opts kernel.SessionOptions) *ke
 	if opts.Dir == "" {
 		opts.Dir = t.TempDir()
 	}
+	opts.DiscardSpills = true // tests leave nothing behind
 	s, err := k.NewSession(opts)
 	if err != nil {
 		t.Fatal(err)

@@ -178,7 +178,7 @@ func newSession(t testing.TB, cfg kernel.Config, dir string, cmds map[string]*wr
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := k.NewSession(kernel.SessionOptions{Dir: dir})
+	s, err := k.NewSession(kernel.SessionOptions{Dir: dir, DiscardSpills: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func agentSession(t *testing.T, ws *Workspace, id string) *kernel.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := k.NewSession(kernel.SessionOptions{Dir: dir, Caller: caller, Tools: tools})
+	s, err := k.NewSession(kernel.SessionOptions{Dir: dir, Caller: caller, Tools: tools, DiscardSpills: true})
 	if err != nil {
 		t.Fatal(err)
 	}
