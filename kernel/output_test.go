@@ -155,15 +155,22 @@ func TestSpillsOutliveTheSessionUnlessDiscarded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := run(t, s, "(echo job) & echo call")
-	waitFor(t, func() bool { return len(run(t, s, "true").Jobs) == 0 })
+	res := run(t, s, "(echo job; sleep 30.6173) &")
 	if len(res.Jobs) != 1 {
 		t.Fatalf("jobs: %+v", res.Jobs)
 	}
+	log := res.Jobs[0].Log
+	waitFor(t, func() bool {
+		b, _ := os.ReadFile(log)
+		return string(b) == "job\n"
+	})
 	logDir := s.SpillDir()
 	s.Close()
-	if _, err := os.Stat(res.Jobs[0].Log); err != nil {
-		t.Errorf("job log removed by Close: %v", err)
+	if b, err := os.ReadFile(log); err != nil || string(b) != "job\n" {
+		t.Errorf("job log after Close: %q, %v", b, err)
+	}
+	if pids := processesWith(t, "30.6173"); len(pids) > 0 {
+		t.Errorf("Close left the job running: %v", pids)
 	}
 	os.RemoveAll(logDir)
 
