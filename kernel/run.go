@@ -131,7 +131,7 @@ func (s *Session) RunArgv(ctx context.Context, argv []string, opts RunOptions) (
 		return Result{}, ErrClosed
 	}
 	if len(argv) == 0 {
-		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: empty argv"}}), nil
+		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: empty argv; give at least a command name"}}), nil
 	}
 	words := make([]*syntax.Word, len(argv))
 	lits := make([]Word, len(argv))
