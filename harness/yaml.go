@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/shelter-sh/shelter/internal/toolfile"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -76,36 +75,15 @@ func LoadFile(path string) ([]kernel.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &decoder{file: path}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, d.yamlError(err)
-	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return nil, nil
-	}
-	top := resolveAlias(doc.Content[0])
-	if top.Kind == yaml.ScalarNode && top.Tag == "!!null" {
-		return nil, nil
-	}
-	if top.Kind != yaml.MappingNode {
-		return nil, d.errorf(top, "want a mapping with tools: and commands:")
-	}
-	var tools *yaml.Node
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		key := top.Content[i]
-		switch key.Value {
-		case "tools":
-			if tools != nil {
-				return nil, d.errorf(key, "tools: given twice")
-			}
-			tools = top.Content[i+1]
-		case "commands":
-		default:
-			return nil, d.errorf(key, "unknown key '%s'; allowed: commands, tools", key.Value)
+	sections, err := toolfile.Split(path, src)
+	if err != nil {
+		var te *toolfile.Error
+		if errors.As(err, &te) {
+			return nil, &LoadError{File: te.File, Line: te.Line, Col: te.Col, Message: te.Msg}
 		}
+		return nil, err
 	}
-	return DecodeYAML(path, tools)
+	return DecodeYAML(path, sections.Tools)
 }
 
 type decoder struct {
@@ -119,18 +97,6 @@ func (d *decoder) errorf(n *yaml.Node, format string, args ...any) error {
 		e.Line, e.Col = n.Line, n.Column
 	}
 	return e
-}
-
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// yamlError gives a parse error of yaml.v3 the file's position.
-func (d *decoder) yamlError(err error) error {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &LoadError{File: d.file, Line: line, Col: 1, Message: m[2]}
-	}
-	return &LoadError{File: d.file, Message: strings.TrimPrefix(msg, "yaml: ")}
 }
 
 func resolveAlias(n *yaml.Node) *yaml.Node {

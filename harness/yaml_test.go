@@ -109,7 +109,7 @@ func TestLoadFileErrors(t *testing.T) {
 		name, src, want string
 	}{
 		{"unknown top key", "tool: {}\n", "1:1: unknown key 'tool'; allowed: commands, tools"},
-		{"top not a mapping", "- a\n", "1:1: want a mapping with tools: and commands:"},
+		{"top not a mapping", "- a\n", "1:1: want a mapping with the keys commands and/or tools"},
 		{"tools not a mapping", "tools: [a]\n", "1:8: tools: want a mapping of tool names to declarations"},
 		{"bad name", "tools:\n  Logs: {run: [x]}\n", `2:3: tool name "Logs" must match [a-z][a-z0-9_-]{0,47}`},
 		{"declared twice", "tools:\n  a: {run: [x]}\n  a: {run: [y]}\n", "3:3: tool a declared twice (first at line 2)"},

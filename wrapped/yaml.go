@@ -1,14 +1,14 @@
 package wrapped
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/shelter-sh/shelter/internal/toolfile"
 )
 
 // LoadFile reads a tools file whose top level is a mapping with a
@@ -25,48 +25,18 @@ func LoadFile(path string, opts LoadOptions) ([]*Command, error) {
 }
 
 func loadBytes(path string, data []byte, opts LoadOptions) ([]*Command, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, yamlError(path, err)
-	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return nil, nil
-	}
-	top := deref(doc.Content[0])
-	if isNull(top) {
-		return nil, nil
-	}
-	d := &decoder{file: path}
-	if top.Kind != yaml.MappingNode {
-		return nil, d.errf(top, "the top level must be a mapping with commands: (and tools:)")
-	}
-	var commands *yaml.Node
-	err := d.mapping(top, "the top level", func(key string, k, v *yaml.Node) error {
-		switch key {
-		case "commands":
-			commands = v
-		case "tools":
-		default:
-			return d.errf(k, "unknown top-level key '%s'; allowed: commands, tools", show(key))
+	sections, err := toolfile.Split(path, data)
+	if err != nil {
+		var te *toolfile.Error
+		if errors.As(err, &te) {
+			return nil, &LoadError{File: te.File, Line: te.Line, Col: te.Col, Msg: te.Msg}
 		}
-		return nil
-	})
-	if err != nil || commands == nil {
 		return nil, err
 	}
-	return DecodeYAML(path, commands, opts)
-}
-
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// yamlError turns a YAML syntax error into FILE:LINE:COL: message.
-func yamlError(path string, err error) error {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &LoadError{File: path, Line: line, Col: 1, Msg: m[2]}
+	if sections.Commands == nil {
+		return nil, nil
 	}
-	return &LoadError{File: path, Line: 1, Col: 1, Msg: strings.TrimPrefix(msg, "yaml: ")}
+	return DecodeYAML(path, sections.Commands, opts)
 }
 
 // DecodeYAML decodes and builds the wrapped commands of a tools file:

@@ -25,8 +25,8 @@ func TestLoadErrors(t *testing.T) {
 		name, src, want string
 	}{
 		{"syntax", "commands: [\n", "1:1: did not find expected node content"},
-		{"top level not a mapping", "- a\n", "1:1: the top level must be a mapping with commands: (and tools:)"},
-		{"unknown top-level key", "command: {}\n", "1:1: unknown top-level key 'command'; allowed: commands, tools"},
+		{"top level not a mapping", "- a\n", "1:1: want a mapping with the keys commands and/or tools"},
+		{"unknown top-level key", "command: {}\n", "1:1: unknown key 'command'; allowed: commands, tools"},
 		{"unknown command key", "commands:\n  git:\n    executable: @HELPER@\n    verb: {}\n",
 			"4:5: unknown key 'verb' in command 'git'; allowed: about, env, executable, lead, root, tty, verbs"},
 		{"unknown verb key", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log: {flag: {}}\n",

@@ -4,20 +4,55 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/shelter-sh/shelter/harness"
 	"github.com/shelter-sh/shelter/internal/toolfile"
 	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/wrapped"
 )
 
-// loadTools reads the --tools files. Bare executable names are looked up
-// in shelter's own PATH, once, at load.
+// loadTools reads the --tools files: wrapped commands from `commands:`,
+// harness tools from `tools:`. Bare executable names are looked up in
+// shelter's own PATH, once, at load.
 func loadTools(files []string) ([]kernel.Tool, error) {
 	var tools []kernel.Tool
 	for _, f := range files {
-		ts, err := toolfile.Load(f, os.Getenv("PATH"))
+		ts, err := loadToolFile(f, os.Getenv("PATH"))
 		if err != nil {
 			return nil, fmt.Errorf("shelter: --tools %v", err)
 		}
 		tools = append(tools, ts...)
 	}
 	return tools, nil
+}
+
+// loadToolFile reads one tools file. Unlike the packages' own loaders, it
+// refuses a file that declares nothing: on the command line that is a
+// mistake.
+func loadToolFile(file, path string) ([]kernel.Tool, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	sections, err := toolfile.Split(file, src)
+	if err != nil {
+		return nil, err
+	}
+	if sections.Empty {
+		return nil, fmt.Errorf("%s:1:1: empty file; want a mapping with the keys commands and/or tools", file)
+	}
+	var tools []kernel.Tool
+	if sections.Commands != nil {
+		cmds, err := wrapped.DecodeYAML(file, sections.Commands, wrapped.LoadOptions{Path: path})
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cmds {
+			tools = append(tools, c)
+		}
+	}
+	ts, err := harness.DecodeYAML(file, sections.Tools)
+	if err != nil {
+		return nil, err
+	}
+	return append(tools, ts...), nil
 }

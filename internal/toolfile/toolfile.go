@@ -1,74 +1,91 @@
-// Package toolfile reads the YAML files `shelter --tools` loads: a mapping
-// with `commands:` (wrapped commands, package wrapped) and `tools:`
-// (harness tools, package harness), each optional, nothing else.
+// Package toolfile splits the YAML files `shelter --tools` loads at their
+// top level: a mapping with `commands:` (wrapped commands, package
+// wrapped) and `tools:` (harness tools, package harness), each optional,
+// nothing else. It is the one reader of that top level; each section is
+// then decoded by its own package.
 package toolfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"os"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/shelter-sh/shelter/harness"
-	"github.com/shelter-sh/shelter/kernel"
-	"github.com/shelter-sh/shelter/wrapped"
 )
 
-// Load reads one tools file. path is the $PATH in which bare executable
-// names of wrapped commands are looked up. Every error names
-// FILE:LINE:COL.
-func Load(file, path string) ([]kernel.Tool, error) {
-	src, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(file, src, path)
+// Sections is a tools file split at its top level. A section the file
+// does not have is nil.
+type Sections struct {
+	Commands, Tools *yaml.Node
+	// Empty is true when the file holds no document, or only null.
+	Empty bool
 }
 
-// Parse is Load for a file already read.
-func Parse(file string, src []byte, path string) ([]kernel.Tool, error) {
+// Error is a problem with the file's top level: FILE:LINE:COL: Msg.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
+
+// Split parses src, the content of file, and returns its sections. Errors
+// are [*Error]s naming FILE:LINE:COL.
+func Split(file string, src []byte) (Sections, error) {
 	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(src))
-	if err := dec.Decode(&doc); err != nil {
-		if err.Error() == "EOF" {
-			return nil, fmt.Errorf("%s:1:1: empty file; want a mapping with the keys commands and/or tools", file)
+	if err := yaml.NewDecoder(bytes.NewReader(src)).Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return Sections{Empty: true}, nil
 		}
-		return nil, fmt.Errorf("%s: %v", file, err)
+		return Sections{}, syntaxError(file, err)
 	}
 	if len(doc.Content) == 0 {
-		return nil, fmt.Errorf("%s:1:1: empty file; want a mapping with the keys commands and/or tools", file)
+		return Sections{Empty: true}, nil
 	}
 	top := doc.Content[0]
-	if top.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s:%d:%d: want a mapping with the keys commands and/or tools", file, top.Line, top.Column)
+	for top.Kind == yaml.AliasNode && top.Alias != nil {
+		top = top.Alias
 	}
-	var tools []kernel.Tool
-	seen := map[string]bool{}
+	if top.Kind == yaml.ScalarNode && top.Tag == "!!null" {
+		return Sections{Empty: true}, nil
+	}
+	if top.Kind != yaml.MappingNode {
+		return Sections{}, &Error{file, top.Line, top.Column, "want a mapping with the keys commands and/or tools"}
+	}
+	var s Sections
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		key, val := top.Content[i], top.Content[i+1]
-		if seen[key.Value] {
-			return nil, fmt.Errorf("%s:%d:%d: key '%s' given twice", file, key.Line, key.Column, key.Value)
-		}
-		seen[key.Value] = true
+		var section **yaml.Node
 		switch key.Value {
 		case "commands":
-			cmds, err := wrapped.DecodeYAML(file, val, wrapped.LoadOptions{Path: path})
-			if err != nil {
-				return nil, err
-			}
-			for _, c := range cmds {
-				tools = append(tools, c)
-			}
+			section = &s.Commands
 		case "tools":
-			ts, err := harness.DecodeYAML(file, val)
-			if err != nil {
-				return nil, err
-			}
-			tools = append(tools, ts...)
+			section = &s.Tools
 		default:
-			return nil, fmt.Errorf("%s:%d:%d: unknown key '%s'; allowed: commands, tools", file, key.Line, key.Column, key.Value)
+			return Sections{}, &Error{file, key.Line, key.Column, fmt.Sprintf("unknown key '%s'; allowed: commands, tools", key.Value)}
 		}
+		if *section != nil {
+			return Sections{}, &Error{file, key.Line, key.Column, fmt.Sprintf("key '%s' given twice", key.Value)}
+		}
+		*section = val
 	}
-	return tools, nil
+	return s, nil
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// syntaxError gives a parse error of yaml.v3, which knows only the line,
+// the file's position.
+func syntaxError(file string, err error) error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &Error{file, line, 1, m[2]}
+	}
+	return &Error{file, 1, 1, strings.TrimPrefix(msg, "yaml: ")}
 }
