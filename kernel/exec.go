@@ -31,6 +31,9 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 		// kill ended the job: it runs nothing more.
 		return nil, errJobKilled
 	}
+	if next, ok := s.containCall(ctx, args); ok {
+		return next, nil
+	}
 	if st := s.call.Load().forResult(interp.HandlerCtx(ctx).Stdout); st != nil {
 		st.setData(nil)
 	}
@@ -92,13 +95,15 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 			return writeEcho(hc.Stdout, args[1:])
 		case "printf":
 			return writePrintf(hc.Stdout, hc.Stderr, args[1:])
+		case "status":
+			return statusOf(args[1:])
 		}
 		args = slices.Clone(args)
 		args[0] = name
 	}
 	c := &Call{
 		Args:   args,
-		Stdout: hc.Stdout,
+		Stdout: s.bounded(ctx, hc.Stdout),
 		Stderr: hc.Stderr,
 		Dir:    hc.Dir,
 		Env:    childEnv(hc.Env, hc.Dir),
