@@ -55,6 +55,13 @@ type Config struct {
 	OutputLimit int
 	// Timeout bounds each call; zero means none.
 	Timeout time.Duration
+	// MemoryLimit bounds what one call or job holds in shelter's memory:
+	// each command substitution's capture, the shell's variables, each
+	// line read, each xargs item, and the script itself (a quarter of it).
+	// Past it the call ends with status 1 and a line saying what outgrew
+	// it; other sessions never notice. Zero means [DefaultMemoryLimit];
+	// negative means no budget.
+	MemoryLimit int64
 	// KillGrace is the time between SIGTERM and SIGKILL when a call's
 	// process group is ended; zero means spawn.DefaultGrace.
 	KillGrace time.Duration

@@ -2,25 +2,216 @@ package kernel
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 )
 
-// containCall runs first in the call handler, before any other rerouting:
-// it may refuse a command (returning the argv that prints nothing and
-// fails) or end the call when it outgrew its memory budget. ok is false
-// when the command goes on as usual.
+// DefaultMemoryLimit is the memory budget of a call when [Config.MemoryLimit]
+// is zero.
+const DefaultMemoryLimit = 256 << 20
+
+// budget bounds what one call (or one job) holds in shelter's own memory:
+// each command substitution's capture, the variables, each line `read`
+// takes, each xargs item. Captures are checked as they are written; the
+// variables at most once a millisecond, from the call handler, so that
+// the hot path pays one clock read.
+type budget struct {
+	limit int64
+	end   context.CancelCauseFunc
+	next  atomic.Int64 // UnixNano of the next variable check
+}
+
+type budgetKey struct{}
+
+func (s *Session) newBudget(end context.CancelCauseFunc) *budget {
+	limit := s.k.cfg.MemoryLimit
+	if limit == 0 {
+		limit = DefaultMemoryLimit
+	}
+	b := &budget{limit: limit, end: end}
+	b.next.Store(time.Now().Add(time.Millisecond).UnixNano())
+	return b
+}
+
+func withBudget(ctx context.Context, b *budget) context.Context {
+	return context.WithValue(ctx, budgetKey{}, b)
+}
+
+// budgetOf is the budget of the call or job ctx belongs to; nil means
+// none (a negative MemoryLimit).
+func budgetOf(ctx context.Context) *budget {
+	b, _ := ctx.Value(budgetKey{}).(*budget)
+	if b == nil || b.limit < 0 {
+		return nil
+	}
+	return b
+}
+
+// memoryError ends a call that outgrew its budget.
+type memoryError struct {
+	Limit int64
+	By    string // what outgrew it: "a command substitution's output", …
+	Size  int64
+}
+
+func (e *memoryError) Error() string {
+	return fmt.Sprintf("shelter: memory limit of %s exceeded by %s (%s); write large data to a file instead", byteSize(e.Limit), e.By, byteSize(e.Size))
+}
+
+// exceed ends the call: its status is 1 and its stderr names the cause.
+func (b *budget) exceed(by string, size int64) error {
+	err := &memoryError{Limit: b.limit, By: by, Size: size}
+	b.end(err)
+	return err
+}
+
+// allows reports whether size bytes fit in the budget; b may be nil.
+func (b *budget) allows(size int64) bool {
+	return b == nil || size <= b.limit
+}
+
+// checkHeld measures the variables and the capture being written, at most
+// once a millisecond.
+func (b *budget) checkHeld(hc interp.HandlerContext) error {
+	now := time.Now().UnixNano()
+	if now < b.next.Load() {
+		return nil
+	}
+	b.next.Store(now + int64(time.Millisecond))
+	if sb, ok := hc.Stdout.(*strings.Builder); ok && int64(sb.Len()) > b.limit {
+		return b.exceed("a command substitution's output", int64(sb.Len()))
+	}
+	if n := varBytes(hc.Env); n > b.limit {
+		return b.exceed("the shell's variables", n)
+	}
+	return nil
+}
+
+// varBytes is what the variables of env hold.
+func varBytes(env expand.Environ) int64 {
+	var n int64
+	env.Each(func(name string, v expand.Variable) bool {
+		n += int64(len(name) + len(v.Str))
+		for _, e := range v.List {
+			n += int64(len(e))
+		}
+		for k, e := range v.Map {
+			n += int64(len(k) + len(e))
+		}
+		return true
+	})
+	return n
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// containCall runs first in the call handler, before any other rerouting.
+// It answers the commands shelter's script preparation inserts (jobs,
+// `$(<file)`), notes EXIT traps, and ends the call when it outgrew its
+// memory budget. ok is false when the command goes on as usual.
 func (s *Session) containCall(ctx context.Context, args []string) (next []string, ok bool) {
+	hc := interp.HandlerCtx(ctx)
+	b := budgetOf(ctx)
+	if b != nil {
+		if err := b.checkHeld(hc); err != nil {
+			return statusArgv(1), true
+		}
+	}
+	st := s.call.Load()
+	switch args[0] {
+	case internalPrefix + "job":
+		i, _ := strconv.Atoi(args[1])
+		if st == nil || jobOf(ctx) != nil || i >= len(st.jobs) {
+			return statusArgv(2), true
+		}
+		if s.startJob(st.jobs[i], st.out, st.errOut) == nil {
+			return statusArgv(1), true
+		}
+		return statusArgv(0), true
+	case internalPrefix + "cat":
+		return statusArgv(s.catShortcut(ctx, hc, b)), true
+	case "trap":
+		if st != nil && jobOf(ctx) == nil {
+			st.trapCall(args)
+		}
+	}
 	return nil, false
+}
+
+// catShortcut is `$(< FILE)`: the file the redirection opened, copied to
+// the capture, within the call's deadline and budget.
+func (s *Session) catShortcut(ctx context.Context, hc interp.HandlerContext, b *budget) int {
+	buf := make([]byte, 32<<10)
+	var total int64
+	for {
+		if ctx.Err() != nil {
+			return 1
+		}
+		n, err := hc.Stdin.Read(buf)
+		if n > 0 {
+			total += int64(n)
+			if !b.allows(total) {
+				b.exceed("a command substitution's output", total)
+				return 1
+			}
+			hc.Stdout.Write(buf[:n])
+		}
+		if err == io.EOF {
+			return 0
+		}
+		if err != nil {
+			fmt.Fprintf(hc.Stderr, "shelter: %v\n", err)
+			return 1
+		}
+	}
 }
 
 // bounded wraps a command's stdout when it is held in memory by the shell
 // (a command substitution's capture), so that it counts against the
 // call's memory budget.
 func (s *Session) bounded(ctx context.Context, w io.Writer) io.Writer {
-	return w
+	sb, ok := w.(*strings.Builder)
+	if !ok {
+		return w
+	}
+	b := budgetOf(ctx)
+	if b == nil {
+		return w
+	}
+	return &captureWriter{sb: sb, b: b}
+}
+
+// captureWriter refuses what would grow a capture past the budget, and
+// ends the call.
+type captureWriter struct {
+	sb *strings.Builder
+	b  *budget
+}
+
+func (w *captureWriter) Write(p []byte) (int, error) {
+	if size := int64(w.sb.Len() + len(p)); !w.b.allows(size) {
+		return 0, w.b.exceed("a command substitution's output", size)
+	}
+	return w.sb.Write(p)
 }
 
 // statusArgv is the argv of a command that only exits with status n: what

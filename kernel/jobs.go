@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -24,6 +26,7 @@ type job struct {
 	logPath string
 	cancel  context.CancelFunc
 	done    chan struct{}
+	running chan struct{} // closed when the job's first process started
 
 	// guarded by jobTable.mu
 	status   int
@@ -65,6 +68,7 @@ func (t *jobTable) started(j *job, pid int, nohup bool) {
 		j.pids = append(j.pids, pid)
 		if j.firstPID == 0 {
 			j.firstPID = pid
+			close(j.running)
 		}
 	}
 }
@@ -79,8 +83,11 @@ func (t *jobTable) exited(j *job, pid int) {
 	}
 }
 
-// startJob runs st in a subshell of the session's current state.
-func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) {
+// startJob runs st in a subshell of the session's current state and
+// returns once the job is known by a pid ($!): when its first process
+// started, when it ended without one, or after jobPIDWait, whichever
+// comes first. It returns nil when the job could not start.
+func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 	t := &s.jobs
 	t.mu.Lock()
 	// As in bash: one more than the highest job still known.
@@ -92,15 +99,16 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) {
 
 	st2 := *st
 	st2.Background = false
-	j := &job{id: id, command: commandText(st), done: make(chan struct{})}
+	j := &job{id: id, command: commandText(st), done: make(chan struct{}), running: make(chan struct{})}
 	j.logPath = filepath.Join(s.spills, fmt.Sprintf("job-%d.log", id))
 	log, err := os.OpenFile(j.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND|os.O_TRUNC, 0o600)
 	if err != nil {
 		fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
-		return
+		return nil
 	}
-	ctx, cancel := context.WithCancel(context.WithValue(s.life, jobKey{}, j))
-	j.cancel = cancel
+	ctx, cancel := context.WithCancelCause(context.WithValue(s.life, jobKey{}, j))
+	j.cancel = func() { cancel(nil) }
+	ctx = withBudget(ctx, s.newBudget(cancel))
 
 	sub := s.runner.Subshell()
 	interp.StdIO(s.devnull, &jobWriter{log: log, call: stdout}, &jobWriter{log: log, call: stderr})(sub)
@@ -109,22 +117,54 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) {
 	t.jobs = append(t.jobs, j)
 	t.mu.Unlock()
 	go func() {
-		err := sub.Run(ctx, &st2)
+		err, crash := runGuarded(ctx, sub, &st2)
 		status := exitCode(err)
+		var over *memoryError
+		switch {
+		case crash != nil:
+			status = 2
+			fmt.Fprintf(log, "shelter: the interpreter failed on this job: %v\n", crash)
+		case errors.As(context.Cause(ctx), &over) && s.life.Err() == nil:
+			status = 1
+			fmt.Fprintln(log, over.Error())
+		}
 		t.mu.Lock()
 		switch {
 		case j.signal != 0:
 			status = 128 + int(j.signal)
-		case ctx.Err() != nil && status < 128:
+		case ctx.Err() != nil && status < 128 && over == nil:
 			status = 128 + int(syscall.SIGTERM)
 		}
 		j.status, j.finished = status, true
 		t.mu.Unlock()
 		log.Close()
-		cancel()
+		cancel(nil)
 		close(j.done)
 	}()
+	timer := time.NewTimer(jobPIDWait)
+	defer timer.Stop()
+	select {
+	case <-j.running:
+	case <-j.done:
+	case <-timer.C:
+	}
+	t.mu.Lock()
+	if j.firstPID == 0 {
+		// A job that runs no program (yet) is known by an id no process
+		// can have: above the kernel's largest pid.
+		j.firstPID = maxPID + j.id
+	}
+	s.lastJob.Store(int64(j.firstPID))
+	t.mu.Unlock()
+	return j
 }
+
+// jobPIDWait bounds how long `cmd &` waits for the job's first process,
+// whose pid becomes $!.
+const jobPIDWait = 200 * time.Millisecond
+
+// maxPID is Linux's largest pid_max (2^22).
+const maxPID = 1 << 22
 
 func commandText(st *syntax.Stmt) string {
 	var b strings.Builder

@@ -22,8 +22,10 @@ type Result struct {
 	StdoutBytes int64           `json:"stdout_bytes"`
 	StderrBytes int64           `json:"stderr_bytes"`
 	SpillPath   string          `json:"spill_path"`
-	Issues      []Issue         `json:"issues"`
-	Jobs        []Job           `json:"jobs"`
+	// StderrSpillPath is SpillPath's counterpart for stderr.
+	StderrSpillPath string  `json:"stderr_spill_path"`
+	Issues          []Issue `json:"issues"`
+	Jobs            []Job   `json:"jobs"`
 }
 
 // MarshalJSON writes every field, with [] for empty lists and null for
@@ -76,6 +78,8 @@ const (
 	CodeRefused     = "refused" // a tool's static check refused the call
 	CodeGuard       = "guard"   // a command a harness tool replaces
 	CodeExternal    = "external"
+	CodeInternal    = "internal" // the interpreter failed; the session stays usable
+	CodeMemory      = "memory"   // the call's memory budget would be exceeded
 )
 
 // Job is a background job still running after its call returned.

@@ -31,6 +31,8 @@ type RunOptions struct {
 	// Stdout and Stderr, when set, also receive the call's output as it
 	// arrives, unbounded; the Result still holds the bounded capture.
 	Stdout, Stderr io.Writer
+	// Name is the script's name, $0; empty means "shelter".
+	Name string
 	// TTY, when set, runs the call on a new pseudo-terminal of that size:
 	// the shell and every program it starts see a terminal on stdout and
 	// stderr, and both streams arrive, merged, in the Result's stdout.
@@ -47,6 +49,11 @@ type callState struct {
 	stdin  *os.File  // the call's own input, as every command inherits it
 	stdout io.Writer // the stream commands write the result's stdout to
 	funcs  []string  // the functions the session and the script define
+
+	out, errOut *stream      // the call's streams, as jobs started by it write them
+	jobs        []*syntax.Stmt // the top-level `cmd &` statements, by index
+	exitTrap    string         // the EXIT trap the call set, as last set
+	setTrap     bool           // the call set or cleared an EXIT trap
 
 	mu   sync.Mutex
 	data json.RawMessage
@@ -92,8 +99,8 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
 	}
-	res := s.execute(ctx, file.Stmts, opts, start, funcs)
-	res.Issues = issues
+	res := s.execute(ctx, file, opts, start, funcs)
+	res.Issues = append(issues, res.Issues...)
 	return res, nil
 }
 
@@ -150,8 +157,8 @@ func (s *Session) RunArgv(ctx context.Context, argv []string, opts RunOptions) (
 		return s.rejected(start, issues), nil
 	}
 	stmt := &syntax.Stmt{Cmd: &syntax.CallExpr{Args: words}}
-	res := s.execute(ctx, []*syntax.Stmt{stmt}, opts, start, nil)
-	res.Issues = issues
+	res := s.execute(ctx, &syntax.File{Stmts: []*syntax.Stmt{stmt}}, opts, start, nil)
+	res.Issues = append(issues, res.Issues...)
 	return res, nil
 }
 
@@ -200,11 +207,10 @@ func issueLine(is Issue) string {
 	return is.Message
 }
 
-// execute runs statements one at a time, so that a top-level `cmd &`
-// becomes a job of the session rather than of the call.
-//
-// funcs are the functions the script defines.
-func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOptions, start time.Time, funcs map[string]bool) Result {
+// execute runs a call's statements as one script: an EXIT trap set during
+// the call runs when it ends, and each top-level `cmd &` becomes a job of
+// the session rather than of the call.
+func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOptions, start time.Time, funcs map[string]bool) Result {
 	limit := s.k.cfg.OutputLimit
 	stdout := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stdout")
 	stderr := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stderr")
@@ -213,11 +219,17 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 	if opts.Timeout != 0 {
 		timeout = opts.Timeout
 	}
-	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	// The call's context always ends with the call: what a function,
+	// subshell or group left running in the background ends with it.
+	callCtx, end := context.WithCancelCause(ctx)
+	defer end(nil)
 	if timeout > 0 {
-		callCtx, cancel = context.WithTimeout(ctx, timeout)
+		var cancel context.CancelFunc
+		callCtx, cancel = context.WithTimeout(callCtx, timeout)
+		defer cancel()
 	}
-	defer cancel()
+	budget := s.newBudget(end)
+	callCtx = withBudget(callCtx, budget)
 
 	stdin, closeStdin, err := s.callInput(opts.Stdin)
 	if err != nil {
@@ -239,36 +251,32 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 		shellOut, shellErr = tty.File, tty.File
 	}
 	interp.StdIO(stdin, shellOut, shellErr)(r)
+	s.origOut.set(shellOut)
+	s.origErr.set(shellErr)
 	if opts.Args != nil {
 		interp.Params(append([]string{"--"}, opts.Args...)...)(r)
 	}
-	state := &callState{stdin: stdin, stdout: shellOut}
+	state := &callState{stdin: stdin, stdout: shellOut, out: out, errOut: errOut}
 	if len(funcs)+len(r.Funcs) > 0 {
 		state.funcs = slices.AppendSeq(slices.Collect(maps.Keys(funcs)), maps.Keys(r.Funcs))
 	}
+	state.jobs = detachJobs(file)
+	rewriteCatShortcuts(file)
+	file.Name = opts.Name
+	if file.Name == "" {
+		file.Name = "shelter"
+	}
 	s.call.Store(state)
 
-	for _, st := range stmts {
-		if st.Background && !st.Coprocess {
-			s.startJob(st, out, errOut)
-			err = nil
-			continue
-		}
-		err = r.Run(callCtx, st)
-		if r.Exited() || callCtx.Err() != nil {
-			break
-		}
-		var es interp.ExitStatus
-		if err != nil && !errors.As(err, &es) {
-			break
-		}
-	}
+	err, crash := runGuarded(callCtx, r, file)
 	if tty != nil {
 		// Everything printed on the terminal reaches the sink before it is read.
 		tty.Close(s.grace())
 	}
-
 	s.call.Store(nil)
+	s.endTraps(callCtx, state, exitCode(err))
+	s.origOut.set(io.Discard)
+	s.origErr.set(io.Discard)
 	interp.StdIO(s.devnull, io.Discard, io.Discard)(r)
 
 	res := Result{
@@ -278,10 +286,18 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 		Jobs:       s.jobs.running(),
 		Data:       state.result(),
 	}
+	var over *memoryError
 	switch {
+	case crash != nil:
+		res.ExitCode = 2
+		res.Issues = append(res.Issues, Issue{Severity: SeverityError, Code: CodeInternal, Message: fmt.Sprintf("shelter: the interpreter failed on this script: %v", crash)})
+		fmt.Fprintf(stderr, "shelter: the interpreter failed on this script: %v\n", crash)
+	case errors.As(context.Cause(callCtx), &over) && ctx.Err() == nil:
+		res.ExitCode = 1
+		fmt.Fprintln(stderr, over.Error())
 	case ctx.Err() != nil:
 		res.ExitCode, res.Cancelled = 130, true
-	case callCtx.Err() != nil:
+	case callCtx.Err() != nil && errors.Is(context.Cause(callCtx), context.DeadlineExceeded):
 		res.ExitCode, res.TimedOut = 124, true
 		fmt.Fprintf(stderr, "shelter: timed out after %s\n", timeout)
 	case err != nil && res.ExitCode == 1 && !isExitStatus(err):
@@ -293,13 +309,22 @@ func (s *Session) execute(ctx context.Context, stmts []*syntax.Stmt, opts RunOpt
 	res.StdoutBytes, res.StderrBytes = stdout.Total(), stderr.Total()
 	res.Truncated = stdout.Truncated() || stderr.Truncated()
 	res.SpillPath = stdout.SpillPath()
-	if res.SpillPath == "" {
-		res.SpillPath = stderr.SpillPath()
-	}
+	res.StderrSpillPath = stderr.SpillPath()
 	if res.ExitCode != 0 || res.Truncated {
 		res.Data = nil
 	}
 	return res
+}
+
+// runGuarded runs node; a panic of the interpreter becomes crash, so
+// that a script never takes its host down.
+func runGuarded(ctx context.Context, r *interp.Runner, node syntax.Node) (err error, crash any) {
+	defer func() {
+		if p := recover(); p != nil {
+			crash = p
+		}
+	}()
+	return r.Run(ctx, node), nil
 }
 
 // callInput turns a call's input into the file the shell and its children

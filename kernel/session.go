@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +51,10 @@ type Session struct {
 	devnull *os.File
 	discard bool
 
+	// origOut and origErr are the runner's streams as of its first Reset,
+	// which process substitutions write to: the running call's.
+	origOut, origErr origWriter
+
 	mu     sync.Mutex // held for the duration of a call
 	runner *interp.Runner
 	parser *syntax.Parser
@@ -60,8 +63,9 @@ type Session struct {
 	// call is the state of the running foreground call, nil between calls.
 	call atomic.Pointer[callState]
 
-	jobs jobTable
-	life context.Context // ends with Close: the context of background jobs
+	jobs    jobTable
+	lastJob atomic.Int64    // the pid of the latest job, $!
+	life    context.Context // ends with Close: the context of background jobs
 	end  context.CancelFunc
 }
 
@@ -121,7 +125,8 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	}
 	s.life, s.end = context.WithCancel(context.Background())
 	env := k.sessionEnv(opts, tmpdir, dir)
-	s.runner, err = s.newRunner(listEnviron(env), dir)
+	base := sessionEnviron{Environ: listEnviron(env), lastJob: func() int { return int(s.lastJob.Load()) }}
+	s.runner, err = s.newRunner(base, dir)
 	if err != nil {
 		s.cleanup()
 		return nil, err
@@ -156,7 +161,7 @@ func (s *Session) newRunner(env expand.Environ, dir string) (*interp.Runner, err
 	return interp.New(
 		interp.Env(env),
 		interp.Dir(dir),
-		interp.StdIO(s.devnull, io.Discard, io.Discard),
+		interp.StdIO(s.devnull, &s.origOut, &s.origErr),
 		interp.CallHandler(s.callHandler),
 		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return s.execHandler }),
 	)

@@ -1,0 +1,172 @@
+package kernel
+
+import (
+	"context"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A call is a script (docs/embedding.md, "Bash compatibility"): it runs as
+// one interpreter run, so that an EXIT trap set during the call runs when
+// the call ends; the statements below prepare it for that run.
+
+// detachJobs replaces each top-level `cmd &` of file with a command the
+// call handler answers by starting it as a job of the session, and
+// returns the statements it replaced, by index.
+func detachJobs(file *syntax.File) []*syntax.Stmt {
+	var jobs []*syntax.Stmt
+	for i, st := range file.Stmts {
+		if !st.Background || st.Coprocess {
+			continue
+		}
+		call := &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "job"), litWord(strconv.Itoa(len(jobs)))}}
+		file.Stmts[i] = &syntax.Stmt{Position: st.Position, Cmd: call, Comments: st.Comments}
+		jobs = append(jobs, st)
+	}
+	return jobs
+}
+
+func litWord(s string) *syntax.Word {
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
+}
+
+// rewriteCatShortcuts turns every `$(< FILE)` into a command substitution
+// that runs shelter's own reader with FILE as its input: mvdan/sh glues
+// the path to the content when FILE has several parts, and its copy knows
+// neither the call's deadline nor its memory budget.
+func rewriteCatShortcuts(file *syntax.File) {
+	syntax.Walk(file, func(n syntax.Node) bool {
+		cs, ok := n.(*syntax.CmdSubst)
+		if !ok || len(cs.Stmts) != 1 {
+			return true
+		}
+		st := cs.Stmts[0]
+		if st.Cmd != nil || st.Negated || st.Background || len(st.Redirs) != 1 || st.Redirs[0].Op != syntax.RdrIn {
+			return true
+		}
+		st.Cmd = &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "cat")}}
+		return true
+	})
+}
+
+// trapCall notes an EXIT trap that a `trap` command sets or clears, so
+// that the call can clear it at its end, or run it when a timeout kept the
+// interpreter from doing so.
+func (st *callState) trapCall(args []string) {
+	action, conds, ok := trapArgs(args[1:])
+	if !ok {
+		return
+	}
+	for _, c := range conds {
+		if c == "EXIT" || c == "0" || c == "exit" || c == "SIGEXIT" {
+			st.setTrap = true
+			st.exitTrap = action
+			if action == "-" {
+				st.exitTrap = ""
+			}
+		}
+	}
+}
+
+// trapArgs splits `trap [--] ACTION COND...`; ok is false for listings
+// (`trap`, `trap -p`, `trap -l`).
+func trapArgs(args []string) (action string, conds []string, ok bool) {
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-" {
+		return "", nil, false
+	}
+	if len(args) < 2 {
+		if len(args) == 1 && args[0] != "-" && isSignalish(args[0]) {
+			// `trap EXIT` resets it, as `trap - EXIT`.
+			return "-", args, true
+		}
+		return "", nil, false
+	}
+	return args[0], args[1:], true
+}
+
+func isSignalish(s string) bool {
+	if _, err := strconv.Atoi(s); err == nil {
+		return true
+	}
+	_, ok := parseSignal(s)
+	return ok || s == "EXIT" || s == "exit"
+}
+
+var clearExitTrap = mustParse("trap - EXIT").Stmts[0]
+
+// endTraps clears the EXIT trap the call set, so that it runs at the end
+// of this call only; when the call ended early (timeout, cancel, memory)
+// the interpreter could not run it, so it runs here, bounded by the
+// session's kill grace. status is the call's status, kept as $?.
+func (s *Session) endTraps(callCtx context.Context, st *callState, status int) {
+	if !st.setTrap {
+		return
+	}
+	r := s.runner
+	if callCtx.Err() != nil && st.exitTrap != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), s.grace())
+		if f, err := syntax.NewParser().Parse(strings.NewReader(st.exitTrap), "exit trap"); err == nil {
+			interp.StdIO(s.devnull, st.out, st.errOut)(r)
+			for _, stmt := range f.Stmts {
+				runGuarded(ctx, r, stmt)
+			}
+		}
+		cancel()
+	}
+	r.Run(context.Background(), clearExitTrap)
+	// The status of the call stays $? for the next.
+	r.Run(context.Background(), exitWith(status))
+}
+
+func exitWith(status int) *syntax.Stmt {
+	return &syntax.Stmt{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "status"), litWord(strconv.Itoa(status))}}}
+}
+
+// origWriter is what the runner had as stdout and stderr at its first
+// Reset, which process substitutions such as `>(cat)` write to: the
+// running call's stream, and nothing between calls.
+type origWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (o *origWriter) set(w io.Writer) {
+	o.mu.Lock()
+	o.w = w
+	o.mu.Unlock()
+}
+
+func (o *origWriter) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	w := o.w
+	o.mu.Unlock()
+	if w == nil {
+		return len(p), nil
+	}
+	return w.Write(p)
+}
+
+// sessionEnviron is the environment the session's runner starts from. It
+// answers $! with the pid of the session's latest job, which mvdan/sh
+// does not know of.
+type sessionEnviron struct {
+	expand.Environ
+	lastJob func() int
+}
+
+func (e sessionEnviron) Get(name string) expand.Variable {
+	if name == "!" {
+		if pid := e.lastJob(); pid != 0 {
+			return expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(pid)}
+		}
+	}
+	return e.Environ.Get(name)
+}
