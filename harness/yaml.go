@@ -249,6 +249,9 @@ func (d *decoder) jsonSchema(tool, key string, n *yaml.Node) (json.RawMessage, e
 		return nil, d.errorf(n, "tool %s: %s: want a JSON Schema object (a mapping)", tool, key)
 	}
 	v, err := d.toJSON(n, 0)
+	if err == nil {
+		err = d.checkVocabulary(n, "", true)
+	}
 	if err != nil {
 		var le *LoadError
 		if errors.As(err, &le) {

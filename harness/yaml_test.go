@@ -206,6 +206,11 @@ func TestExampleFile(t *testing.T) {
 	if strings.Join(names, " ") != "logs restart word_count" {
 		t.Fatalf("tools %q", names)
 	}
+	// The description with a comma is the whole text, not a key of null.
+	const logsInput = `{"additionalProperties":false,"properties":{"follow":{"description":"Keep printing new lines.","type":"boolean"},"lines":{"description":"How many lines, newest last.","minimum":1,"type":"integer"},"tags":{"description":"Only lines with these tags.","items":{"type":"string"},"type":"array"},"unit":{"description":"The unit to read.","type":"string"}},"required":["unit"],"type":"object"}`
+	if got := string(tools[0].InputSchema()); got != logsInput {
+		t.Errorf("logs input schema\n got %s\nwant %s", got, logsInput)
+	}
 	s := session(t, tools, kernel.SessionOptions{})
 	const refused = "shelter: 'wc -w notes.txt' is done with the tool 'word_count' here (Count the words of files under the working directory.); call word_count instead — nothing ran\n"
 	if res := run(t, s, "touch marker; wc -w notes.txt"); res.ExitCode != 2 || !res.Rejected || res.Stderr != refused {
