@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"os/exec"
-	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -38,13 +39,29 @@ type Cmd struct {
 	// Stdout and Stderr receive what the child prints; nil discards it.
 	Stdout, Stderr io.Writer
 
-	// Signal is the first signal the process group gets when ctx ends;
-	// zero means SIGTERM.
+	// Signal is the first signal the process group gets when ctx ends (the
+	// call's timeout, cancel or close); zero means SIGTERM. A launcher's
+	// own signal belongs in DeadlineSignal.
 	Signal syscall.Signal
 	// Grace is the time between Signal and SIGKILL to the process group
 	// when ctx ends; zero means [DefaultGrace], a negative value kills at
 	// once.
 	Grace time.Duration
+
+	// Deadline, when not zero, is the child's own deadline, distinct from
+	// ctx's, as a launcher such as timeout(1) sets one: when it passes the
+	// process group gets DeadlineSignal and, DeadlineGrace later, SIGKILL,
+	// and Run returns [ErrDeadline]. A deadline already passed fires as
+	// soon as the child starts. Whatever these three say, ctx ending still
+	// sends Signal and, after Grace, SIGKILL.
+	Deadline time.Time
+	// DeadlineSignal is the signal sent when Deadline passes; zero means
+	// SIGTERM.
+	DeadlineSignal syscall.Signal
+	// DeadlineGrace is the time between DeadlineSignal and SIGKILL; zero
+	// means no SIGKILL follows (timeout(1) without -k), a negative value
+	// kills at once.
+	DeadlineGrace time.Duration
 
 	// Nice is added to shelter's own niceness for the child's process
 	// group, right after it starts (like nice(1), but without a wrapper
@@ -69,6 +86,18 @@ type Cmd struct {
 // runs as a script.
 var ErrNoExec = errors.New("exec format error")
 
+// ErrDeadline is returned by [Run] when [Cmd.Deadline] passed before the
+// child exited: its signal was sent, and the status is what the child
+// died (or exited) with.
+var ErrDeadline = errors.New("command deadline passed")
+
+// ErrOutputCut is returned by [Run] when the child exited but a process
+// that left its group (or outlived it past the grace) still held its
+// output pipe or terminal open once the wait delay had passed. What the
+// pipe held then is kept; what that process writes later is lost. The
+// status is the child's own.
+var ErrOutputCut = errors.New("output cut: still held open by a process that left the group")
+
 // Run starts c in a process group of its own, waits for it, and returns its
 // exit status by shell conventions: the code it exited with, or 128+n when
 // signal n killed it; 126 when the file cannot be executed, 127 when it
@@ -77,13 +106,22 @@ var ErrNoExec = errors.New("exec format error")
 //
 // When ctx ends first, the whole group gets [Cmd.Signal] (SIGTERM) and,
 // after the grace, SIGKILL; Run returns once the child is reaped, with
-// ctx's error and the status the child died with. When the child exits by
-// itself, whatever it left running in its group is ended the same way (in
-// the background, Run does not wait for it), so a foreground call leaves
-// no process behind.
+// ctx's error and the status the child died with. [Cmd.Deadline] works
+// the same way with its own signal and grace, and Run then returns
+// [ErrDeadline]. When the child exits by itself, whatever it left running
+// in its group is ended the same way (in the background, Run does not
+// wait for it), so a foreground call leaves no process behind.
+//
+// Output the child wrote is never lost to a late reader: once the child is
+// reaped, each output pipe has the grace plus a little to reach end of
+// file, then what it still holds is read without blocking. Only a pipe
+// still held open by a live writer is then closed, and Run returns
+// [ErrOutputCut].
 //
 // The error is non-nil only when the child could not start ([ErrNoExec]
-// among them) or ctx ended.
+// among them), ctx ended, the deadline passed or output was cut; when more
+// than one applies it is the first of: a start error, ctx's error,
+// [ErrDeadline], [ErrOutputCut].
 func Run(ctx context.Context, c *Cmd) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 128 + int(signalOf(c)), err
@@ -106,7 +144,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	}
 	sig := signalOf(c)
 	// Pipes held open by an escaped grandchild must not hold the call.
-	cmd.WaitDelay = max(grace, 0) + 100*time.Millisecond
+	cmd.WaitDelay = max(grace, 0) + delaySlack
 
 	var term *ttyMaster
 	var feed *stdinFeed
@@ -121,12 +159,12 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		if feed != nil {
 			cmd.Stdin = feed.child
 		}
-		if outputs, err = newOutputs(cmd, c.Stdout, c.Stderr); err != nil {
+		if outputs, cmd.Stdout, cmd.Stderr, err = newOutputs(c.Stdout, c.Stderr); err != nil {
 			feed.stop()
 			return 126, err
 		}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-		if err = start(cmd); err == nil {
+		cmd.SysProcAttr = sysProcAttr(true)
+		if err = children.start(cmd, func() error { return start(cmd) }); err == nil {
 			feed.started()
 			outputs.started()
 		}
@@ -144,34 +182,62 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		c.Started(pid)
 	}
 
+	reaped := make(chan struct{})
+	var deadlineHit atomic.Bool
+	var deadline *time.Timer
+	deadlineDone := make(chan struct{})
+	if !c.Deadline.IsZero() {
+		dsig := c.DeadlineSignal
+		if dsig == 0 {
+			dsig = syscall.SIGTERM
+		}
+		dgrace := c.DeadlineGrace
+		if dgrace == 0 {
+			dgrace = noKill
+		}
+		deadline = time.AfterFunc(time.Until(c.Deadline), func() {
+			defer close(deadlineDone)
+			deadlineHit.Store(true)
+			killGroup(pid, dsig, dgrace, reaped)
+		})
+	}
 	killed := make(chan struct{})
 	stopKill := context.AfterFunc(ctx, func() {
 		defer close(killed)
-		killGroup(pid, sig, grace)
+		killGroup(pid, sig, grace, nil)
 	})
 	waitErr := cmd.Wait()
+	children.forget(pid)
+	close(reaped)
 	feed.stop()
+	if deadline != nil && !deadline.Stop() {
+		<-deadlineDone
+	}
 	if !stopKill() {
 		<-killed
 	}
 	// Leftovers of the group: a child that exits does not leave its
 	// background work running in the caller's name.
 	if ctx.Err() == nil && syscall.Kill(-pid, 0) == nil {
-		go killGroup(pid, sig, grace)
+		go killGroup(pid, sig, grace, nil)
 	}
-	outputs.wait(cmd.WaitDelay)
-	if term != nil {
-		term.finish(cmd.WaitDelay)
+	cut := outputs.wait(cmd.WaitDelay)
+	if term != nil && term.wait(cmd.WaitDelay) {
+		cut = true
 	}
 	if c.Exited != nil {
 		c.Exited(pid)
 	}
 	status := exitStatus(cmd.ProcessState)
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		return status, ctx.Err()
-	}
-	if waitErr != nil && !errors.Is(waitErr, exec.ErrWaitDelay) && cmd.ProcessState == nil {
+	case waitErr != nil && !errors.Is(waitErr, exec.ErrWaitDelay) && cmd.ProcessState == nil:
 		return 1, waitErr
+	case deadlineHit.Load():
+		return status, ErrDeadline
+	case cut:
+		return status, ErrOutputCut
 	}
 	return status, nil
 }
@@ -181,155 +247,6 @@ func signalOf(c *Cmd) syscall.Signal {
 		return syscall.SIGTERM
 	}
 	return c.Signal
-}
-
-// stdinFeed streams a reader that is not a file to the child through a
-// pipe of its own. Unlike os/exec's copy, Run does not wait for it: a
-// reader that never returns must not hold a child that has exited.
-type stdinFeed struct {
-	child, parent *os.File
-	in            io.Reader
-}
-
-func newStdinFeed(in io.Reader) (*stdinFeed, error) {
-	if in == nil {
-		return nil, nil
-	}
-	if _, ok := in.(*os.File); ok {
-		return nil, nil
-	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	return &stdinFeed{child: r, parent: w, in: in}, nil
-}
-
-// started hands the read end to the child alone and starts the copy.
-func (f *stdinFeed) started() {
-	if f == nil {
-		return
-	}
-	f.child.Close()
-	go func() {
-		io.Copy(f.parent, f.in)
-		f.parent.Close()
-	}()
-}
-
-// stop closes the pipe: the copy ends at its next write.
-func (f *stdinFeed) stop() {
-	if f != nil {
-		f.child.Close()
-		f.parent.Close()
-	}
-}
-
-// outputPipe copies what the child writes on one pipe to a writer, with a
-// pooled buffer: os/exec would allocate 32 KiB per stream and child.
-type outputPipe struct {
-	child, parent *os.File
-	w             io.Writer
-	done          chan struct{}
-}
-
-// outputPipes are the pipes of a child's stdout and stderr; one when both
-// go to the same writer, none for files.
-type outputPipes []*outputPipe
-
-var copyBuffers = sync.Pool{New: func() any {
-	b := make([]byte, 32<<10)
-	return &b
-}}
-
-// newOutputs gives the child a pipe for each stream that is a writer
-// other than a file.
-func newOutputs(cmd *exec.Cmd, stdout, stderr io.Writer) (outputPipes, error) {
-	var ps outputPipes
-	pipeFor := func(w io.Writer) (io.Writer, error) {
-		if _, ok := w.(*os.File); ok || w == nil {
-			return w, nil
-		}
-		for _, p := range ps {
-			if p.w == w {
-				return p.child, nil
-			}
-		}
-		r, wr, err := os.Pipe()
-		if err != nil {
-			return nil, err
-		}
-		ps = append(ps, &outputPipe{child: wr, parent: r, w: w, done: make(chan struct{})})
-		return wr, nil
-	}
-	var err error
-	if cmd.Stdout, err = pipeFor(stdout); err == nil {
-		cmd.Stderr, err = pipeFor(stderr)
-	}
-	if err != nil {
-		ps.stop()
-		return nil, err
-	}
-	return ps, nil
-}
-
-// started closes the child's ends in shelter and starts the copies.
-func (ps outputPipes) started() {
-	for _, p := range ps {
-		p.child.Close()
-		go p.copy()
-	}
-}
-
-func (p *outputPipe) copy() {
-	defer close(p.done)
-	buf := copyBuffers.Get().(*[]byte)
-	defer copyBuffers.Put(buf)
-	for {
-		n, err := p.parent.Read(*buf)
-		if n > 0 {
-			if _, werr := p.w.Write((*buf)[:n]); werr != nil {
-				// As os/exec: the child gets EPIPE from then on.
-				p.parent.Close()
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// wait lets the copies drain; a pipe still held open by an escaped
-// grandchild after delay is closed under it.
-func (ps outputPipes) wait(delay time.Duration) {
-	deadline := time.Now().Add(delay)
-	for _, p := range ps {
-		select {
-		case <-p.done:
-			continue
-		default:
-		}
-		t := time.NewTimer(max(time.Until(deadline), 0))
-		select {
-		case <-p.done:
-		case <-t.C:
-			p.parent.Close()
-			<-p.done
-		}
-		t.Stop()
-	}
-	for _, p := range ps {
-		p.parent.Close()
-	}
-}
-
-// stop closes every pipe of a child that did not start.
-func (ps outputPipes) stop() {
-	for _, p := range ps {
-		p.child.Close()
-		p.parent.Close()
-	}
 }
 
 // start retries ETXTBSY: a file just written by a concurrently forked
@@ -344,20 +261,13 @@ func start(cmd *exec.Cmd) error {
 	return err
 }
 
-// renice sets the niceness of the child's group to shelter's own plus
-// adjust. The raw getpriority(2) answers 20-nice on Linux.
-func renice(pgid, adjust int) {
-	raw, err := syscall.Getpriority(syscall.PRIO_PROCESS, 0)
-	if err != nil {
-		return
-	}
-	nice := min(max(20-raw+adjust, -20), 19)
-	syscall.Setpriority(syscall.PRIO_PGRP, pgid, nice)
-}
+// noKill is a grace after which no SIGKILL follows.
+const noKill = time.Duration(math.MaxInt64)
 
 // killGroup sends sig to the process group, then SIGKILL once grace has
-// passed with any member left. It returns when the group is gone or killed.
-func killGroup(pgid int, sig syscall.Signal, grace time.Duration) {
+// passed with any member left. It returns when the group is gone or
+// killed, or when stop is closed.
+func killGroup(pgid int, sig syscall.Signal, grace time.Duration, stop <-chan struct{}) {
 	if grace < 0 || sig == syscall.SIGKILL {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		return
@@ -365,14 +275,28 @@ func killGroup(pgid int, sig syscall.Signal, grace time.Duration) {
 	if syscall.Kill(-pgid, sig) != nil {
 		return
 	}
-	deadline := time.Now().Add(grace)
-	for poll := time.Millisecond; time.Now().Before(deadline); poll = min(2*poll, 50*time.Millisecond) {
-		time.Sleep(poll)
+	var expired <-chan time.Time
+	if grace != noKill {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		expired = t.C
+	}
+	for poll := time.Millisecond; ; poll = min(2*poll, 50*time.Millisecond) {
+		t := time.NewTimer(poll)
+		select {
+		case <-stop:
+			t.Stop()
+			return
+		case <-expired:
+			t.Stop()
+			syscall.Kill(-pgid, syscall.SIGKILL)
+			return
+		case <-t.C:
+		}
 		if syscall.Kill(-pgid, 0) != nil {
 			return
 		}
 	}
-	syscall.Kill(-pgid, syscall.SIGKILL)
 }
 
 func exitStatus(ps *os.ProcessState) int {
@@ -393,4 +317,14 @@ func startStatus(err error) (int, error) {
 		return 127, err
 	}
 	return 126, err
+}
+
+// renice sets the niceness of the child's group to shelter's own plus
+// adjust.
+func renice(pgid, adjust int) {
+	own, err := ownNice()
+	if err != nil {
+		return
+	}
+	syscall.Setpriority(syscall.PRIO_PGRP, pgid, min(max(own+adjust, -20), 19))
 }

@@ -284,17 +284,20 @@ func TestRunCancelledBeforeStart(t *testing.T) {
 	}
 }
 
-// A grandchild that ignores SIGTERM and keeps the output pipe open holds
-// Run no longer than the grace; what was printed before is kept.
+// A grandchild that left the group and keeps the output pipe open holds
+// Run no longer than the grace; what was printed before is kept, and Run
+// says the rest was cut.
 func TestRunEscapedHolderOfOutput(t *testing.T) {
-	const marker = "sleep 31.901"
+	const marker = "31.901"
+	t.Cleanup(func() { killMatching(t, withArgs("sleep "+marker)) })
 	out := spawn.NewSink(0, 0, "", "out")
-	c := shCmd(t, `(trap "" TERM; `+marker+`) & echo hi`)
+	// The child waits until the grandchild has a session of its own.
+	c := shCmd(t, `setsid sh -c 'echo >ready; exec sleep `+marker+`' & until [ -s ready ]; do sleep 0.01; done; echo hi`)
 	c.Stdout, c.Stderr, c.Grace = out, out, 200*time.Millisecond
 	start := time.Now()
 	status, err := spawn.Run(context.Background(), c)
-	if status != 0 || err != nil {
-		t.Fatalf("Run = %d, %v", status, err)
+	if status != 0 || !errors.Is(err, spawn.ErrOutputCut) {
+		t.Fatalf("Run = %d, %v; want 0, %v", status, err, spawn.ErrOutputCut)
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Run took %s", d)
@@ -302,7 +305,23 @@ func TestRunEscapedHolderOfOutput(t *testing.T) {
 	if got := string(out.Bytes()); got != "hi\n" {
 		t.Errorf("output %q", got)
 	}
-	waitGone(t, "escaped grandchild", withArgs(marker))
+}
+
+// A grandchild in the group that ignores SIGTERM is killed after the
+// grace, before the output's wait delay: nothing is cut.
+func TestRunLeftoverHolderOfOutput(t *testing.T) {
+	const marker = "sleep 31.902"
+	out := spawn.NewSink(0, 0, "", "out")
+	c := shCmd(t, `(trap "" TERM; `+marker+`) & echo hi`)
+	c.Stdout, c.Stderr, c.Grace = out, out, 200*time.Millisecond
+	status, err := spawn.Run(context.Background(), c)
+	if status != 0 || err != nil {
+		t.Fatalf("Run = %d, %v", status, err)
+	}
+	if got := string(out.Bytes()); got != "hi\n" {
+		t.Errorf("output %q", got)
+	}
+	waitGone(t, "leftover grandchild", withArgs(marker))
 }
 
 // Output written to one writer on both streams keeps its order.

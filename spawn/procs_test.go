@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -71,6 +72,16 @@ func waitGone(t *testing.T, what string, match func(proc) bool) {
 			t.Fatalf("%s: still running: %+v", what, left)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// killMatching SIGKILLs every live process that matches: what a test
+// left outside every group it could end.
+func killMatching(t *testing.T, match func(proc) bool) {
+	for _, p := range procs(t) {
+		if match(p) {
+			syscall.Kill(p.pid, syscall.SIGKILL)
+		}
 	}
 }
 

@@ -5,17 +5,15 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/creack/pty"
 )
 
-// ttyMaster is the master side of a child's pseudo-terminal and the
-// goroutine copying what the child prints from it.
+// ttyMaster is the master side of a child's pseudo-terminal and the copy
+// of what the child prints from it.
 type ttyMaster struct {
-	file   *os.File
-	copied chan struct{}
+	*outputCopy
 }
 
 // startTTY starts cmd as the leader of a new session whose controlling
@@ -23,8 +21,12 @@ type ttyMaster struct {
 // pid, as without a terminal.
 func startTTY(cmd *exec.Cmd, c *Cmd) (*ttyMaster, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	file, err := pty.StartWithSize(cmd, c.TTY)
+	cmd.SysProcAttr = sysProcAttr(false)
+	var file *os.File
+	err := children.start(cmd, func() (err error) {
+		file, err = pty.StartWithSize(cmd, c.TTY)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -35,12 +37,9 @@ func startTTY(cmd *exec.Cmd, c *Cmd) (*ttyMaster, error) {
 	if out == nil {
 		out = io.Discard
 	}
-	t := &ttyMaster{file: file, copied: make(chan struct{})}
-	go func() {
-		// The master reads EIO once the last holder of the terminal exits.
-		io.Copy(out, file)
-		close(t.copied)
-	}()
+	// The master reads EIO once the last holder of the terminal exits.
+	t := &ttyMaster{newOutputCopy(file, out)}
+	go t.run()
 	return t, nil
 }
 
@@ -69,17 +68,10 @@ func feedTTY(master *os.File, in io.Reader) {
 	master.Write(eof)
 }
 
-// finish waits for the output to drain after the child was reaped; a
-// process that escaped with the terminal open gets at most wait before the
-// master is closed under it.
-func (t *ttyMaster) finish(wait time.Duration) {
-	select {
-	case <-t.copied:
-	case <-time.After(wait):
-	}
-	t.file.Close()
-	select {
-	case <-t.copied:
-	case <-time.After(100 * time.Millisecond):
-	}
+// wait lets the output drain after the child was reaped; a process that
+// escaped with the terminal open gets at most delay, then what the
+// terminal holds is read and the master closed under it. It reports
+// whether output was lost.
+func (t *ttyMaster) wait(delay time.Duration) (lost bool) {
+	return t.finish(time.Now().Add(delay))
 }

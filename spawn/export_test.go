@@ -1,0 +1,16 @@
+package spawn
+
+import "time"
+
+// StallOutput makes every output copy, on pipes and terminals, wait to
+// read anything until its wait delay has passed, as a reader scheduled
+// late past the grace on a loaded or stopped host would; and it makes the
+// wait delay the grace alone. The returned func restores the defaults.
+func StallOutput() (restore func()) {
+	copyStall = func(cut <-chan struct{}) { <-cut }
+	delaySlack = 0
+	return func() {
+		copyStall = nil
+		delaySlack = 100 * time.Millisecond
+	}
+}
