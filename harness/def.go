@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/shelter-sh/shelter/kernel"
 )
 
 // Def describes a harness tool.
@@ -29,13 +31,9 @@ type Def struct {
 }
 
 // Annotations are hints about a tool's behaviour for clients; shelter
-// enforces none of them.
-type Annotations struct {
-	ReadOnly    bool `json:"read_only"`   // the tool changes nothing
-	Destructive bool `json:"destructive"` // it may delete or overwrite
-	Idempotent  bool `json:"idempotent"`  // calling it twice does no more than once
-	OpenWorld   bool `json:"open_world"`  // it reaches outside the session (network, other systems)
-}
+// enforces none of them. They are the kernel's, so that
+// [kernel.Describe] lists them.
+type Annotations = kernel.Annotations
 
 var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,47}$`)
 

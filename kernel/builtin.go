@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -43,7 +45,7 @@ type Helper interface {
 // control that keep every policy in force, and help and tools.
 func kernelBuiltins() []Tool {
 	return append(launcherBuiltins(),
-		&builtin{name: "help", usage: "help [NAME]", about: "List the commands shelter provides, or describe one.", run: runHelp},
+		&builtin{name: "help", usage: "help [-s|-d] [NAME...]", about: "List the commands shelter provides, or describe one of them or a bash builtin.", run: runHelp},
 		&builtin{name: "tools", usage: "tools [--json]", about: "List every tool of the session with its kind and description; --json prints their schemas.", run: runTools},
 	)
 }
@@ -56,29 +58,84 @@ func sortedTools(tools map[string]Tool) []Tool {
 	return out
 }
 
+// runHelp is `help [-s|-d] [NAME...]`: shelter's commands, or one of them,
+// or, as bash's help does, a bash builtin's synopsis. An unknown NAME is
+// status 1, as in bash.
 func runHelp(_ context.Context, c *Call) error {
 	s := c.session
-	if len(c.Args) < 2 {
+	args := c.Args[1:]
+	mode := ""
+	if len(args) > 0 && (args[0] == "-s" || args[0] == "-d") {
+		mode, args = args[0], args[1:]
+	}
+	if len(args) == 0 && mode == "" {
 		fmt.Fprintln(c.Stdout, "shelter commands (help NAME for one; bash builtins and programs on PATH work as usual):")
-		for _, t := range s.Tools() {
-			fmt.Fprintf(c.Stdout, "  %-14s %-8s %s\n", t.Name(), t.Kind(), firstLine(t.Description()))
+		for _, line := range strings.SplitAfter(FormatTools(Describe(s.Tools())), "\n") {
+			if line != "" && line != "\n" {
+				line = "  " + line
+			}
+			io.WriteString(c.Stdout, line)
 		}
 		return nil
 	}
 	status := 0
-	for _, name := range c.Args[1:] {
-		t, ok := s.tools[name]
-		if !ok {
-			fmt.Fprintf(c.Stderr, "help: no shelter command '%s'; allowed: %s\n", name, Pool(sortedNames(s.tools)))
-			status = 2
+	for _, name := range args {
+		if t, ok := s.tools[name]; ok {
+			switch mode {
+			case "-s":
+				fmt.Fprintf(c.Stdout, "%s: %s\n", name, toolSynopsis(t))
+			case "-d":
+				fmt.Fprintf(c.Stdout, "%s - %s\n", name, firstLine(t.Description()))
+			default:
+				fmt.Fprint(c.Stdout, ToolHelp(t))
+			}
 			continue
 		}
-		fmt.Fprint(c.Stdout, ToolHelp(t))
+		if h, ok := bashHelp[name]; ok {
+			switch mode {
+			case "-s":
+				fmt.Fprintln(c.Stdout, h.synopsis)
+			case "-d":
+				fmt.Fprintf(c.Stdout, "%s - %s\n", name, h.about)
+			default:
+				fmt.Fprintf(c.Stdout, "%s\n    %s\n", h.synopsis, h.about)
+			}
+			continue
+		}
+		fmt.Fprintln(c.Stderr, (&UnknownTopicError{Topic: name, Commands: sortedNames(s.tools)}).Error())
+		status = 1
 	}
 	if status != 0 {
 		return ExitStatus(status)
 	}
 	return nil
+}
+
+// UnknownTopicError is `help NAME` for a NAME that is neither a command of
+// the session nor a bash builtin.
+type UnknownTopicError struct {
+	Topic    string
+	Commands []string // the session's commands
+}
+
+// Error is the line: "help: no help topic 'ZZZ'; allowed: a shelter
+// command (env, help, …) or a bash builtin (cd, read, …)".
+func (e *UnknownTopicError) Error() string {
+	builtins := make([]string, 0, len(bashHelp))
+	for n := range bashHelp {
+		if !slices.Contains(e.Commands, n) {
+			builtins = append(builtins, n)
+		}
+	}
+	return fmt.Sprintf("help: no help topic '%s'; allowed: a shelter command (%s) or a bash builtin (%s)", e.Topic, Pool(e.Commands), Pool(builtins))
+}
+
+// toolSynopsis is the usage line of a tool, for `help -s`.
+func toolSynopsis(t Tool) string {
+	if b, ok := t.(*builtin); ok {
+		return b.usage
+	}
+	return t.Name() + " [--flag VALUE ...]"
 }
 
 // ToolHelp is the help text of a tool: its own when it implements
@@ -117,25 +174,79 @@ func ToolHelp(t Tool) string {
 	return b.String()
 }
 
+// Annotations are hints about a tool's behaviour for clients (MCP tool
+// annotations); shelter enforces none of them.
+type Annotations struct {
+	ReadOnly    bool `json:"read_only"`   // the tool changes nothing
+	Destructive bool `json:"destructive"` // it may delete or overwrite
+	Idempotent  bool `json:"idempotent"`  // calling it twice does no more than once
+	OpenWorld   bool `json:"open_world"`  // it reaches outside the session (network, other systems)
+}
+
+// An Annotated tool has behaviour hints for clients; [Describe] lists them.
+type Annotated interface {
+	Annotations() Annotations
+}
+
+// An OutputSchemer is a tool whose JSON result ([Call.SetData]) is
+// described by a JSON Schema; [Describe] lists it.
+type OutputSchemer interface {
+	OutputSchema() json.RawMessage
+}
+
 // ToolInfo is a tool as `shelter tools --json` and `tools --json` list it.
 type ToolInfo struct {
 	Name        string          `json:"name"`
 	Kind        Kind            `json:"kind"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	// OutputSchema is the schema of the tool's JSON result, when it
+	// declares one ([OutputSchemer]).
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
+	// Annotations are the tool's hints, when it has any ([Annotated]).
+	Annotations *Annotations `json:"annotations,omitempty"`
 }
 
-// Describe lists tools for agents and frontends.
+// Describe lists tools for agents and frontends: the declared ones
+// (wrapped and harness) first, then the builtins, each group in the order
+// given. A tool with no input schema is listed with {"type":"object"}.
 func Describe(tools []Tool) []ToolInfo {
-	out := make([]ToolInfo, len(tools))
-	for i, t := range tools {
-		schema := t.InputSchema()
-		if len(schema) == 0 {
-			schema = json.RawMessage(`{"type":"object"}`)
+	out := make([]ToolInfo, 0, len(tools))
+	for _, builtins := range []bool{false, true} {
+		for _, t := range tools {
+			if (t.Kind() == Builtin) != builtins {
+				continue
+			}
+			schema := t.InputSchema()
+			if len(schema) == 0 {
+				schema = json.RawMessage(`{"type":"object"}`)
+			}
+			info := ToolInfo{Name: t.Name(), Kind: t.Kind(), Description: t.Description(), InputSchema: schema}
+			if o, ok := t.(OutputSchemer); ok && len(o.OutputSchema()) > 0 {
+				info.OutputSchema = o.OutputSchema()
+			}
+			if a, ok := t.(Annotated); ok && a.Annotations() != (Annotations{}) {
+				ann := a.Annotations()
+				info.Annotations = &ann
+			}
+			out = append(out, info)
 		}
-		out[i] = ToolInfo{Name: t.Name(), Kind: t.Kind(), Description: t.Description(), InputSchema: schema}
 	}
 	return out
+}
+
+// FormatTools renders a [Describe] listing for people, one tool a line
+// (name, kind, the first line of its description), a blank line between
+// the declared tools and the builtins.
+func FormatTools(infos []ToolInfo) string {
+	var b strings.Builder
+	for i, t := range infos {
+		if i > 0 && t.Kind == Builtin && infos[i-1].Kind != Builtin {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%-14s %-8s %s\n", t.Name, t.Kind, firstLine(t.Description))
+	}
+	return b.String()
 }
 
 func runTools(_ context.Context, c *Call) error {
@@ -148,9 +259,7 @@ func runTools(_ context.Context, c *Call) error {
 	case len(c.Args) > 1:
 		return &Refusal{Line: fmt.Sprintf("tools: unknown argument '%s'; allowed: --json", c.Args[1])}
 	}
-	for _, t := range tools {
-		fmt.Fprintf(c.Stdout, "%-14s %-8s %s\n", t.Name(), t.Kind(), firstLine(t.Description()))
-	}
+	io.WriteString(c.Stdout, FormatTools(Describe(tools)))
 	return nil
 }
 
