@@ -40,20 +40,20 @@ func nestingRefusal(src string) (Issue, bool) {
 type nestKind uint8
 
 const (
-	nestTop     nestKind = iota // the script itself
-	nestParen                   // ( … ), $( … ), <( … ), a=( … ), a pattern group
-	nestArith                   // (( … )) or $(( … )): two parentheses until one closes alone
-	nestArithParen              // ( … ) inside arithmetic
-	nestParam                   // ${ … }
-	nestDouble                  // " … "
-	nestHeredoc                 // a here-document's body
-	nestBack                    // ` … `
-	nestGroup                   // { … }
-	nestBrace                   // a{b,c}, inside one word
-	nestTest                    // [[ … ]]
-	nestIf                      // if … fi
-	nestCase                    // case … esac
-	nestLoop                    // while, until, for, select … done
+	nestTop        nestKind = iota // the script itself
+	nestParen                      // ( … ), $( … ), <( … ), a=( … ), a pattern group
+	nestArith                      // (( … )) or $(( … )): two parentheses until one closes alone
+	nestArithParen                 // ( … ) inside arithmetic
+	nestParam                      // ${ … }
+	nestDouble                     // " … "
+	nestHeredoc                    // a here-document's body
+	nestBack                       // ` … `
+	nestGroup                      // { … }
+	nestBrace                      // a{b,c}, inside one word
+	nestTest                       // [[ … ]]
+	nestIf                         // if … fi
+	nestCase                       // case … esac
+	nestLoop                       // while, until, for, select … done
 )
 
 // nestFrame is one open level; ops counts the chain operators of its
