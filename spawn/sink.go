@@ -1,6 +1,7 @@
 package spawn
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -13,8 +14,15 @@ const DefaultHardCap = 64 << 20
 
 // Sink captures one output stream. It keeps at most Head+Tail bytes in
 // memory; once a stream outgrows that, everything written so far and
-// everything after it goes to a spill file, and [Sink.Text] returns the head,
-// a marker line naming the file, and the tail.
+// everything after it goes to a spill file, and [Sink.Bytes] returns the
+// head, a marker line naming the file, and the tail, both cut at line
+// boundaries.
+//
+// The spill file is bounded too, by [DefaultSpillCap] unless
+// [Sink.SetSpillCap] says otherwise: past the cap it keeps the stream's
+// last part, and the marker says how much of the front was dropped.
+// Writes to it are buffered; the file is complete once [Sink.Close] has
+// returned, and is not to be read before.
 //
 // A Sink is safe for concurrent writers: each Write is applied whole, so
 // lines written by different processes never interleave within one write.
@@ -24,15 +32,18 @@ type Sink struct {
 	head, tail int
 	spillDir   string
 	spillName  string
+	spillCap   int64
 
-	mu      sync.Mutex
-	buf     []byte // everything, until the first overflow; then the head
-	ring    []byte // the last tail bytes once overflowed, as a ring
-	ringPos int
-	total   int64
-	spill   *os.File
-	err     error // the first spill error, reported by Close
-	closed  bool
+	mu        sync.Mutex
+	buf       []byte // everything, until the first overflow; then the head
+	afterHead byte   // the byte that followed the head
+	ring      []byte // the last tail+1 bytes once overflowed, as a ring
+	ringPos   int
+	total     int64
+	spill     *capFile
+	spillPath string
+	err       error // the first spill error, reported by Close
+	closed    bool
 }
 
 // NewSink returns a sink that keeps head+tail bytes in memory and spills to
@@ -42,7 +53,19 @@ func NewSink(head, tail int, dir, name string) *Sink {
 	if head <= 0 && tail <= 0 {
 		head, tail = DefaultHardCap/2, DefaultHardCap/2
 	}
-	return &Sink{head: max(head, 0), tail: max(tail, 0), spillDir: dir, spillName: name}
+	return &Sink{head: max(head, 0), tail: max(tail, 0), spillDir: dir, spillName: name, spillCap: DefaultSpillCap}
+}
+
+// SetSpillCap bounds the spill file to n bytes of the stream, its last
+// ones; zero or less means [DefaultSpillCap]. It applies to a spill that
+// has not started yet.
+func (s *Sink) SetSpillCap(n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n <= 0 {
+		n = DefaultSpillCap
+	}
+	s.spillCap = n
 }
 
 // Write records p. It never fails for lack of memory; a failure to create or
@@ -63,13 +86,15 @@ func (s *Sink) Write(p []byte) (int, error) {
 		s.overflow(p)
 		return len(p), nil
 	}
-	if s.spill != nil && s.err == nil {
-		if _, err := s.spill.Write(p); err != nil {
-			s.err = err
-		}
-	}
+	s.toSpill(p)
 	s.keepTail(p)
 	return len(p), nil
+}
+
+func (s *Sink) toSpill(p []byte) {
+	if s.spill != nil && s.err == nil {
+		s.err = s.spill.write(p)
+	}
 }
 
 // overflow starts the spill: the buffer still holds the whole stream, so
@@ -78,49 +103,53 @@ func (s *Sink) Write(p []byte) (int, error) {
 func (s *Sink) overflow(p []byte) {
 	f, err := os.CreateTemp(s.spillDir, s.spillName+"-*.out")
 	if err == nil {
-		s.spill = f
-		if _, err = f.Write(s.buf); err == nil {
-			_, err = f.Write(p)
-		}
-	}
-	if err != nil {
+		s.spillPath = f.Name()
+		s.spill = &capFile{f: f, bw: bufio.NewWriterSize(f, spillBuffer), limit: s.spillCap}
+		s.toSpill(s.buf)
+		s.toSpill(p)
+	} else {
 		s.err = err
 	}
-	s.ring = make([]byte, 0, s.tail)
+	s.ring = make([]byte, 0, s.tail+1)
 	if need := s.head - len(s.buf); need >= 0 {
 		s.buf = append(s.buf, p[:need]...)
+		s.afterHead = p[need]
 		s.keepTail(p[need:])
 		return
 	}
+	s.afterHead = s.buf[s.head]
 	s.keepTail(s.buf[s.head:])
 	s.keepTail(p)
 	s.buf = s.buf[:s.head]
 }
 
+// keepTail keeps the last tail bytes and the one before them, which says
+// whether the tail starts a line.
 func (s *Sink) keepTail(p []byte) {
 	if s.tail == 0 {
 		return
 	}
-	if len(p) >= s.tail {
-		s.ring = append(s.ring[:0], p[len(p)-s.tail:]...)
+	size := s.tail + 1
+	if len(p) >= size {
+		s.ring = append(s.ring[:0], p[len(p)-size:]...)
 		s.ringPos = 0
 		return
 	}
 	for len(p) > 0 {
-		if len(s.ring) < s.tail {
-			n := min(s.tail-len(s.ring), len(p))
+		if len(s.ring) < size {
+			n := min(size-len(s.ring), len(p))
 			s.ring = append(s.ring, p[:n]...)
 			p = p[n:]
 			continue
 		}
 		n := copy(s.ring[s.ringPos:], p)
-		s.ringPos = (s.ringPos + n) % s.tail
+		s.ringPos = (s.ringPos + n) % size
 		p = p[n:]
 	}
 }
 
-// Close stops recording: later writes are discarded. It closes the spill
-// file and returns the first error met while spilling.
+// Close stops recording: later writes are discarded. It flushes and closes
+// the spill file and returns the first error met while spilling.
 func (s *Sink) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -129,7 +158,10 @@ func (s *Sink) Close() error {
 	}
 	s.closed = true
 	if s.spill != nil {
-		if err := s.spill.Close(); err != nil && s.err == nil {
+		if err := s.spill.flush(); err != nil && s.err == nil {
+			s.err = err
+		}
+		if err := s.spill.f.Close(); err != nil && s.err == nil {
 			s.err = err
 		}
 	}
@@ -150,36 +182,93 @@ func (s *Sink) Truncated() bool {
 	return s.ring != nil
 }
 
-// SpillPath is the file holding the whole stream, or "" when nothing
-// spilled.
+// SpillPath is the file holding the stream, or "" when nothing spilled. It
+// holds the whole stream unless it outgrew the spill cap, and then its
+// last part ([Sink.SpillDropped] says how much is missing from the front).
+// Read it only after [Sink.Close].
 func (s *Sink) SpillPath() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.spillPath
+}
+
+// SpillDropped is the number of bytes at the front of the stream that the
+// spill file no longer holds: zero unless the stream outgrew the spill
+// cap.
+func (s *Sink) SpillDropped() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.spill == nil {
-		return ""
+		return 0
 	}
-	return s.spill.Name()
+	return s.spill.dropped
 }
 
 // Bytes returns what is kept in memory: the whole stream, or after an
-// overflow the head, a marker line and the tail.
+// overflow the head, a marker line and the tail. The head ends at its last
+// newline and the tail starts after its first one, so that no fragment of
+// a line appears; only a line longer than the head (or the tail) is cut,
+// and the marker says so:
+//
+//	[output truncated: N bytes total; full output at PATH]
+//	[output truncated: N bytes total; full output at PATH, less its first D bytes; the head's last line is cut; the tail's first line is cut]
 func (s *Sink) Bytes() []byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ring == nil {
 		return bytes.Clone(s.buf)
 	}
-	path := "(spill failed)"
-	if s.spill != nil {
-		path = s.spill.Name()
-	}
-	out := make([]byte, 0, len(s.buf)+len(s.ring)+100)
-	out = append(out, s.buf...)
+	head, headCut := s.headLines()
+	tail, tailCut := s.tailLines()
+	out := make([]byte, 0, len(head)+len(tail)+200)
+	out = append(out, head...)
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}
-	out = fmt.Appendf(out, "[output truncated: %d bytes total; full output at %s]\n", s.total, path)
-	out = append(out, s.ring[s.ringPos:]...)
-	out = append(out, s.ring[:s.ringPos]...)
-	return out
+	path := "(spill failed)"
+	if s.spill != nil {
+		path = s.spillPath
+	}
+	out = fmt.Appendf(out, "[output truncated: %d bytes total; full output at %s", s.total, path)
+	if s.spill != nil && s.spill.dropped > 0 {
+		out = fmt.Appendf(out, ", less its first %d bytes", s.spill.dropped)
+	}
+	if headCut {
+		out = append(out, "; the head's last line is cut"...)
+	}
+	if tailCut {
+		out = append(out, "; the tail's first line is cut"...)
+	}
+	out = append(out, "]\n"...)
+	return append(out, tail...)
+}
+
+// headLines is the head up to its last newline, or cut when it holds no
+// whole line.
+func (s *Sink) headLines() (head []byte, cut bool) {
+	head = s.buf
+	if len(head) == 0 || head[len(head)-1] == '\n' || s.afterHead == '\n' {
+		return head, false
+	}
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		return head[:i+1], false
+	}
+	return head, true
+}
+
+// tailLines is the tail from after its first newline, or cut when it holds
+// no whole line.
+func (s *Sink) tailLines() (tail []byte, cut bool) {
+	if len(s.ring) == 0 {
+		return nil, false
+	}
+	ring := append(bytes.Clone(s.ring[s.ringPos:]), s.ring[:s.ringPos]...)
+	before, tail := ring[0], ring[1:]
+	if before == '\n' {
+		return tail, false
+	}
+	if i := bytes.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 {
+		return tail[i+1:], false
+	}
+	return tail, true
 }

@@ -22,22 +22,28 @@ func TestSinkBelowLimitKeepsEverything(t *testing.T) {
 	}
 }
 
-// TestSinkHeadTailAndSpill writes random chunks and checks the three
-// promises: the spill file is the whole stream, the head is its start,
-// the tail is its end.
+// TestSinkHeadTailAndSpill writes random chunks of random lines and
+// checks the promises: the spill file is the whole stream; the head is its
+// start up to a line end, the tail its end from a line start, each as long
+// as the budget allows, cut inside a line only when no whole line fits,
+// and then the marker says so.
 func TestSinkHeadTailAndSpill(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for round := range 200 {
+	for round := range 500 {
 		head, tail := rng.IntN(40), rng.IntN(40)
 		if head+tail == 0 {
 			head = 1
 		}
 		s := NewSink(head, tail, t.TempDir(), "out")
 		var all bytes.Buffer
+		lineLen := 1 + rng.IntN(30)
 		for range rng.IntN(30) {
 			chunk := make([]byte, rng.IntN(25))
 			for i := range chunk {
 				chunk[i] = 'a' + byte(rng.IntN(26))
+				if rng.IntN(lineLen) == 0 {
+					chunk[i] = '\n'
+				}
 			}
 			s.Write(chunk)
 			all.Write(chunk)
@@ -59,19 +65,51 @@ func TestSinkHeadTailAndSpill(t *testing.T) {
 		if err != nil || !bytes.Equal(spilled, want) {
 			t.Fatalf("round %d: spill %q (%v), want %q", round, spilled, err, want)
 		}
-		marker := fmt.Sprintf("[output truncated: %d bytes total; full output at %s]\n", len(want), s.SpillPath())
+		wantHead, headCut := wholeHead(want, head)
+		wantTail, tailCut := wholeTail(want, tail)
+		marker := fmt.Sprintf("[output truncated: %d bytes total; full output at %s", len(want), s.SpillPath())
+		if headCut {
+			marker += "; the head's last line is cut"
+		}
+		if tailCut {
+			marker += "; the tail's first line is cut"
+		}
+		marker += "]\n"
 		h, tl, ok := bytes.Cut(s.Bytes(), []byte(marker))
 		if !ok {
-			t.Fatalf("round %d: no marker in %q", round, s.Bytes())
+			t.Fatalf("round %d: no marker %q in %q", round, marker, s.Bytes())
 		}
-		wantHead := want[:head]
 		if len(wantHead) > 0 && wantHead[len(wantHead)-1] != '\n' {
 			wantHead = append(bytes.Clone(wantHead), '\n')
 		}
-		if !bytes.Equal(h, wantHead) || !bytes.Equal(tl, want[len(want)-tail:]) {
-			t.Fatalf("round %d (head %d tail %d): got %q + %q; want %q + %q", round, head, tail, h, tl, wantHead, want[len(want)-tail:])
+		if !bytes.Equal(h, wantHead) || !bytes.Equal(tl, wantTail) {
+			t.Fatalf("round %d (head %d tail %d) of %q:\ngot  %q + %q\nwant %q + %q", round, head, tail, want, h, tl, wantHead, wantTail)
 		}
 	}
+}
+
+// wholeHead is the longest start of the stream within n bytes that ends a
+// line, or its first n bytes, cut, when that is none.
+func wholeHead(stream []byte, n int) ([]byte, bool) {
+	for i := n; i > 0; i-- {
+		if stream[i-1] == '\n' || i == n && stream[n] == '\n' {
+			return stream[:i], false
+		}
+	}
+	return stream[:n], n > 0
+}
+
+// wholeTail is the longest end of the stream within n bytes that starts a
+// line, or its last n bytes, cut, when that is none but the final line
+// end.
+func wholeTail(stream []byte, n int) ([]byte, bool) {
+	end := len(stream)
+	for i := end - n; i < end; i++ {
+		if stream[i-1] == '\n' {
+			return stream[i:], false
+		}
+	}
+	return stream[end-n:], n > 0
 }
 
 func TestSinkConcurrentWritersKeepWritesWhole(t *testing.T) {
