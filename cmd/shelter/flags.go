@@ -1,18 +1,20 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"sort"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/spawn"
 )
 
-// options are the running flags of spec/cli.md, shared by running, check
+// options are the running flags of docs/cli.md, shared by running, check
 // and tools.
 type options struct {
 	script        string
@@ -21,7 +23,7 @@ type options struct {
 	profile       string
 	env           list
 	passEnv       list
-	timeout       time.Duration
+	timeout       duration
 	outputLimit   size
 	cwd           string
 	root          string
@@ -29,6 +31,175 @@ type options struct {
 	allowExternal list
 	workspace     string
 	agent         string
+
+	// bad is the first flag whose value was refused, with why; the flag
+	// package's own message for it would name the flag with one dash.
+	bad *FlagError
+}
+
+// FlagError refuses a flag's value: "shelter: --timeout: '5' has no unit…".
+type FlagError struct {
+	Verb string // "shelter", "shelter check"
+	Flag string // as documented: "--timeout", "-c"
+	Msg  string
+}
+
+func (e *FlagError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Verb, e.Flag, e.Msg) }
+
+// UnknownFlagError refuses a flag the verb does not take.
+type UnknownFlagError struct {
+	Verb    string
+	Flag    string   // as written
+	Allowed []string // the verb's flags, as documented
+}
+
+func (e *UnknownFlagError) Error() string {
+	return fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", e.Verb, e.Flag, kernel.Pool(e.Allowed))
+}
+
+// flagSpec is one flag as the flag set declares it and as help prints it:
+// one description serves both.
+type flagSpec struct {
+	name    string // without dashes
+	arg     string // the value's placeholder; "" for a switch
+	meaning string
+	def     string // the default as help shows it; "" when there is none
+	value   func(o *options) flag.Value
+	verbs   string // the verbs that take it: "run", "check", "tools", space-separated
+}
+
+const allRunning = "run check tools"
+
+// flagSpecs are the running flags in the order help lists them.
+var flagSpecs = []flagSpec{
+	{name: "c", arg: "SCRIPT", meaning: "run SCRIPT, bash source; the word after it is $0, the rest $1...", verbs: "run",
+		value: func(o *options) flag.Value { return scriptFlag{o} }},
+	{name: "c", arg: "SCRIPT", meaning: "check SCRIPT, bash source", verbs: "check",
+		value: func(o *options) flag.Value { return scriptFlag{o} }},
+	{name: "json", meaning: "print the Result as one JSON object on stdout instead of the script's own output", def: "false", verbs: "run",
+		value: func(o *options) flag.Value { return &boolFlag{o, "--json", &o.json} }},
+	{name: "json", meaning: `print {"ok": bool, "issues": [...]} on stdout instead of the issues on stderr`, def: "false", verbs: "check",
+		value: func(o *options) flag.Value { return &boolFlag{o, "--json", &o.json} }},
+	{name: "json", meaning: "print a JSON array of the tools with their schemas", def: "false", verbs: "tools",
+		value: func(o *options) flag.Value { return &boolFlag{o, "--json", &o.json} }},
+	{name: "profile", arg: "NAME", meaning: "preset: host, agent (32K output, 120s timeout) or sandbox (agent, and no programs from PATH)", def: "host", verbs: allRunning,
+		value: func(o *options) flag.Value { return &stringFlag{&o.profile} }},
+	{name: "env", arg: "NAME=VALUE", meaning: "set a variable, exported; repeatable", verbs: allRunning,
+		value: func(o *options) flag.Value { return &o.env }},
+	{name: "pass-env", arg: "NAME", meaning: "copy NAME from shelter's own environment, exported; repeatable", verbs: allRunning,
+		value: func(o *options) flag.Value { return &o.passEnv }},
+	{name: "timeout", arg: "DURATION", meaning: "end each call after DURATION (500ms, 2m) with status 124; 0 turns the profile's timeout off", def: "the profile's", verbs: allRunning,
+		value: func(o *options) flag.Value { return &durationFlag{o} }},
+	{name: "output-limit", arg: "SIZE", meaning: "bytes of each stream kept, K/M/G suffixes (32K), at most 64M; 0 = no limit but 64M", def: "the profile's", verbs: allRunning,
+		value: func(o *options) flag.Value { return &sizeFlag{o} }},
+	{name: "cwd", arg: "DIR", meaning: "starting working directory", def: "the current one", verbs: allRunning,
+		value: func(o *options) flag.Value { return &stringFlag{&o.cwd} }},
+	{name: "root", arg: "DIR", meaning: "the directory the sandbox profile is confined to, and its HOME", def: "--cwd", verbs: allRunning,
+		value: func(o *options) flag.Value { return &stringFlag{&o.root} }},
+	{name: "tools", arg: "FILE", meaning: "load wrapped commands and harness tools from a YAML file; repeatable", verbs: allRunning,
+		value: func(o *options) flag.Value { return &o.tools }},
+	{name: "allow-external", arg: "NAME", meaning: "with the sandbox profile, let NAME run from PATH; repeatable", verbs: allRunning,
+		value: func(o *options) flag.Value { return &o.allowExternal }},
+	{name: "workspace", arg: "W", meaning: "the workspace of --agent (docs/workspace.md)", verbs: allRunning,
+		value: func(o *options) flag.Value { return &stringFlag{&o.workspace} }},
+	{name: "agent", arg: "ID", meaning: "run as agent ID of --workspace, in its worktree, with its tools", verbs: allRunning,
+		value: func(o *options) flag.Value { return &stringFlag{&o.agent} }},
+	{name: "help", meaning: "print this help on stdout and exit 0", verbs: allRunning},
+}
+
+// dashed is a flag's name as documented and as refusals name it.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// verbFlags are the flags verb takes ("run" for running a script).
+func verbFlags(verb string) []flagSpec {
+	var out []flagSpec
+	for _, f := range flagSpecs {
+		if strings.Contains(" "+f.verbs+" ", " "+verb+" ") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// verbName is how refusals name the verb: "shelter", "shelter check".
+func verbName(verb string) string {
+	if verb == "run" {
+		return "shelter"
+	}
+	return "shelter " + verb
+}
+
+// flagSet declares verb's flags on a new FlagSet.
+func (o *options) flagSet(verb string) *flag.FlagSet {
+	fs := flag.NewFlagSet(verbName(verb), flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if o.profile == "" {
+		o.profile = string(kernel.ProfileHost)
+	}
+	for _, f := range verbFlags(verb) {
+		if f.value != nil {
+			fs.Var(f.value(o), f.name, f.meaning)
+		}
+	}
+	return fs
+}
+
+// errHelp is parseFlags' answer to -h and --help.
+var errHelp = errors.New("help requested")
+
+// parseFlags parses args for verb into o and returns the rest. A bad flag
+// is one line naming what is allowed; -h or --help is errHelp.
+func (o *options) parseFlags(verb string, args []string) ([]string, error) {
+	fs := o.flagSet(verb)
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return fs.Args(), nil
+	case o.bad != nil:
+		o.bad.Verb = verbName(verb)
+		return nil, o.bad
+	case errors.Is(err, flag.ErrHelp):
+		return nil, errHelp
+	}
+	return nil, flagError(verb, err)
+}
+
+// flagError rewrites the flag package's own messages, which name flags
+// with one dash, into refusals.
+func flagError(verb string, err error) error {
+	var allowed []string
+	for _, f := range verbFlags(verb) {
+		allowed = append(allowed, dashed(f.name))
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return &UnknownFlagError{Verb: verbName(verb), Flag: dashed(name), Allowed: allowed}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		for _, f := range flagSpecs {
+			if f.name == name {
+				return &FlagError{Verb: verbName(verb), Flag: dashed(name), Msg: "needs a value: " + dashed(name) + " " + f.arg}
+			}
+		}
+		return &FlagError{Verb: verbName(verb), Flag: dashed(name), Msg: "needs a value"}
+	}
+	if rest, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
+		return &UnknownFlagError{Verb: verbName(verb), Flag: rest, Allowed: allowed}
+	}
+	return fmt.Errorf("%s: %s", verbName(verb), msg)
+}
+
+// refuse records the first refused value for parseFlags and fails Set.
+func (o *options) refuse(flag, msg string) error {
+	if o.bad == nil {
+		o.bad = &FlagError{Flag: flag, Msg: msg}
+	}
+	return errors.New(msg)
 }
 
 type list []string
@@ -36,32 +207,25 @@ type list []string
 func (l *list) String() string     { return strings.Join(*l, ",") }
 func (l *list) Set(v string) error { *l = append(*l, v); return nil }
 
-// size is a byte count with optional K, M or G suffix; set records that
-// the flag was given.
-type size struct {
-	n   int
-	set bool
+type stringFlag struct{ p *string }
+
+func (s *stringFlag) String() string     { return "" }
+func (s *stringFlag) Set(v string) error { *s.p = v; return nil }
+
+type boolFlag struct {
+	o    *options
+	name string
+	p    *bool
 }
 
-func (s *size) String() string { return strconv.Itoa(s.n) }
-func (s *size) Set(v string) error {
-	mult := 1
-	num := v
-	if n := len(v); n > 0 {
-		switch v[n-1] {
-		case 'K', 'k':
-			mult, num = 1<<10, v[:n-1]
-		case 'M', 'm':
-			mult, num = 1<<20, v[:n-1]
-		case 'G', 'g':
-			mult, num = 1<<30, v[:n-1]
-		}
+func (b *boolFlag) String() string   { return "" }
+func (b *boolFlag) IsBoolFlag() bool { return true }
+func (b *boolFlag) Set(v string) error {
+	x, err := strconv.ParseBool(v)
+	if err != nil {
+		return b.o.refuse(b.name, fmt.Sprintf("'%s' is not a boolean; write %s alone, or %s=false", v, b.name, b.name))
 	}
-	n, err := strconv.Atoi(num)
-	if err != nil || n < 0 {
-		return fmt.Errorf("want a byte count such as 32768, 32K or 1M")
-	}
-	s.n, s.set = n*mult, true
+	*b.p = x
 	return nil
 }
 
@@ -73,72 +237,86 @@ func (f scriptFlag) Set(v string) error {
 	return nil
 }
 
-// flagSet declares the running flags on a new FlagSet for verb ("" for
-// running a script).
-func (o *options) flagSet(verb string) *flag.FlagSet {
-	fs := flag.NewFlagSet(strings.TrimSpace("shelter "+verb), flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	if verb == "" || verb == "check" {
-		fs.Var(scriptFlag{o}, "c", "run `SCRIPT` (bash source)")
-	}
-	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object")
-	fs.StringVar(&o.profile, "profile", "host", "preset: host, agent or sandbox")
-	fs.Var(&o.env, "env", "set `NAME=VALUE`, exported; repeatable")
-	fs.Var(&o.passEnv, "pass-env", "copy `NAME` from shelter's environment; repeatable")
-	fs.DurationVar(&o.timeout, "timeout", 0, "end each call after `DURATION` with 124")
-	fs.Var(&o.outputLimit, "output-limit", "per-stream limit in bytes, K/M suffixes; 0 = none")
-	fs.StringVar(&o.cwd, "cwd", "", "starting working `DIR`")
-	fs.StringVar(&o.root, "root", "", "the `DIR` the sandbox profile is confined to (default --cwd)")
-	fs.Var(&o.tools, "tools", "load wrapped commands and harness tools from `FILE`; repeatable")
-	fs.Var(&o.allowExternal, "allow-external", "with the sandbox profile, let `NAME` run from PATH; repeatable")
-	fs.StringVar(&o.workspace, "workspace", "", "the workspace `W` of --agent")
-	fs.StringVar(&o.agent, "agent", "", "run as agent `ID` of --workspace, in its worktree")
-	return fs
+// duration is --timeout: set records that it was given, so that 0 can
+// turn a profile's timeout off.
+type duration struct {
+	d   time.Duration
+	set bool
 }
 
-// parseFlags parses args into o and returns the rest. A bad flag is one
-// line naming what is allowed.
-func (o *options) parseFlags(verb string, args []string) ([]string, error) {
-	fs := o.flagSet(verb)
-	if err := fs.Parse(args); err != nil {
-		return nil, flagError(fs, err)
+type durationFlag struct{ o *options }
+
+func (f *durationFlag) String() string { return "" }
+func (f *durationFlag) Set(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(v, 64); nerr == nil {
+			return f.o.refuse("--timeout", fmt.Sprintf("'%s' has no unit; write a Go duration such as %ss, 500ms or 2m (0 for none)", v, v))
+		}
+		return f.o.refuse("--timeout", fmt.Sprintf("'%s' is not a duration; write a Go duration such as 30s, 500ms or 2m (0 for none)", v))
 	}
-	return fs.Args(), nil
+	if d < 0 {
+		return f.o.refuse("--timeout", fmt.Sprintf("'%s' is negative; write 0 for no timeout", v))
+	}
+	f.o.timeout = duration{d, true}
+	return nil
 }
 
-func flagError(fs *flag.FlagSet, err error) error {
-	var names []string
-	fs.VisitAll(func(f *flag.Flag) {
-		prefix := "--"
-		if len(f.Name) == 1 {
-			prefix = "-"
-		}
-		names = append(names, prefix+f.Name)
-	})
-	sort.Strings(names)
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		if len(name) > 1 {
-			name = "--" + name
-		} else {
-			name = "-" + name
-		}
-		return fmt.Errorf("%s: unknown flag '%s'; allowed: %s", fs.Name(), name, strings.Join(names, ", "))
+// size is --output-limit: a byte count with an optional K, M or G suffix;
+// set records that it was given.
+type size struct {
+	n   int
+	set bool
+}
+
+type sizeFlag struct{ o *options }
+
+func (f *sizeFlag) String() string { return "" }
+func (f *sizeFlag) Set(v string) error {
+	n, err := parseSize(v)
+	if err != nil {
+		return f.o.refuse("--output-limit", err.Error())
 	}
-	return fmt.Errorf("%s: %s", fs.Name(), msg)
+	f.o.outputLimit = size{n, true}
+	return nil
+}
+
+// maxOutputLimit is the largest --output-limit: past spawn's hard cap the
+// limit would no longer bound memory.
+const maxOutputLimit = spawn.DefaultHardCap
+
+// parseSize reads "32768", "32K", "1M", "0". It refuses what overflows
+// and what exceeds maxOutputLimit.
+func parseSize(v string) (int, error) {
+	mult, num := int64(1), v
+	if n := len(v); n > 0 {
+		switch v[n-1] {
+		case 'K', 'k':
+			mult, num = 1<<10, v[:n-1]
+		case 'M', 'm':
+			mult, num = 1<<20, v[:n-1]
+		case 'G', 'g':
+			mult, num = 1<<30, v[:n-1]
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) || n < 0 || num != strings.TrimSpace(num) {
+		return 0, fmt.Errorf("'%s' is not a byte count; write one such as 32768, 32K or 1M (0 for none)", v)
+	}
+	if errors.Is(err, strconv.ErrRange) || n > math.MaxInt64/mult || n*mult > maxOutputLimit {
+		return 0, fmt.Errorf("'%s' is more than the 64M every stream is bounded by; allowed: 0 (no limit but 64M) to 64M", v)
+	}
+	return int(n * mult), nil
 }
 
 // config builds the kernel configuration the flags describe.
 func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 	cfg, ok := kernel.Preset(kernel.Profile(o.profile))
 	if !ok {
-		return cfg, fmt.Errorf("shelter: unknown profile '%s'; allowed: agent, host, sandbox", o.profile)
+		return cfg, fmt.Errorf("shelter: --profile: unknown profile '%s'; allowed: agent, host, sandbox", o.profile)
 	}
-	if o.timeout < 0 {
-		return cfg, fmt.Errorf("shelter: --timeout must not be negative; got %s", o.timeout)
-	}
-	if o.timeout > 0 {
-		cfg.Timeout = o.timeout
+	if o.timeout.set {
+		cfg.Timeout = o.timeout.d
 	}
 	if o.outputLimit.set {
 		cfg.OutputLimit = o.outputLimit.n

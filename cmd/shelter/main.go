@@ -2,16 +2,18 @@
 // hermetic environment, declared wrapped commands and harness tools, and
 // one structured result (--json).
 //
-//	shelter [flags] -c SCRIPT          run bash source
-//	shelter [flags] FILE [ARGS...]     run a script file; ARGS become $1...
-//	shelter [flags] < script.sh        read the script from stdin
+//	shelter [flags] -c SCRIPT [NAME [ARGS...]]  run bash source; NAME is $0
+//	shelter [flags] FILE [ARGS...]              run a script file
+//	shelter [flags] < script.sh                 read the script from stdin
 //	shelter check [flags] (-c SCRIPT | FILE)
-//	shelter tools [flags] [--json]
-//	shelter workspace init|new|list ...
+//	shelter tools [flags]
+//	shelter workspace init|new|list W ...
+//	shelter help [VERB]
 //	shelter version
 //
 // The process exits with the script's exit code; misuse exits 2 with one
-// line on stderr.
+// line on stderr. docs/cli.md is the contract, and holds each verb's
+// --help output (help.go) verbatim.
 package main
 
 import (
@@ -20,11 +22,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"syscall"
 
 	"golang.org/x/term"
@@ -42,7 +46,13 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 			return runCheck(args[1:], stdout, stderr)
 		case "tools":
 			return runTools(args[1:], stdout, stderr)
+		case "help":
+			return runHelp(args[1:], stdout, stderr)
 		case "version":
+			if wantsHelp(args[1:]) {
+				io.WriteString(stdout, usage("version"))
+				return 0
+			}
 			if len(args) > 1 {
 				fmt.Fprintf(stderr, "shelter version: unexpected argument '%s'; allowed: (none)\n", args[1])
 				return 2
@@ -54,12 +64,11 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		}
 	}
 	var o options
-	rest, err := o.parseFlags("", args)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
+	rest, status := o.parse("run", args, stdout, stderr)
+	if status >= 0 {
+		return status
 	}
-	script, params, input, status := readScript(&o, rest, stdin, stderr)
+	script, name, params, input, status := readScript(&o, rest, stdin, stderr)
 	if status != 0 {
 		return status
 	}
@@ -71,7 +80,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := kernel.RunOptions{Stdin: input, Args: params}
+	opts := kernel.RunOptions{Stdin: input, Name: name, Args: params}
 	if !o.json {
 		opts.Stdout, opts.Stderr = stdout, stderr
 	}
@@ -90,46 +99,57 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 }
 
 // readScript finds the script: -c, a file with its arguments, or stdin
-// when it is not a terminal. It also decides the script's own input.
-func readScript(o *options, rest []string, stdin *os.File, stderr io.Writer) (script string, params []string, input io.Reader, status int) {
+// when it is not a terminal. It also decides $0, $1... and the script's
+// own input. As in bash, the first word after -c SCRIPT is $0.
+func readScript(o *options, rest []string, stdin *os.File, stderr io.Writer) (script, name string, params []string, input io.Reader, status int) {
 	switch {
 	case o.hasScript:
 		if len(rest) > 0 {
-			params = rest
+			name, params = rest[0], rest[1:]
 		}
-		return o.script, params, pipedInput(stdin), 0
+		return o.script, name, params, pipedInput(stdin), 0
 	case len(rest) > 0:
 		b, err := os.ReadFile(rest[0])
 		if err != nil && isVerb(rest[0]) {
 			fmt.Fprintf(stderr, "shelter: '%s' is a verb; write it first: shelter %s [flags]\n", rest[0], rest[0])
-			return "", nil, nil, 2
+			return "", "", nil, nil, 2
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "shelter: cannot read script: %v\n", err)
-			return "", nil, nil, 2
+			fmt.Fprintf(stderr, "shelter: cannot read script: %v\n", unwrapPath(err))
+			return "", "", nil, nil, 2
 		}
-		return string(b), rest[1:], pipedInput(stdin), 0
+		return string(b), rest[0], rest[1:], pipedInput(stdin), 0
 	case stdin != nil && term.IsTerminal(int(stdin.Fd())):
 		fmt.Fprintln(stderr, "shelter: the interactive REPL is not built yet; run a script with -c SCRIPT, a FILE, or on stdin")
-		return "", nil, nil, 2
+		return "", "", nil, nil, 2
 	case stdin == nil:
 		fmt.Fprintln(stderr, "shelter: no script; allowed: -c SCRIPT, FILE, or a script on stdin")
-		return "", nil, nil, 2
+		return "", "", nil, nil, 2
 	}
 	b, err := io.ReadAll(stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "shelter: reading the script from stdin: %v\n", err)
-		return "", nil, nil, 2
+		return "", "", nil, nil, 2
 	}
-	return string(b), []string{}, nil, 0
+	return string(b), "", []string{}, nil, 0
 }
 
-func isVerb(word string) bool {
-	switch word {
-	case "check", "tools", "version", "workspace":
-		return true
+func isVerb(word string) bool { return slices.Contains(verbs, word) }
+
+// parse parses verb's flags. A status of -1 means go on; any other is the
+// exit code: 0 after printing the help -h or --help asked for, 2 after a
+// refusal.
+func (o *options) parse(verb string, args []string, stdout, stderr io.Writer) (rest []string, status int) {
+	rest, err := o.parseFlags(verb, args)
+	if errors.Is(err, errHelp) {
+		io.WriteString(stdout, usage(verb))
+		return nil, 0
 	}
-	return false
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, 2
+	}
+	return rest, -1
 }
 
 // pipedInput is the script's input: shelter's stdin when it is a pipe or
@@ -147,16 +167,19 @@ func pipedInput(stdin *os.File) io.Reader {
 
 // session builds the kernel and session the running flags describe.
 func (o *options) session(stderr io.Writer) (*kernel.Session, int) {
-	for _, dir := range []*string{&o.cwd, &o.root} {
-		if *dir == "" {
+	for _, d := range []struct {
+		flag string
+		dir  *string
+	}{{"--cwd", &o.cwd}, {"--root", &o.root}} {
+		if *d.dir == "" {
 			continue
 		}
-		abs, err := filepath.Abs(*dir)
+		abs, err := existingDir(d.flag, *d.dir)
 		if err != nil {
-			fmt.Fprintf(stderr, "shelter: %v\n", err)
+			fmt.Fprintln(stderr, err)
 			return nil, 2
 		}
-		*dir = abs
+		*d.dir = abs
 	}
 	if (o.workspace == "") != (o.agent == "") {
 		fmt.Fprintln(stderr, "shelter: --workspace and --agent go together; give both or neither")
@@ -200,10 +223,9 @@ func (o *options) session(stderr io.Writer) (*kernel.Session, int) {
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	var o options
-	rest, err := o.parseFlags("check", args)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
+	rest, status := o.parse("check", args, stdout, stderr)
+	if status >= 0 {
+		return status
 	}
 	script := o.script
 	switch {
@@ -256,10 +278,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 
 func runTools(args []string, stdout, stderr io.Writer) int {
 	var o options
-	rest, err := o.parseFlags("tools", args)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
+	rest, status := o.parse("tools", args, stdout, stderr)
+	if status >= 0 {
+		return status
 	}
 	if len(rest) > 0 {
 		fmt.Fprintf(stderr, "shelter tools: unexpected argument '%s'; allowed: (none)\n", rest[0])
@@ -275,19 +296,35 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		writeJSON(stdout, infos)
 		return 0
 	}
-	for _, t := range infos {
-		fmt.Fprintf(stdout, "%-14s %-8s %s\n", t.Name, t.Kind, firstLine(t.Description))
-	}
+	io.WriteString(stdout, kernel.FormatTools(infos))
 	return 0
 }
 
-func firstLine(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return s[:i]
-		}
+// existingDir is dir made absolute, or a refusal naming flag when it is
+// not a directory.
+func existingDir(flag, dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("shelter: %s: %v", flag, err)
 	}
-	return s
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("shelter: %s: '%s' does not exist; give an existing directory", flag, dir)
+	case err != nil:
+		return "", fmt.Errorf("shelter: %s: %v", flag, unwrapPath(err))
+	case !fi.IsDir():
+		return "", fmt.Errorf("shelter: %s: '%s' is not a directory", flag, dir)
+	}
+	return abs, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("'%s': %v", pe.Path, pe.Err)
+	}
+	return err
 }
 
 func writeJSON(w io.Writer, v any) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -15,7 +16,8 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"shelter": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"shelter":        func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"shelter-config": func() { os.Exit(printConfig(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
 
@@ -24,13 +26,53 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", os.Getenv("PATH"))
+			env.Setenv("CLI_DOC", cliDoc)
 			env.Setenv("SHELTER_TEST_SECRET", "hunter2")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"jsonfields": jsonFields,
+			"cmpdoc":     cmpDoc,
 		},
 	})
+}
+
+// printConfig is `shelter-config [flags]`: the configuration the running
+// flags build, for what a run cannot show (a timeout of 0 against one of
+// 120 s), one field a line.
+func printConfig(args []string, stdout, stderr io.Writer) int {
+	var o options
+	if _, err := o.parseFlags("run", args); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	cfg, err := o.config(nil)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "profile %s\ntimeout %s\noutput_limit %d\nallow_external %q\nroot %q\n",
+		cfg.Profile, cfg.Timeout, cfg.OutputLimit, cfg.AllowExternal, cfg.Root)
+	return 0
+}
+
+// cmpDoc checks that stdout is docs/cli.md's block for a verb's help:
+// cmpdoc VERB.
+func cmpDoc(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: cmpdoc VERB")
+	}
+	blocks, err := helpBlocks(ts.Getenv("CLI_DOC"))
+	if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	want, ok := blocks[args[0]]
+	if !ok {
+		ts.Fatalf("docs/cli.md has no block for %s --help", args[0])
+	}
+	if got := ts.ReadFile("stdout"); (got == want) == neg {
+		ts.Fatalf("stdout is not docs/cli.md's block for %s:\n%s", args[0], diffLines(got, want))
+	}
 }
 
 // jsonFields checks that stdout is one JSON object with exactly the named

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/shelter-sh/shelter/harness"
@@ -31,6 +33,10 @@ func loadTools(files []string) ([]kernel.Tool, error) {
 func loadToolFile(file, path string) ([]kernel.Tool, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %v", file, pe.Err)
+		}
 		return nil, err
 	}
 	sections, err := toolfile.Split(file, src)

@@ -21,6 +21,17 @@ const workspaceUsage = `usage:
   shelter workspace init W                 create W with a default config/main
   shelter workspace new W [--config NAME]  create a root agent; print its id
   shelter workspace list W [--json]        agents with role, name, parent, inbox count
+
+A workspace is a directory with a bare git repository of configs and
+agents (docs/workspace.md). Misuse exits 2 with one line on stderr.
+
+flags:
+  --config NAME
+        new: the config branch config/NAME the agent runs on (default: main)
+  --json
+        list: print the agents as one JSON array (default: false)
+  --help, -h
+        print this help on stdout and exit 0
 `
 
 // workspaceUsages is each subcommand's synopsis, for usage refusals.

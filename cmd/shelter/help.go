@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// verbs are the words `shelter VERB` dispatches on, sorted; a script file
+// of one of these names runs as ./NAME.
+var verbs = []string{"check", "help", "tools", "version", "workspace"}
+
+// synopses are each verb's usage lines, before its flags.
+var synopses = map[string]string{
+	"run": `usage:
+  shelter [flags] -c SCRIPT [NAME [ARGS...]]
+                                 run bash source; as in bash, NAME is $0
+                                 (default "shelter") and ARGS are $1...
+  shelter [flags] FILE [ARGS...]  run a script file; $0 is FILE, ARGS $1...
+  shelter [flags] < script.sh     read the script from stdin (not a terminal)
+  shelter VERB ...                a verb below; shelter help VERB for its usage
+
+The process exits with the script's exit code, with --json too. Misuse
+(a bad flag, an unreadable --tools file) exits 2 with one line on stderr,
+and nothing runs. A script file named like a verb runs as ./NAME.
+
+verbs:
+  check      validate a script and run nothing
+  tools      list every command a session knows, with its schema
+  workspace  agent workspaces on git: init, new, list
+  help       print the usage of shelter or of a verb
+  version    print shelter's version
+`,
+	"check": `usage:
+  shelter check [flags] (-c SCRIPT | FILE)
+
+Validate a script as a run would, and run nothing. Issues print as
+LINE:COL: SEVERITY: MESSAGE on stderr; with --json, {"ok": bool,
+"issues": [...]} on stdout. Exits 0 when there is no error, 2 otherwise.
+`,
+	"tools": `usage:
+  shelter tools [flags]
+
+List every command a session with these flags knows: the declared ones
+(wrapped commands, harness tools) first, then shelter's builtins. With
+--json, a JSON array of {"name", "kind", "description", "input_schema"},
+and "output_schema" and "annotations" for the tools that declare them.
+`,
+	"help": `usage:
+  shelter help [VERB]
+
+Print the usage of shelter, or of VERB (check, help, tools, version,
+workspace), on stdout. shelter -h, shelter --help and shelter VERB --help
+print the same.
+`,
+	"version": `usage:
+  shelter version
+
+Print shelter's version, the platform and the Go version it was built with.
+`,
+	"workspace": workspaceUsage,
+}
+
+// usage is the help of verb ("run" for running a script): its synopsis
+// and every flag with its meaning and default.
+func usage(verb string) string {
+	var b strings.Builder
+	b.WriteString(synopses[verb])
+	flags := verbFlags(verb)
+	if len(flags) == 0 {
+		return b.String()
+	}
+	b.WriteString("\nflags:\n")
+	for _, f := range flags {
+		b.WriteString("  " + dashed(f.name))
+		if f.name == "help" {
+			b.WriteString(", -h")
+		}
+		if f.arg != "" {
+			b.WriteString(" " + f.arg)
+		}
+		meaning := f.meaning
+		if f.def != "" {
+			meaning += fmt.Sprintf(" (default: %s)", f.def)
+		}
+		b.WriteString("\n")
+		b.WriteString(wrap(meaning, "        ", 78))
+	}
+	return b.String()
+}
+
+// runHelp is `shelter help [VERB]`.
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		io.WriteString(stdout, usage("run"))
+		return 0
+	case len(args) > 1:
+		fmt.Fprintf(stderr, "shelter help: unexpected argument '%s'; give one verb; allowed: %s\n", args[1], kernel.Pool(verbs))
+		return 2
+	case args[0] == "-h" || args[0] == "--help":
+		io.WriteString(stdout, usage("help"))
+		return 0
+	}
+	if _, ok := synopses[args[0]]; !ok || args[0] == "run" {
+		fmt.Fprintf(stderr, "shelter help: unknown verb '%s'; allowed: %s\n", args[0], kernel.Pool(verbs))
+		return 2
+	}
+	io.WriteString(stdout, usage(args[0]))
+	return 0
+}
+
+// wantsHelp reports whether args, the words after a verb without flags
+// of its own, ask for its help.
+func wantsHelp(args []string) bool {
+	return len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help")
+}
+
+// wrap breaks text into lines of at most width columns, each starting
+// with indent.
+func wrap(text, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for _, w := range strings.Fields(text) {
+		if line != indent && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
