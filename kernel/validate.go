@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -12,9 +13,10 @@ import (
 )
 
 // validate is the static pass (DESIGN §8): before any statement runs, it
-// refuses unsupported constructs, commands the guard catches and calls a
-// tool is certain to refuse; unknown commands and what it cannot judge
-// are warnings.
+// refuses unsupported constructs (those mvdan/sh would panic on among
+// them, see [crashIssues]), commands the guard catches and calls a tool
+// is certain to refuse; unknown commands and what it cannot judge are
+// warnings.
 func (s *Session) validate(file *syntax.File) ([]Issue, map[string]bool) {
 	funcs := make(map[string]bool)
 	syntax.Walk(file, func(n syntax.Node) bool {
@@ -61,7 +63,15 @@ func (s *Session) validate(file *syntax.File) ([]Issue, map[string]bool) {
 		}
 		return true
 	})
+	issues = append(issues, crashIssues(file, s.assocVar)...)
 	return issues, funcs
+}
+
+// assocVar reports whether the session holds name as an associative
+// array; s.mu is held.
+func (s *Session) assocVar(name string) bool {
+	v, ok := s.runner.Vars[name]
+	return ok && v.Kind == expand.Associative
 }
 
 func issueAt(pos syntax.Pos, sev Severity, code, msg string) Issue {
