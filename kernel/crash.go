@@ -23,7 +23,7 @@ import (
 //     declared -A or its first key is quoted (interp.Runner.assignVal);
 //   - a subscript of an associative array that parsed as arithmetic,
 //     `${A[k+1]}`, `${A[-1]}` (expand.Config.varInd, assignElem);
-//   - `-v ''` or `-R ''` in a test, `unset ''`, and using a name
+//   - `-v ”` or `-R ”` in a test, `unset ”`, and using a name
 //     reference declared with an empty target (looking up "");
 //   - test or [ comparing the result of a comparison or a group,
 //     `[ a = b = c ]`, `[ \( a \) = b ]` (interp.Runner.bashTest).
