@@ -6,13 +6,30 @@
 // parent-death signal, optionally on a pseudo-terminal ([Cmd.TTY]) and
 // with a niceness ([Cmd.Nice]). Input is streamed as the child reads it,
 // /dev/null when there is none. When its context ends, the whole group
-// gets [Cmd.Signal] (SIGTERM) and, after a grace, SIGKILL; when the child
-// exits by itself, what it left in its group is ended the same way.
+// gets [Cmd.Signal] (SIGTERM) and, after a grace, SIGKILL; a launcher's
+// own deadline ([Cmd.Deadline]) has its own signal and grace and never
+// weakens that. When the child exits by itself, what it left in its group
+// is ended the same way. Output a finished child wrote is never lost to a
+// late reader: pipes are drained before they are closed, and [Run]
+// reports [ErrOutputCut] when a process that escaped still held one.
 // Statuses follow the shell: 126 not executable, 127 not found, 128+n
 // killed by signal n. [LookPath] resolves a name through a given $PATH
-// only, with the shell's 126/127 distinction. A [Sink] captures one output
-// stream in bounded memory and spills the whole stream to a file once it
-// outgrows its limit.
+// only, with the shell's 126/127 distinction.
+//
+// A [Sink] captures one output stream in bounded memory, cut at line
+// boundaries, and spills the stream to a file once it outgrows its limit;
+// the file keeps at most [DefaultSpillCap] bytes, the last ones. A [Log]
+// is a file with the same bound, for a background job's output.
+//
+// What escapes every group (setsid, double forks) is reparented to init,
+// unless the process opts in with [EnableSubreaper]: then it is reparented
+// to this process, reaped when it exits, and ended when the [Window] of
+// the call that may have started it closes, or by [EndOrphans].
+//
+// Other systems: spawn builds on macOS and the BSDs, where children get no
+// parent-death signal, [EnableSubreaper] returns an error and windows end
+// nothing, and a terminal's output cannot be drained after the wait delay
+// (it is closed, and [ErrOutputCut] reported).
 //
 // spawn imports nothing else of shelter's; the kernel and the plug-ins that
 // run programs use it.
