@@ -159,7 +159,9 @@ func waitTickAfter(t *testing.T, started uint64) {
 
 func escape(t *testing.T, marker string) proc {
 	t.Helper()
-	c := shCmd(t, "setsid -f "+marker+" >/dev/null")
+	// The child waits until the escapee has a session of its own, out of
+	// reach of Run's sweep of the group.
+	c := shCmd(t, "setsid -f sh -c 'echo >ready; exec "+marker+" >/dev/null'; until [ -s ready ]; do sleep 0.01; done")
 	if status, err := spawn.Run(context.Background(), c); status != 0 || err != nil {
 		t.Fatalf("Run = %d, %v", status, err)
 	}
