@@ -317,7 +317,7 @@ func classicTestRefusal(name string, args []string) (string, bool) {
 	p := classicParser{rem: args}
 	p.next()
 	expr := p.classicTest("[", false)
-	if p.failed {
+	if p.failed || expr == nil {
 		return "", false
 	}
 	var line string

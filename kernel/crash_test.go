@@ -50,6 +50,7 @@ var nearMisses = []string{
 	"a=(1 2 3); echo ${a[1+1]}",
 	"[[ -v x ]]; [ -v x ]; test -n a -a b = c; [ ! a = b ]; [ a = b -o c != d ]",
 	"unset x; unset -f ''",
+	"test; [ ]; [ ! ]; test -n",
 	"declare -n r=x; echo $r",
 }
 
