@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"maps"
 	"time"
 )
 
@@ -14,11 +15,13 @@ const (
 )
 
 // Profiles lists the presets, in the order of the docs.
-var Profiles = []Profile{ProfileHost, ProfileAgent, ProfileSandbox}
+func Profiles() []Profile { return []Profile{ProfileHost, ProfileAgent, ProfileSandbox} }
 
 // DefaultCoreEnv is the core set of host variables copied into a session
 // by name when present (the host profile adds TERM).
-var DefaultCoreEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "TZ"}
+func DefaultCoreEnv() []string {
+	return []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "TZ"}
+}
 
 // Externals is a session's policy for programs found on $PATH. Wrapped
 // commands and harness tools run under every policy.
@@ -85,7 +88,7 @@ type Config struct {
 func Preset(p Profile) (Config, bool) {
 	switch p {
 	case ProfileHost:
-		return Config{Profile: p, CoreEnv: append(DefaultCoreEnv[:len(DefaultCoreEnv):len(DefaultCoreEnv)], "TERM")}, true
+		return Config{Profile: p, CoreEnv: append(DefaultCoreEnv(), "TERM")}, true
 	case ProfileAgent, ProfileSandbox:
 		c := Config{
 			Profile:     p,
@@ -108,4 +111,25 @@ func Preset(p Profile) (Config, bool) {
 		return c, true
 	}
 	return Config{}, false
+}
+
+// clone is a deep copy of c: its maps and slices are its own.
+func (c Config) clone() Config {
+	c.CoreEnv = cloneSlice(c.CoreEnv)
+	c.PassEnv = cloneSlice(c.PassEnv)
+	c.AllowExternal = cloneSlice(c.AllowExternal)
+	c.Tools = cloneSlice(c.Tools)
+	if c.Env != nil {
+		c.Env = maps.Clone(c.Env)
+	}
+	return c
+}
+
+// cloneSlice copies s, keeping nil and empty apart (a nil CoreEnv means the
+// default, an empty one none).
+func cloneSlice[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
 }

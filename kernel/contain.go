@@ -86,7 +86,9 @@ func (b *budget) checkHeld(hc interp.HandlerContext) error {
 	}
 	b.next.Store(now + int64(time.Millisecond))
 	if sb, ok := hc.Stdout.(*strings.Builder); ok && int64(sb.Len()) > b.limit {
-		return b.exceed("a command substitution's output", int64(sb.Len()))
+		n := int64(sb.Len())
+		sb.Reset()
+		return b.exceed("a command substitution's output", n)
 	}
 	if n := varBytes(hc.Env); n > b.limit {
 		return b.exceed("the shell's variables", n)
@@ -164,6 +166,7 @@ func (s *Session) catShortcut(ctx context.Context, hc interp.HandlerContext, b *
 	var total int64
 	for {
 		if ctx.Err() != nil {
+			dropCapture(hc.Stdout)
 			return 1
 		}
 		n, err := hc.Stdin.Read(buf)
@@ -171,6 +174,7 @@ func (s *Session) catShortcut(ctx context.Context, hc interp.HandlerContext, b *
 			total += int64(n)
 			if !b.allows(total) {
 				b.exceed("a command substitution's output", total)
+				dropCapture(hc.Stdout)
 				return 1
 			}
 			hc.Stdout.Write(buf[:n])
@@ -182,6 +186,14 @@ func (s *Session) catShortcut(ctx context.Context, hc interp.HandlerContext, b *
 			fmt.Fprintf(hc.Stderr, "shelter: %v\n", err)
 			return 1
 		}
+	}
+}
+
+// dropCapture frees a capture of a call that is ending: the interpreter
+// would still scan all of it.
+func dropCapture(w io.Writer) {
+	if sb, ok := w.(*strings.Builder); ok {
+		sb.Reset()
 	}
 }
 
@@ -209,6 +221,7 @@ type captureWriter struct {
 
 func (w *captureWriter) Write(p []byte) (int, error) {
 	if size := int64(w.sb.Len() + len(p)); !w.b.allows(size) {
+		w.sb.Reset()
 		return 0, w.b.exceed("a command substitution's output", size)
 	}
 	return w.sb.Write(p)
@@ -226,4 +239,20 @@ func statusOf(args []string) error {
 		return nil
 	}
 	return interp.ExitStatus(uint8(n))
+}
+
+// scriptIssue refuses a script too large for the memory budget: the
+// parser and the interpreter hold several copies of it (a here-doc's body
+// among them), so a script may use a quarter of the budget.
+func (s *Session) scriptIssue(script string) (Issue, bool) {
+	limit := s.k.cfg.MemoryLimit
+	if limit == 0 {
+		limit = DefaultMemoryLimit
+	}
+	if limit < 0 || int64(len(script)) <= limit/4 {
+		return Issue{}, false
+	}
+	return Issue{Severity: SeverityError, Code: CodeMemory, Message: fmt.Sprintf(
+		"shelter: the script is %s; the memory limit of %s allows scripts up to %s: put large data in a file and read it from there",
+		byteSize(int64(len(script))), byteSize(limit), byteSize(limit/4))}, true
 }

@@ -15,7 +15,7 @@ func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]
 	env := make(map[string]string)
 	core := k.cfg.CoreEnv
 	if core == nil {
-		core = DefaultCoreEnv
+		core = DefaultCoreEnv()
 	}
 	for _, names := range [][]string{core, k.cfg.PassEnv, opts.PassEnv} {
 		for _, name := range names {

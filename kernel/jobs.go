@@ -51,6 +51,7 @@ type jobTable struct {
 	jobs  []*job       // running, or finished and not yet reported by jobs/wait
 	procs map[int]*job // live processes of the session; nil job: foreground
 	nohup map[int]bool // live processes started under nohup
+	gone  *sync.Cond   // signalled as processes exit; on mu
 }
 
 func (t *jobTable) started(j *job, pid int, nohup bool) {
@@ -76,6 +77,9 @@ func (t *jobTable) started(j *job, pid int, nohup bool) {
 func (t *jobTable) exited(j *job, pid int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.gone != nil {
+		t.gone.Broadcast()
+	}
 	delete(t.procs, pid)
 	delete(t.nohup, pid)
 	if j != nil {
@@ -222,6 +226,27 @@ func (t *jobTable) forget(done []*job) {
 func (t *jobTable) killAll() {
 	for _, j := range t.all() {
 		j.cancel()
+	}
+}
+
+// waitGone waits until no process of the session is alive, at most for d:
+// those that the end of their call or job signalled are reaped first.
+func (t *jobTable) waitGone(d time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.gone == nil {
+		t.gone = sync.NewCond(&t.mu)
+	}
+	expired := false
+	timer := time.AfterFunc(d, func() {
+		t.mu.Lock()
+		expired = true
+		t.gone.Broadcast()
+		t.mu.Unlock()
+	})
+	defer timer.Stop()
+	for len(t.procs) > 0 && !expired {
+		t.gone.Wait()
 	}
 }
 

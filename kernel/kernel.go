@@ -19,6 +19,7 @@ type Kernel struct {
 // New builds a kernel from cfg. It fails when two tools share a name or a
 // tool's name is empty.
 func New(cfg Config) (*Kernel, error) {
+	cfg = cfg.clone()
 	if cfg.Profile == "" {
 		cfg.Profile = ProfileHost
 	}
@@ -39,8 +40,9 @@ func New(cfg Config) (*Kernel, error) {
 	return k, nil
 }
 
-// Config returns the configuration the kernel was built from.
-func (k *Kernel) Config() Config { return k.cfg }
+// Config returns a copy of the configuration the kernel was built from;
+// changing it changes nothing of the kernel's.
+func (k *Kernel) Config() Config { return k.cfg.clone() }
 
 // Tools returns the kernel's tools sorted by name.
 func (k *Kernel) Tools() []Tool {
@@ -85,8 +87,8 @@ func sortedNames(tools map[string]Tool) []string {
 }
 
 func profileNames() string {
-	names := make([]string, len(Profiles))
-	for i, p := range Profiles {
+	names := make([]string, len(Profiles()))
+	for i, p := range Profiles() {
 		names[i] = string(p)
 	}
 	return strings.Join(names, ", ")

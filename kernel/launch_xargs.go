@@ -298,6 +298,10 @@ type itemReader struct {
 	lines bool // -I: only newlines separate; leading blanks are dropped
 }
 
+// errItemTooLong refuses an item no command line could hold, as
+// xargs(1) does, before it is read whole into memory.
+var errItemTooLong = errors.New("argument line too long")
+
 var errUnmatchedQuote = errors.New("unmatched quote; by default quotes are special to xargs unless you use the -0 option")
 
 // next returns the next item and whether it ended its input line (a line
@@ -322,6 +326,9 @@ func (ir *itemReader) next() (string, bool, error) {
 		}
 		if err != nil {
 			return "", false, err
+		}
+		if len(item) > xargsMaxChars {
+			return "", false, errItemTooLong
 		}
 		switch {
 		case quote != 0:
@@ -387,6 +394,9 @@ func (ir *itemReader) nextDelimited() (string, bool, error) {
 		for err == bufio.ErrBufferFull {
 			item, err = ir.r.ReadSlice(byte(ir.delim))
 			long = append(long, item...)
+			if len(long) > xargsMaxChars {
+				return "", false, errItemTooLong
+			}
 		}
 		item = long
 	}

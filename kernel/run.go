@@ -91,6 +91,9 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if s.closed {
 		return Result{}, ErrClosed
 	}
+	if is, ok := s.scriptIssue(script); ok {
+		return s.rejected(start, []Issue{is}), nil
+	}
 	file, err := s.parse(script)
 	if err != nil {
 		return s.rejected(start, []Issue{parseIssue(err)}), nil
@@ -119,6 +122,9 @@ func (s *Session) Check(script string) ([]Issue, error) {
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, ErrClosed
+	}
+	if is, ok := s.scriptIssue(script); ok {
+		return []Issue{is}, nil
 	}
 	file, err := s.parse(script)
 	if err != nil {
@@ -228,8 +234,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		callCtx, cancel = context.WithTimeout(callCtx, timeout)
 		defer cancel()
 	}
-	budget := s.newBudget(end)
-	callCtx = withBudget(callCtx, budget)
+	callCtx = withBudget(callCtx, s.newBudget(end))
 
 	stdin, closeStdin, err := s.callInput(opts.Stdin)
 	if err != nil {
@@ -240,6 +245,9 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	out, errOut := streamTo(stdout, opts.Stdout), streamTo(stderr, opts.Stderr)
 	defer out.stop()
 	defer errOut.stop()
+	// Once the call ends early, the interpreter's own report of the
+	// context's end is noise beside shelter's line.
+	defer context.AfterFunc(callCtx, errOut.dropContextErrors)()
 	var shellOut, shellErr io.Writer = out, errOut
 	var tty *callTTY
 	if opts.TTY != nil {
@@ -291,17 +299,17 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	case crash != nil:
 		res.ExitCode = 2
 		res.Issues = append(res.Issues, Issue{Severity: SeverityError, Code: CodeInternal, Message: fmt.Sprintf("shelter: the interpreter failed on this script: %v", crash)})
-		fmt.Fprintf(stderr, "shelter: the interpreter failed on this script: %v\n", crash)
+		fmt.Fprintf(errOut, "shelter: the interpreter failed on this script: %v\n", crash)
 	case errors.As(context.Cause(callCtx), &over) && ctx.Err() == nil:
 		res.ExitCode = 1
-		fmt.Fprintln(stderr, over.Error())
+		fmt.Fprintln(errOut, over.Error())
 	case ctx.Err() != nil:
 		res.ExitCode, res.Cancelled = 130, true
 	case callCtx.Err() != nil && errors.Is(context.Cause(callCtx), context.DeadlineExceeded):
 		res.ExitCode, res.TimedOut = 124, true
-		fmt.Fprintf(stderr, "shelter: timed out after %s\n", timeout)
+		fmt.Fprintf(errOut, "shelter: timed out after %s\n", timeout)
 	case err != nil && res.ExitCode == 1 && !isExitStatus(err):
-		fmt.Fprintf(stderr, "shelter: %v\n", err)
+		fmt.Fprintf(errOut, "shelter: %v\n", err)
 	}
 	stdout.Close()
 	stderr.Close()

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -163,6 +164,7 @@ func (s *Session) newRunner(env expand.Environ, dir string) (*interp.Runner, err
 		interp.Dir(dir),
 		interp.StdIO(s.devnull, &s.origOut, &s.origErr),
 		interp.CallHandler(s.callHandler),
+		interp.OpenHandler(s.open),
 		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return s.execHandler }),
 	)
 }
@@ -211,6 +213,9 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	s.jobs.waitAll()
+	// What the session's calls left in the background was signalled when
+	// they ended; Close returns once it is gone.
+	s.jobs.waitGone(s.grace() + time.Second)
 	return s.cleanup()
 }
 

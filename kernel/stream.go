@@ -1,7 +1,9 @@
 package kernel
 
 import (
+	"context"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/shelter-sh/shelter/spawn"
@@ -12,9 +14,10 @@ import (
 // forwards nothing more, so a background job's later output reaches
 // neither. Like the sink, it does not implement io.ReaderFrom.
 type stream struct {
-	sink *spawn.Sink
-	mu   sync.Mutex
-	live io.Writer
+	sink  *spawn.Sink
+	mu    sync.Mutex
+	live  io.Writer
+	quiet bool // drop the interpreter's "context canceled" lines
 }
 
 func streamTo(sink *spawn.Sink, live io.Writer) *stream {
@@ -22,9 +25,12 @@ func streamTo(sink *spawn.Sink, live io.Writer) *stream {
 }
 
 func (s *stream) Write(p []byte) (int, error) {
-	s.sink.Write(p)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.quiet && isContextError(p) {
+		return len(p), nil
+	}
+	s.sink.Write(p)
 	if s.live != nil {
 		s.live.Write(p)
 	}
@@ -35,4 +41,15 @@ func (s *stream) stop() {
 	s.mu.Lock()
 	s.live = nil
 	s.mu.Unlock()
+}
+
+func (s *stream) dropContextErrors() {
+	s.mu.Lock()
+	s.quiet = true
+	s.mu.Unlock()
+}
+
+func isContextError(p []byte) bool {
+	line := strings.TrimSuffix(string(p), "\n")
+	return line == context.Canceled.Error() || line == context.DeadlineExceeded.Error()
 }
