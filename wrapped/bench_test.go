@@ -20,7 +20,7 @@ func BenchmarkPlan(b *testing.B) {
 			git = c
 		}
 	}
-	args := []string{"log", "-n", "5", "--oneline", "--since=2d", "main", "--", "docs"}
+	args := []string{"log", "-n", "5", "--oneline", "--since=2.days.ago", "main", "--", "docs"}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := git.Plan(args, "/"); err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,6 +33,31 @@ func docExample(t *testing.T) string {
 	return block
 }
 
+// docCall finds the session line of docs/wrapped_command.md that starts
+// with "$ "+prefix and returns its call and, from its "# runs:" comment,
+// the argv the call runs (without the executable).
+func docCall(t *testing.T, prefix string) (call string, runs []string) {
+	t.Helper()
+	data, err := os.ReadFile("../docs/wrapped_command.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(data)) {
+		rest, ok := strings.CutPrefix(line, "$ "+prefix)
+		if !ok {
+			continue
+		}
+		call, comment, _ := strings.Cut(prefix+rest, "#")
+		argv, ok := strings.CutPrefix(strings.TrimSpace(comment), "runs: ")
+		if !ok {
+			t.Fatalf("docs/wrapped_command.md: %q has no '# runs:' comment", line)
+		}
+		return strings.TrimSpace(call), strings.Fields(argv)[1:]
+	}
+	t.Fatalf("docs/wrapped_command.md: no session line starting with %q", "$ "+prefix)
+	return "", nil
+}
+
 func TestDocExample(t *testing.T) {
 	for _, p := range []string{"git", "go", "python3"} {
 		needProgram(t, p)
@@ -53,8 +79,16 @@ func TestDocExample(t *testing.T) {
 	repo := gitRepo(t)
 	s := newSession(t, kernel.Config{Env: gitEnv}, repo, cmds)
 
-	if res := run(t, s, "git log -n 5 --oneline --since=2d main -- docs"); res.ExitCode != 0 || !strings.HasSuffix(res.Stdout, "docs: add the guide\n") {
-		t.Errorf("git log: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	// The repository's older docs commit is years old: the example's
+	// --since leaves it out whatever today's date.
+	call, runs := docCall(t, "git log -n")
+	if plan, err := cmds["git"].Plan(strings.Fields(call)[1:], repo); err != nil {
+		t.Errorf("%s: %v", call, err)
+	} else if !slices.Equal(plan.Argv[1:], runs) {
+		t.Errorf("%s: runs %q; the doc says %q", call, plan.Argv[1:], runs)
+	}
+	if res := run(t, s, call); res.ExitCode != 0 || !strings.HasSuffix(res.Stdout, " docs: add the guide\n") || strings.Count(res.Stdout, "\n") != 1 {
+		t.Errorf("%s: exit %d stdout %q stderr %q", call, res.ExitCode, res.Stdout, res.Stderr)
 	}
 	for script, line := range map[string]string{
 		"git log --output=/tmp/x": "git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since",

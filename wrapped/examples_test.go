@@ -56,30 +56,32 @@ var gitEnv = map[string]string{
 	"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
 }
 
-// gitRepo makes a repository on branch main with a commit touching docs/
-// and one that does not.
+// gitRepo makes a repository on branch main with three commits: one
+// touching docs/ dated 2001, one touching docs/ now and one not touching
+// docs/ now. A `--since=2.days.ago` log of docs/ shows the second only.
 func gitRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	env := os.Environ()
-	for k, v := range gitEnv {
-		env = append(env, k+"="+v)
-	}
-	git := func(args ...string) {
+	git := func(env []string, args ...string) {
 		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = dir, env
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+		for k, v := range gitEnv {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	git("init", "-q", "-b", "main")
-	os.MkdirAll(filepath.Join(dir, "docs"), 0o755)
-	os.WriteFile(filepath.Join(dir, "docs", "guide.md"), []byte("guide\n"), 0o644)
-	git("add", ".")
-	git("commit", "-q", "-m", "docs: add the guide")
-	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
-	git("add", ".")
-	git("commit", "-q", "-m", "code: add main")
+	commit := func(file, content, message string, env ...string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, file)), 0o755)
+		os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644)
+		git(nil, "add", ".")
+		git(env, "commit", "-q", "-m", message)
+	}
+	git(nil, "init", "-q", "-b", "main")
+	commit("docs/guide.md", "draft\n", "docs: draft the guide", "GIT_AUTHOR_DATE=2001-01-01T12:00:00Z", "GIT_COMMITTER_DATE=2001-01-01T12:00:00Z")
+	commit("docs/guide.md", "guide\n", "docs: add the guide")
+	commit("main.go", "package main\n", "code: add main")
 	return dir
 }
 
@@ -89,7 +91,7 @@ func TestExampleGit(t *testing.T) {
 	cmds := loadExamples(t, "")
 	s := newSession(t, kernel.Config{Env: gitEnv}, repo, map[string]*wrapped.Command{"git": cmds["git"]})
 
-	res := run(t, s, "git log -n 5 --oneline --since=2d main -- docs")
+	res := run(t, s, "git log -n 5 --oneline --since=2.days.ago main -- docs")
 	if res.ExitCode != 0 || !strings.HasSuffix(res.Stdout, " docs: add the guide\n") || strings.Count(res.Stdout, "\n") != 1 {
 		t.Errorf("log: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}

@@ -180,6 +180,6 @@ func TestRender(t *testing.T) {
 		{name: "repeatable once per use", call: "probe|run|--tag=a|x|--tag|b", argv: []string{"--lead", "run", "--verb-lead", "--tag=a", "x", "--tag=b"}},
 		{name: "forwarded words as written", call: "probe|fwd|--unknown=1|-s", argv: []string{"--lead", "fwd", "--unknown=1", "-s"}},
 		{name: "-- only where written", call: "git|log|docs", argv: []string{"log", "docs"}},
-		{name: "the benchmark call", call: "git|log|-n|5|--oneline|--since=2d|main|--|docs", argv: []string{"log", "--max-count=5", "--oneline", "--since=2d", "main", "--", "docs"}},
+		{name: "the benchmark call", call: "git|log|-n|5|--oneline|--since=2.days.ago|main|--|docs", argv: []string{"log", "--max-count=5", "--oneline", "--since=2.days.ago", "main", "--", "docs"}},
 	})
 }
