@@ -178,17 +178,13 @@ func TestUnsupportedAndUnknown(t *testing.T) {
 
 func TestTimeoutLeavesNoProcess(t *testing.T) {
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
-	const marker = "30.4817"
-	start := time.Now()
-	res, err := s.Run(context.Background(), "sleep "+marker, kernel.RunOptions{Timeout: 500 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
+	const marker = "100.4817"
+	call := timeoutAfterReady(t, s, "echo ready; sleep "+marker)
+	if call.SinceReady >= slow {
+		t.Errorf("returned %s after the script was ready: it waited for sleep", call.SinceReady)
 	}
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("took %s", took)
-	}
-	if res.ExitCode != 124 || !res.TimedOut {
-		t.Errorf("exit %d timed_out %v, want 124 true", res.ExitCode, res.TimedOut)
+	if call.ExitCode != 124 || !call.TimedOut {
+		t.Errorf("exit %d timed_out %v stdout %q stderr %q, want 124 true", call.ExitCode, call.TimedOut, call.Stdout, call.Stderr)
 	}
 	if pids := processesWith(t, marker); len(pids) > 0 {
 		t.Errorf("processes left behind: %v", pids)
@@ -236,14 +232,15 @@ func TestParallelSessionsAreIsolated(t *testing.T) {
 			os.Mkdir(filepath.Join(dir, "d"), 0o755)
 			for range 5 {
 				script := fmt.Sprintf("cd d; mine=%d; export MINE=%d", i, i)
-				if _, err := s.Run(context.Background(), script, kernel.RunOptions{}); err != nil {
-					errs <- err
+				if res, err := s.Run(context.Background(), script, kernel.RunOptions{}); err != nil || res.ExitCode != 0 {
+					errs <- fmt.Errorf("session %d: %s: %v, exit %d stdout %q stderr %q", i, script, err, res.ExitCode, res.Stdout, res.Stderr)
 					return
 				}
-				res, _ := s.Run(context.Background(), "echo $mine $MINE $(printenv MINE) $PWD; cd ..", kernel.RunOptions{})
+				const probe = "echo $mine $MINE $(printenv MINE) $PWD; cd .."
+				res, err := s.Run(context.Background(), probe, kernel.RunOptions{})
 				want := fmt.Sprintf("%d %d %d %s\n", i, i, i, filepath.Join(dir, "d"))
-				if res.Stdout != want {
-					errs <- fmt.Errorf("session %d: %q, want %q", i, res.Stdout, want)
+				if err != nil || res.ExitCode != 0 || res.Stdout != want {
+					errs <- fmt.Errorf("session %d: %s: %v, exit %d stdout %q stderr %q; want stdout %q", i, probe, err, res.ExitCode, res.Stdout, res.Stderr, want)
 					return
 				}
 			}
@@ -313,7 +310,7 @@ func TestHelpAndTools(t *testing.T) {
 		t.Errorf("help tools: %q", res.Stdout)
 	}
 	res = run(t, s, "help nosuch")
-	if res.ExitCode != 2 || !strings.HasPrefix(res.Stderr, "help: no shelter command 'nosuch'; allowed: ") {
+	if res.ExitCode != 1 || !strings.HasPrefix(res.Stderr, "help: no help topic 'nosuch'; allowed: ") {
 		t.Errorf("help nosuch: %+v", res)
 	}
 	res = run(t, s, "tools --json")

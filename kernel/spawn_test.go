@@ -1,6 +1,7 @@
 package kernel_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,17 +64,74 @@ func noneLeft(t testing.TB, marker string) {
 	eventually(t, "processes with "+marker+" gone", func() bool { return len(liveWith(marker)) == 0 })
 }
 
+// slow bounds how long a call may take on a loaded machine. The sleeps
+// of the timeout tests last far longer, so a call that waited for them
+// still fails.
+const slow = 30 * time.Second
+
+// timedOutCall is a call that ran into its timeout after its script was
+// ready.
+type timedOutCall struct {
+	kernel.Result
+	Timeout time.Duration
+	// Took is how long Run took; SinceReady how long it took after the
+	// script printed "ready".
+	Took, SinceReady time.Duration
+}
+
+// readyClock is a call's live stdout; it notes when "ready" arrives.
+type readyClock struct {
+	mu  sync.Mutex
+	out []byte
+	at  time.Time
+}
+
+func (c *readyClock) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.out = append(c.out, p...)
+	if c.at.IsZero() && bytes.HasPrefix(c.out, []byte("ready\n")) {
+		c.at = time.Now()
+	}
+	return len(p), nil
+}
+
+func (c *readyClock) readyAt() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.at
+}
+
+// timeoutAfterReady runs script, which prints "ready" once set up, with a
+// timeout of 250ms, doubled until the script was ready before the timeout
+// fired: on a loaded machine the setup can take longer than the first.
+func timeoutAfterReady(t *testing.T, s *kernel.Session, script string) timedOutCall {
+	t.Helper()
+	for timeout := 250 * time.Millisecond; ; timeout *= 2 {
+		clock := &readyClock{}
+		start := time.Now()
+		res := runWith(t, s, script, kernel.RunOptions{Timeout: timeout, Stdout: clock})
+		end := time.Now()
+		if ready := clock.readyAt(); !ready.IsZero() {
+			return timedOutCall{res, timeout, end.Sub(start), end.Sub(ready)}
+		}
+		if timeout >= 16*time.Second {
+			t.Fatalf("%s: not ready within a %s timeout: exit %d stdout %q stderr %q", script, timeout, res.ExitCode, res.Stdout, res.Stderr)
+		}
+		t.Logf("%s: not ready within %s, trying a longer timeout", script, timeout)
+	}
+}
+
 // Issue 3, item 1: the whole process group of a timed-out command ends,
 // within the grace.
 func TestTimeoutEndsProcessGroup(t *testing.T) {
 	s := newSession(t, kernel.Config{KillGrace: 200 * time.Millisecond}, kernel.SessionOptions{})
-	start := time.Now()
-	res := runWith(t, s, "sh -c 'sleep 100.101 & sleep 100.102'", kernel.RunOptions{Timeout: 500 * time.Millisecond})
-	if d := time.Since(start); d >= 1500*time.Millisecond {
-		t.Errorf("returned after %s, want under 1.5s", d)
+	call := timeoutAfterReady(t, s, "sh -c 'sleep 100.101 & echo ready; sleep 100.102'")
+	if call.SinceReady >= slow {
+		t.Errorf("returned %s after the script was ready: it waited for the sleeps", call.SinceReady)
 	}
-	if res.ExitCode != 124 || !res.TimedOut {
-		t.Errorf("exit %d timed_out %v, want 124 true", res.ExitCode, res.TimedOut)
+	if call.ExitCode != 124 || !call.TimedOut {
+		t.Errorf("exit %d timed_out %v stdout %q stderr %q, want 124 true", call.ExitCode, call.TimedOut, call.Stdout, call.Stderr)
 	}
 	noneLeft(t, "sleep 100.10")
 }
@@ -82,17 +141,15 @@ func TestTimeoutEndsProcessGroup(t *testing.T) {
 func TestTermTrapKilledAfterGrace(t *testing.T) {
 	const grace = 300 * time.Millisecond
 	s := newSession(t, kernel.Config{KillGrace: grace}, kernel.SessionOptions{})
-	start := time.Now()
-	res := runWith(t, s, `sh -c 'trap "" TERM; echo ready; sleep 100.201; sleep 100.202'`, kernel.RunOptions{Timeout: 300 * time.Millisecond})
-	d := time.Since(start)
-	if res.ExitCode != 124 || res.Stdout != "ready\n" {
-		t.Errorf("exit %d stdout %q", res.ExitCode, res.Stdout)
+	call := timeoutAfterReady(t, s, `sh -c 'trap "" TERM; echo ready; sleep 100.201; sleep 100.202'`)
+	if call.ExitCode != 124 || call.Stdout != "ready\n" {
+		t.Errorf("exit %d stdout %q stderr %q, want 124 and ready", call.ExitCode, call.Stdout, call.Stderr)
 	}
-	if d < 300*time.Millisecond+grace {
-		t.Errorf("returned after %s: before timeout plus grace", d)
+	if call.Took < call.Timeout+grace {
+		t.Errorf("returned after %s: before the timeout (%s) plus the grace", call.Took, call.Timeout)
 	}
-	if d > 3*time.Second {
-		t.Errorf("returned after %s: SIGKILL came late", d)
+	if call.SinceReady >= slow {
+		t.Errorf("returned %s after the script was ready: SIGKILL came late", call.SinceReady)
 	}
 	noneLeft(t, "sleep 100.20")
 }
@@ -251,15 +308,14 @@ func TestAllowExternalList(t *testing.T) {
 // timeout.
 func TestPipelineTimeout(t *testing.T) {
 	s := newSession(t, kernel.Config{KillGrace: 500 * time.Millisecond}, kernel.SessionOptions{})
-	start := time.Now()
-	res := runWith(t, s, "sleep 60.701 | cat", kernel.RunOptions{Timeout: 500 * time.Millisecond})
-	if d := time.Since(start); d >= 3*time.Second {
-		t.Errorf("returned after %s, want under 3s", d)
+	call := timeoutAfterReady(t, s, "sh -c 'echo ready; exec sleep 100.701' | cat")
+	if call.SinceReady >= slow {
+		t.Errorf("returned %s after the pipeline was ready: it waited for sleep", call.SinceReady)
 	}
-	if res.ExitCode != 124 {
-		t.Errorf("exit %d, want 124", res.ExitCode)
+	if call.ExitCode != 124 {
+		t.Errorf("exit %d stdout %q stderr %q, want 124", call.ExitCode, call.Stdout, call.Stderr)
 	}
-	noneLeft(t, "sleep 60.701")
+	noneLeft(t, "sleep 100.701")
 }
 
 // Issue 3, item 8: read takes one line of the call's input; the next
