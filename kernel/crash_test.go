@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -106,4 +107,97 @@ func panicsInMvdan(t *testing.T, src string) (panicked bool) {
 	}()
 	r.Run(context.Background(), f)
 	return false
+}
+
+// TestCrashRefusedByRun: Run refuses each crash case before anything
+// runs, in a pipeline stage too, where a panic would be in a goroutine
+// no one recovers.
+func TestCrashRefusedByRun(t *testing.T) {
+	s := launchSession(t, Config{})
+	for _, tc := range crashCases {
+		for _, src := range []string{tc.src, "echo ran; echo | { " + tc.src + "; }"} {
+			res, err := s.Run(context.Background(), src, RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Rejected || res.ExitCode != 2 || res.Stdout != "" {
+				t.Errorf("%q: not refused: %+v", src, res)
+			}
+		}
+		res, _ := s.Run(context.Background(), tc.src, RunOptions{})
+		if first, _, _ := strings.Cut(res.Stderr, "\n"); first != tc.line {
+			t.Errorf("%q: stderr %q, want it to start with %q", tc.src, res.Stderr, tc.line)
+		}
+	}
+	for _, src := range nearMisses {
+		// A session of its own: a near miss may make a name associative.
+		res, err := launchSession(t, Config{}).Run(context.Background(), src, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rejected {
+			t.Errorf("%q: refused: %s", src, res.Stderr)
+		}
+	}
+}
+
+// TestCrashSessionAssoc: an associative array declared by an earlier
+// call is known to the static pass of the next.
+func TestCrashSessionAssoc(t *testing.T) {
+	s := launchSession(t, Config{})
+	if res, _ := s.Run(context.Background(), "declare -A M=([k]=v)", RunOptions{}); res.ExitCode != 0 {
+		t.Fatalf("declare: %+v", res)
+	}
+	res, _ := s.Run(context.Background(), "echo ${M[k-1]}", RunOptions{})
+	want := "shelter: line 1:6: M is an associative array, and its key 'k-1' is arithmetic; quote the key: '${M[\"k-1\"]}'\n"
+	if !res.Rejected || res.Stderr != want {
+		t.Errorf("stderr %q, want %q", res.Stderr, want)
+	}
+}
+
+// TestCrashAtRunTime: what only run time shows, eval's and source's
+// text, trap strings and expanded builtin arguments, ends the command
+// with the refusal, not the process. It needs the call handler to call
+// crashRefusal and builtinRefusal, and Run's parse step, eval and source
+// to call nestingRefusal.
+func TestCrashAtRunTime(t *testing.T) {
+	s := launchSession(t, Config{})
+	// Scripts too deep for the parser would end the test binary: they
+	// run only once a script as deep as the parser survives is refused.
+	probe := strings.Repeat("( ", 2000) + "echo" + strings.Repeat(" )", 2000)
+	if res, _ := s.Run(context.Background(), probe, RunOptions{}); res.Rejected {
+		tc := strings.Repeat("( ", 1<<20) + "echo deep" + strings.Repeat(" )", 1<<20)
+		res, _ := s.Run(context.Background(), tc, RunOptions{})
+		if want := "shelter: line 1:2001: the script nests deeper than 1000 levels"; !res.Rejected || !strings.HasPrefix(res.Stderr, want) {
+			t.Errorf("a script 1M deep: stderr %q, want %q…", res.Stderr, want)
+		}
+	} else {
+		t.Error("a script 2,000 deep is not refused: Run's parse step does not call nestingRefusal")
+	}
+	deep := `o="( "; c=" )"; for i in $(seq 11); do o=$o$o; c=$c$c; done; `
+	if res, _ := s.Run(context.Background(), deep+`eval "$o echo deep $c"`, RunOptions{}); strings.Contains(res.Stderr, "nests deeper than 1000 levels") {
+		deep = `o="( "; c=" )"; for i in $(seq 20); do o=$o$o; c=$c$c; done; `
+		res, _ := s.Run(context.Background(), deep+`eval "$o echo deep $c"`, RunOptions{})
+		if res.ExitCode == 0 || !strings.Contains(res.Stderr, "nests deeper than 1000 levels") {
+			t.Errorf("eval 1M deep: exit %d, stderr %q", res.ExitCode, res.Stderr)
+		}
+	} else {
+		t.Errorf("eval 2,048 deep: not refused (stderr %q): eval does not call crashRefusal", res.Stderr)
+	}
+	for _, tc := range []struct{ src, stderr string }{
+		{`x='(( a[0]++ ))'; eval "$x"`, "arithmetic cannot write to an array element: 'a[0]++'"},
+		{`x='(( a[0]++ ))'; echo | eval "$x"`, "arithmetic cannot write to an array element: 'a[0]++'"},
+		{`echo '(( a[0]++ ))' > f.sh; source f.sh`, "arithmetic cannot write to an array element: 'a[0]++'"},
+		{`e=; [ -v "$e" ]`, "[: '-v' needs the name of a variable, not ''"},
+		{`e=; echo | unset "$e"`, "unset: '' is not a variable name"},
+		{`x==; test a $x b $x c`, "test: '==' cannot compare the result of a comparison"},
+	} {
+		res, err := s.Run(context.Background(), tc.src, RunOptions{Timeout: 20 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ExitCode == 0 || !strings.Contains(res.Stderr, tc.stderr) {
+			t.Errorf("%.60q: exit %d, stderr %q, want it to say %q", tc.src, res.ExitCode, res.Stderr, tc.stderr)
+		}
+	}
 }

@@ -1,10 +1,32 @@
 package kernel_test
 
 import (
+	"context"
+	"flag"
+	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/shelter-sh/shelter/kernel"
 )
+
+// crashSeeds are scripts that crashed mvdan/sh, panics and stack
+// overflows, and their near misses: the fuzz targets start from them.
+var crashSeeds = []string{
+	"(( a[0]++ ))",
+	"(( m[k] += 1 ))",
+	"echo $(( a[1] = 7 ))",
+	"declare -A A=(1 2 3)",
+	"declare -A a; echo \"${a[a+1]}\"",
+	"a=(1); (( x++ )); a[0]=$(( a[0]+1 )); declare -A A=([k]=v); echo ${A[k]} ${a[i+1]}",
+	"[ a = b = c ]; [[ -v '' ]]; unset ''; declare -n r=; echo $r",
+	"o=\"( \"; c=\" )\"; for i in $(seq 3); do o=$o$o; c=$c$c; done; eval \"$o echo deep $c\"",
+	strings.Repeat("( ", 1100) + "echo deep" + strings.Repeat(" )", 1100),
+	"echo " + strings.Repeat("$(", 1100) + "x" + strings.Repeat(")", 1100),
+	"a" + strings.Repeat(" | a", 1100),
+	"cat <<EOF | wc -l\n$(echo (( ))\nEOF\ncase $x in a) f() { :; };; esac",
+}
 
 // FuzzCheck feeds arbitrary source to the static pass: parsing, the
 // guard, launcher unwrapping and tools' static checks must never panic.
@@ -18,6 +40,9 @@ func FuzzCheck(f *testing.F) {
 		"command -v help; type -t tools; \"$(echo x)\" --flag=$y",
 		"a=(1 2 3); [[ $a == x* ]] && echo ${a[@]:1}; case $x in *) ;; esac",
 	} {
+		f.Add(seed)
+	}
+	for _, seed := range crashSeeds {
 		f.Add(seed)
 	}
 	k, err := kernel.New(kernel.Config{Tools: []kernel.Tool{jsonTool{}, guarded{}}})
@@ -48,3 +73,64 @@ type guarded struct{ jsonTool }
 
 func (guarded) Name() string       { return "logs" }
 func (guarded) Replaces() []string { return []string{"journalctl", "systemctl restart", "HOSTALIASES"} }
+
+// FuzzRun runs arbitrary scripts, each in a fresh sandboxed session with
+// a short timeout: no script may crash the process (a Go panic or a
+// fatal error). It writes and signals nothing outside its temporary
+// directory only as far as its inputs are filtered, so it runs only when
+// asked for, with -fuzz, preferably as an unprivileged user:
+//
+//	go test -c ./kernel && setpriv --reuid=nobody --regid=nogroup --clear-groups \
+//		./kernel.test -test.run '^$' -test.fuzz FuzzRun -test.fuzzcachedir /tmp/fuzzcache
+func FuzzRun(f *testing.F) {
+	if fl := flag.Lookup("test.fuzz"); fl == nil || fl.Value.String() == "" {
+		f.Skip("runs only with -fuzz")
+	}
+	for _, seed := range crashSeeds {
+		f.Add(seed)
+	}
+	dir := f.TempDir()
+	empty := f.TempDir()
+	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
+	cfg.Root = dir
+	cfg.Timeout = 2 * time.Second
+	cfg.KillGrace = 100 * time.Millisecond
+	cfg.CoreEnv = []string{}
+	cfg.Env["PATH"] = empty
+	cfg.Env["HOME"] = dir
+	cfg.Env["TMPDIR"] = dir
+	k, err := kernel.New(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, script string) {
+		if unsafeToRun(script) {
+			t.Skip()
+		}
+		s, err := k.NewSession(kernel.SessionOptions{Dir: dir, DiscardSpills: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, err := s.Run(context.Background(), script, kernel.RunOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// unsafeToRun keeps the fuzzer from writing files (a redirection, or one
+// spelled with escapes for eval, or in a sourced host file) and from
+// signalling processes.
+func unsafeToRun(script string) bool {
+	if strings.Contains(script, ">") || dotCommand.MatchString(script) {
+		return true
+	}
+	for _, w := range []string{"kill", "$'", "printf", "-e", "@E", "source", "exec"} {
+		if strings.Contains(script, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var dotCommand = regexp.MustCompile(`(^|[\s;&|(){}!])\.($|[\s;&|()])`)
