@@ -1,39 +1,32 @@
 package kernel
 
 import (
-	"fmt"
-	"io"
 	"slices"
 	"strings"
-
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
 )
 
-// The shell's echo and printf write a line in several pieces; pipeline
-// stages run concurrently and share stderr and the result's stdout, so a
-// line could be cut by another stage's. shelter answers both itself,
-// building the whole output first and writing it once. The behaviour is
-// mvdan/sh's own.
+// The shell's echo writes a line in several pieces; pipeline stages run
+// concurrently and share stderr and the result's stdout, so a line could
+// be cut by another stage's. shelter answers echo itself (in the exec
+// handler, see bashBuiltins), building the whole output first and writing
+// it once.
 
-// wholeWriteBuiltin reports whether name is answered by writeEcho or
-// writePrintf; a function of that name wins.
-func wholeWriteBuiltin(name string, st *callState) bool {
-	return (name == "echo" || name == "printf") && !st.hasFunc(name)
-}
-
-func writeEcho(w io.Writer, args []string) error {
+// echoOutput is what echo prints for its arguments, as bash's echo: a
+// leading word of only n, e and E letters after a dash is a flag (-neE),
+// anything else (-x, -n-) a word; with -e, escapes expand and \c ends
+// the output.
+func echoOutput(args []string) string {
 	newline, escapes := true, false
-flags:
-	for len(args) > 0 {
-		switch args[0] {
-		case "-n":
-			newline = false
-		case "-e":
-			escapes = true
-		case "-E":
-		default:
-			break flags
+	for len(args) > 0 && isEchoFlags(args[0]) {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
 		}
 		args = args[1:]
 	}
@@ -43,39 +36,26 @@ flags:
 			b.WriteByte(' ')
 		}
 		if escapes {
-			arg, _, _ = expand.Format(nil, arg, nil)
+			var stop bool
+			arg, stop = expandEscapes(arg, escapeEcho)
+			if stop {
+				b.WriteString(arg)
+				return b.String()
+			}
 		}
 		b.WriteString(arg)
 	}
 	if newline {
 		b.WriteByte('\n')
 	}
-	io.WriteString(w, b.String())
-	return nil
+	return b.String()
 }
 
-func writePrintf(stdout, stderr io.Writer, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, "usage: printf format [arguments]\n")
-		return interp.ExitStatus(2)
+func isEchoFlags(w string) bool {
+	if len(w) < 2 || w[0] != '-' {
+		return false
 	}
-	format, args := args[0], args[1:]
-	var b strings.Builder
-	for {
-		s, n, err := expand.Format(nil, format, args)
-		if err != nil {
-			io.WriteString(stdout, b.String())
-			fmt.Fprintf(stderr, "%v\n", err)
-			return interp.ExitStatus(1)
-		}
-		b.WriteString(s)
-		args = args[n:]
-		if n == 0 || len(args) == 0 {
-			break
-		}
-	}
-	io.WriteString(stdout, b.String())
-	return nil
+	return strings.Trim(w[1:], "neE") == ""
 }
 
 func (st *callState) hasFunc(name string) bool {

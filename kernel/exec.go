@@ -37,7 +37,21 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if st := s.call.Load().forResult(interp.HandlerCtx(ctx).Stdout); st != nil {
 		st.setData(nil)
 	}
+	if next, ok := statusWordArgv(args); ok {
+		return next, nil
+	}
 	name := args[0]
+	if name == "builtin" {
+		if next, ok := s.builtinCall(ctx, args); ok {
+			return next, nil
+		}
+		return args, nil
+	}
+	if name == "command" && len(args) > 1 && !isFlag(args[1]) {
+		if next, ok := s.replacedBuiltin(ctx, args[1:], true); ok {
+			return next, nil
+		}
+	}
 	if name == "command" && len(args) > 1 {
 		switch {
 		case args[1] == "-v" || args[1] == "-V":
@@ -52,13 +66,8 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 			return args, nil
 		}
 	}
-	if wholeWriteBuiltin(name, s.call.Load()) {
-		out := slices.Clone(args)
-		out[0] = internalPrefix + name
-		return out, nil
-	}
-	if name == "type" && s.anyTool(args[1:]) {
-		return append([]string{internalPrefix + "type"}, args[1:]...), nil
+	if next, ok := s.replacedBuiltin(ctx, args, false); ok {
+		return next, nil
 	}
 	if name == "wait" && !s.waitsForJobs(ctx, args) {
 		// mvdan's own wait still serves the background work of functions
@@ -92,11 +101,13 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		case "type":
 			return s.typeBuiltin(ctx, hc, args[1:])
 		case "echo":
-			return writeEcho(hc.Stdout, args[1:])
+			return s.writeOut(ctx, hc, "echo", echoOutput(args[1:]))
 		case "printf":
-			return writePrintf(hc.Stdout, hc.Stderr, args[1:])
+			return s.printfExec(ctx, hc, args[1:])
 		case "status":
 			return statusOf(args[1:])
+		case "sigpipe":
+			return sigpipeExit(ctx, hc)
 		}
 		args = slices.Clone(args)
 		args[0] = name

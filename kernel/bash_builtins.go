@@ -1,0 +1,233 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The builtins shelter answers itself instead of mvdan/sh's, for bash's
+// behaviour: mvdan's lack flags (printf's precision and -v, read's -d -n
+// -t…), write in pieces, or ignore a closed pipe. Each runs in the call
+// handler, where the interpreter waits: it does its own I/O and hands back
+// an argv for the interpreter to run — the internal status command, an
+// internal command the exec handler answers (what must be written whole),
+// or an eval of the assignments it makes, so that they land in the
+// caller's scope, locals included.
+
+// bashBuiltin is a replaced builtin: args as the call handler got them
+// (args[0] is the name), the argv the interpreter runs instead.
+type bashBuiltin func(s *Session, ctx context.Context, hc interp.HandlerContext, args []string) []string
+
+var bashBuiltins map[string]bashBuiltin
+
+func init() {
+	bashBuiltins = map[string]bashBuiltin{
+		"echo":      rerouted,
+		"type":      rerouted,
+		"printf":    (*Session).printfCall,
+		"read":      (*Session).readCall,
+		"mapfile":   (*Session).mapfileCall,
+		"readarray": (*Session).mapfileCall,
+		"dirs":      (*Session).dirsCall,
+		"pushd":     (*Session).pushdCall,
+		"popd":      (*Session).popdCall,
+		"umask":     (*Session).umaskCall,
+		"ulimit":    (*Session).ulimitCall,
+	}
+}
+
+// rerouted hands the builtin to the exec handler, which writes its output.
+func rerouted(_ *Session, _ context.Context, _ interp.HandlerContext, args []string) []string {
+	out := slices.Clone(args)
+	out[0] = internalPrefix + args[0]
+	return out
+}
+
+// replacedBuiltin answers args when shelter replaces that builtin; a
+// function of the name wins unless bypass (builtin NAME, command NAME).
+func (s *Session) replacedBuiltin(ctx context.Context, args []string, bypass bool) ([]string, bool) {
+	b := bashBuiltins[args[0]]
+	if b == nil || !bypass && s.call.Load().hasFunc(args[0]) {
+		return nil, false
+	}
+	return b(s, ctx, interp.HandlerCtx(ctx), args), true
+}
+
+// builtinCall answers `builtin NAME ARGS`: shelter's own job control for
+// kill, jobs and wait, shelter's replacements, mvdan's for the rest.
+func (s *Session) builtinCall(ctx context.Context, args []string) ([]string, bool) {
+	rest := args[1:]
+	if len(rest) == 0 {
+		return nil, false
+	}
+	if next, ok := s.replacedBuiltin(ctx, rest, true); ok {
+		return next, true
+	}
+	if s.tools[rest[0]] != nil && interp.IsBuiltin(rest[0]) {
+		out := slices.Clone(rest)
+		out[0] = internalPrefix + rest[0]
+		return out, true
+	}
+	return nil, false
+}
+
+// statusWord is a command the call handler turns into the internal status
+// command; an eval's source can name it, which the internal prefix's NUL
+// cannot be.
+const statusWord = "\x01shelter:status"
+
+// assignArgv is the argv that makes the assignments (shell source, each
+// `NAME=quoted` or `NAME=(quoted...)`) in the caller's scope, then exits
+// with status.
+func assignArgv(assigns []string, status int) []string {
+	if len(assigns) == 0 {
+		return statusArgv(status)
+	}
+	src := strings.Join(assigns, "; ")
+	if status != 0 {
+		src += "; " + quoteWord(statusWord) + " " + strconv.Itoa(status)
+	}
+	return []string{"eval", src}
+}
+
+// statusWordArgv answers the status word.
+func statusWordArgv(args []string) ([]string, bool) {
+	if args[0] != statusWord || len(args) != 2 {
+		return nil, false
+	}
+	n, _ := strconv.Atoi(args[1])
+	return statusArgv(n), true
+}
+
+func quoteWord(s string) string {
+	// A variable cannot hold NUL; bash drops it too.
+	q, err := syntax.Quote(strings.ReplaceAll(s, "\x00", ""), syntax.LangBash)
+	if err != nil {
+		// Only invalid UTF-8 is left; $'...' with octal escapes holds it.
+		return ansicQuote(s)
+	}
+	return q
+}
+
+// assignScalar is the source that sets name (NAME or NAME[SUBSCRIPT]).
+func assignScalar(name, value string) string {
+	return name + "=" + quoteWord(value)
+}
+
+func assignArray(name string, values []string) string {
+	var b strings.Builder
+	b.WriteString(name + "=(")
+	for i, v := range values {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(quoteWord(v))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// safeSubscript is what an array subscript of printf -v or read may hold:
+// an index or simple arithmetic, nothing the eval would expand.
+var safeSubscript = regexp.MustCompile(`^[A-Za-z0-9_ +*/%-]+$`)
+
+// validTarget checks a variable name a builtin assigns to; elem allows
+// NAME[SUBSCRIPT].
+func validTarget(name string, elem bool) bool {
+	if syntax.ValidName(name) {
+		return true
+	}
+	if !elem || !strings.HasSuffix(name, "]") {
+		return false
+	}
+	base, sub, ok := strings.Cut(name[:len(name)-1], "[")
+	return ok && syntax.ValidName(base) && safeSubscript.MatchString(sub)
+}
+
+// invalidIdentifier is bash's line for a bad variable name.
+func invalidIdentifier(cmd, name string) string {
+	return fmt.Sprintf("%s: '%s': not a valid identifier\n", cmd, name)
+}
+
+// flagArgs splits bash-style builtin flags: single-letter flags, clustered
+// (-rs), those in withValue taking the rest of the word or the next one.
+// It stops at --, at "-" alone and at the first operand.
+type flagArgs struct {
+	flags  []flagArg
+	rest   []string
+	bad    string // an unknown flag, with its dash
+	needed string // a flag given without its value
+}
+
+type flagArg struct {
+	name  byte
+	value string
+}
+
+func parseFlags(args []string, plain, withValue string) flagArgs {
+	var fa flagArgs
+	for len(args) > 0 {
+		a := args[0]
+		if a == "--" {
+			args = args[1:]
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			break
+		}
+		args = args[1:]
+		for i := 1; i < len(a); i++ {
+			c := a[i]
+			switch {
+			case strings.IndexByte(withValue, c) >= 0:
+				v := a[i+1:]
+				if v == "" {
+					if len(args) == 0 {
+						fa.needed = "-" + string(c)
+						return fa
+					}
+					v, args = args[0], args[1:]
+				}
+				fa.flags = append(fa.flags, flagArg{c, v})
+				i = len(a)
+			case strings.IndexByte(plain, c) >= 0:
+				fa.flags = append(fa.flags, flagArg{name: c})
+			default:
+				fa.bad = "-" + string(c)
+				return fa
+			}
+		}
+	}
+	fa.rest = args
+	return fa
+}
+
+// allowedFlags lists a builtin's flags for a refusal.
+func allowedFlags(plain, withValue string) []string {
+	var out []string
+	for _, c := range plain + withValue {
+		out = append(out, "-"+string(c))
+	}
+	return out
+}
+
+// refuse prints a refusal line and gives the status argv.
+func refuse(hc interp.HandlerContext, line string) []string {
+	fmt.Fprintln(hc.Stderr, line)
+	return statusArgv(2)
+}
+
+// flagRefusal is the line for a flag parse that failed.
+func flagRefusal(cmd string, fa flagArgs, plain, withValue string) string {
+	if fa.needed != "" {
+		return fmt.Sprintf("%s: flag '%s' needs a value", cmd, fa.needed)
+	}
+	return fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", cmd, fa.bad, Pool(allowedFlags(plain, withValue)))
+}

@@ -1,0 +1,196 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// MaxReadBytes bounds what one read or one mapfile element takes from its
+// input, so that `read x < /dev/zero` ends (status 1) instead of growing
+// without end.
+const MaxReadBytes = 1 << 20
+
+// errReadTimeout is read -t's deadline passing.
+var errReadTimeout = errors.New("read timed out")
+
+// errReadTooLong is a line past MaxReadBytes.
+var errReadTooLong = errors.New("line too long")
+
+// inputReader reads a builtin's stdin as bash does, leaving the rest to
+// the commands that follow: a byte at a time from a pipe or a terminal;
+// from a regular file a chunk, seeking back over what it did not use.
+// A read ends at once when ctx ends or the deadline passes.
+type inputReader struct {
+	ctx      context.Context
+	f        *os.File
+	r        io.Reader // when the input is not a file
+	deadline time.Time // zero: none
+
+	regular  bool
+	chunk    []byte
+	pos      int
+	polled   bool // f's reads honour SetReadDeadline
+	stop     func() bool
+	stopped  chan struct{}
+	timedOut bool
+}
+
+func newInputReader(ctx context.Context, stdin io.Reader, timeout time.Duration) *inputReader {
+	in := &inputReader{ctx: ctx}
+	if timeout > 0 {
+		in.deadline = time.Now().Add(timeout)
+	}
+	f, ok := stdin.(*os.File)
+	if !ok || f == nil {
+		in.r = stdin
+		return in
+	}
+	in.f = f
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		in.regular = true
+		return in
+	}
+	if f.SetReadDeadline(in.deadline) == nil {
+		in.polled = true
+		in.stopped = make(chan struct{})
+		in.stop = context.AfterFunc(ctx, func() {
+			f.SetReadDeadline(time.Now())
+			close(in.stopped)
+		})
+	}
+	return in
+}
+
+// close resets the file's deadline and gives a regular file back what was
+// read ahead.
+func (in *inputReader) close() {
+	if in.polled {
+		if !in.stop() {
+			<-in.stopped
+		}
+		in.f.SetReadDeadline(time.Time{})
+	}
+	if in.regular && in.pos < len(in.chunk) {
+		in.f.Seek(int64(in.pos-len(in.chunk)), io.SeekCurrent)
+		in.chunk, in.pos = nil, 0
+	}
+}
+
+func (in *inputReader) readByte() (byte, error) {
+	if err := in.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if !in.deadline.IsZero() && !time.Now().Before(in.deadline) && !in.regular {
+		in.timedOut = true
+		return 0, errReadTimeout
+	}
+	switch {
+	case in.regular:
+		if in.pos == len(in.chunk) {
+			if in.chunk == nil {
+				in.chunk = make([]byte, 4096)
+			}
+			n, err := in.f.Read(in.chunk[:cap(in.chunk)])
+			in.chunk, in.pos = in.chunk[:n], 0
+			if n == 0 {
+				if err == nil {
+					err = io.EOF
+				}
+				return 0, err
+			}
+		}
+		in.pos++
+		return in.chunk[in.pos-1], nil
+	case in.polled:
+		var b [1]byte
+		for {
+			n, err := in.f.Read(b[:])
+			if n == 1 {
+				return b[0], nil
+			}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				if cerr := in.ctx.Err(); cerr != nil {
+					return 0, cerr
+				}
+				in.timedOut = true
+				return 0, errReadTimeout
+			}
+			if err != nil {
+				return 0, err
+			}
+		}
+	}
+	return in.readByteWaiting()
+}
+
+// readByteWaiting reads from an input without deadlines in a goroutine,
+// so that ctx and the timeout still end the wait; a byte arriving after
+// that is lost.
+func (in *inputReader) readByteWaiting() (byte, error) {
+	var r io.Reader = in.r
+	if in.f != nil {
+		r = in.f
+	}
+	if r == nil {
+		return 0, io.EOF
+	}
+	type result struct {
+		b   byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var b [1]byte
+		for {
+			n, err := r.Read(b[:])
+			if n == 1 {
+				done <- result{b: b[0]}
+				return
+			}
+			if err != nil {
+				done <- result{err: err}
+				return
+			}
+		}
+	}()
+	var timer <-chan time.Time
+	if !in.deadline.IsZero() {
+		t := time.NewTimer(time.Until(in.deadline))
+		defer t.Stop()
+		timer = t.C
+	}
+	select {
+	case res := <-done:
+		return res.b, res.err
+	case <-in.ctx.Done():
+		return 0, in.ctx.Err()
+	case <-timer:
+		in.timedOut = true
+		return 0, errReadTimeout
+	}
+}
+
+// inputReady answers read -t 0: whether input is waiting (or at its end),
+// without reading it.
+func inputReady(stdin io.Reader) bool {
+	f, ok := stdin.(*os.File)
+	if !ok || f == nil {
+		return stdin != nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return true
+	}
+	ready := true
+	rc.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, 0)
+		ready = err != nil || n > 0
+	})
+	return ready
+}
