@@ -9,6 +9,7 @@ import (
 )
 
 func TestImportPath(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"descriptions/tools/bash.json", "descriptions/tools/bash.json"},
 		{"with space/and\\back\"quote", "with space/and\\back\"quote"},
@@ -24,6 +25,7 @@ func TestImportPath(t *testing.T) {
 // The dispatch commit is built from a text stream: names and contents that
 // look like its syntax must arrive as they are.
 func TestDispatchOddNamesAndContents(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := newWorkspace(t)
 	odd := []string{`"quoted`, "line\nbreak", `back\slash`, "sp ace"}

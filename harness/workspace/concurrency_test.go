@@ -11,6 +11,7 @@ import (
 )
 
 func TestConcurrentDispatchOneNameWins(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	root := newRoot(t, ws)
 	const n = 6
@@ -44,6 +45,7 @@ func TestConcurrentDispatchOneNameWins(t *testing.T) {
 }
 
 func TestConcurrentLoadSkillOneCopy(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	root := newRoot(t, ws)
 	dir := filepath.Join(ws.Dir, "skills", "notes")

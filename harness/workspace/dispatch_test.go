@@ -14,6 +14,7 @@ import (
 )
 
 func TestDispatchCreatesChild(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := newWorkspace(t)
 	root := newRoot(t, ws)
@@ -90,6 +91,7 @@ func TestDispatchCreatesChild(t *testing.T) {
 }
 
 func TestDispatchRoleAddedByConfigCommit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := newWorkspace(t)
 	editConfig(t, ws, "main", map[string]string{
@@ -119,6 +121,7 @@ func TestDispatchRoleAddedByConfigCommit(t *testing.T) {
 }
 
 func TestDispatchRefusalsLeaveNothing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := newWorkspace(t)
 	editConfig(t, ws, "main", map[string]string{
@@ -196,6 +199,7 @@ func TestDispatchRefusalsLeaveNothing(t *testing.T) {
 }
 
 func TestDispatchGrantCut(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := newWorkspace(t)
 	schema := func(name string) string { return `{"type":"object","title":"` + name + `"}` }
@@ -270,6 +274,7 @@ func TestDispatchGrantCut(t *testing.T) {
 }
 
 func TestDispatchRefusedByItsConfig(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		files map[string]string
@@ -299,6 +304,7 @@ func TestDispatchRefusedByItsConfig(t *testing.T) {
 }
 
 func TestDispatchWithoutMaxDepthHasNoLimit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := newWorkspace(t)
 	editConfig(t, ws, "main", map[string]string{"workflow.yaml": ""})
@@ -316,6 +322,7 @@ func TestDispatchWithoutMaxDepthHasNoLimit(t *testing.T) {
 }
 
 func TestDispatchFailedWriteIsUndone(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	root := newRoot(t, ws)
 	// The inbox cannot be made: the last write fails after the branch and

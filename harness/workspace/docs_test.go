@@ -11,6 +11,7 @@ import (
 // The shell blocks of docs/workspace.md are what cmd/shelter's
 // testscripts run, word for word.
 func TestDocsWalkthrough(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../../docs/workspace.md")
 	if err != nil {
 		t.Fatal(err)

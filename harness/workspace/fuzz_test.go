@@ -80,6 +80,7 @@ func FuzzIDAndName(f *testing.F) {
 }
 
 func TestIDGrammar(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		id     string
 		depth  int
@@ -102,6 +103,7 @@ func TestIDGrammar(t *testing.T) {
 }
 
 func TestParseProvidersStrict(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, err string }{
 		{"roles:\n  w: {provider: p, model: m, tools: [a]}\n", ""},
 		{"roles:\n  w: {provider: p, colour: red}\n", "yaml: unmarshal errors: line 2: field colour not found in type workspace.Role"},

@@ -6,6 +6,7 @@ import (
 )
 
 func TestGoverningConfig(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := newWorkspace(t)
 	initial := git(t, ws, "", "rev-parse", "config/main")
@@ -71,6 +72,7 @@ func TestGoverningConfig(t *testing.T) {
 }
 
 func TestNewAgentUnknownConfig(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	before := snapshot(t, ws)
 	_, err := ws.NewAgent(context.Background(), "nope")

@@ -24,6 +24,7 @@ func inboxNames(t *testing.T, ws *Workspace, id string) []string {
 }
 
 func TestMessage(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := newWorkspace(t)
 	root := newRoot(t, ws)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestLoadSkill(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := newWorkspace(t)
 	root := newRoot(t, ws)
@@ -54,6 +55,7 @@ func TestLoadSkill(t *testing.T) {
 }
 
 func TestLoadSkillNameRefusedBeforeFileAccess(t *testing.T) {
+	t.Parallel()
 	// A workspace with no directory and no git: any file or git access
 	// would fail differently (or panic on the nil runner).
 	ws := &Workspace{Dir: filepath.Join(t.TempDir(), "absent")}

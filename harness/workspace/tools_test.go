@@ -41,6 +41,7 @@ func run(t *testing.T, s *kernel.Session, script string) kernel.Result {
 }
 
 func TestToolsThroughKernelSession(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	root := newRoot(t, ws)
 	s := agentSession(t, ws, root)
@@ -117,6 +118,7 @@ func TestToolsThroughKernelSession(t *testing.T) {
 }
 
 func TestMessageWithoutCallerIsFromUser(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	root := newRoot(t, ws)
 	tools, err := Tools(ws)
