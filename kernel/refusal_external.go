@@ -12,14 +12,15 @@ import (
 )
 
 // externalRefusalLine is the refusal of name, an external command the
-// session's policy ([ExternalsDenied]) does not let run: the command, the
-// allowed pool, and the way out. path and dir are the call's PATH and
-// working directory, against which an allowed name given as a path
-// (/tmp/evil/cat while cat is allowed) is told where the allowed one is.
+// session's policy ([ExternalsDenied]) does not let run: the command (its
+// base name, however it was typed), the allowed pool, and the way out.
+// path and dir are the call's PATH and working directory: a path to a
+// file of an allowed name (/tmp/evil/cat while cat is allowed) is named
+// whole, with the program PATH finds, which is the allowed one.
 func externalRefusalLine(name string, allowed []string, path, dir string) string {
 	base := filepath.Base(name)
 	if !slices.Contains(allowed, base) {
-		return fmt.Sprintf("shelter: external command '%s' is not allowed in this session; allowed: %s; to allow it, add '%s' to Config.AllowExternal (shelter --allow-external %s)", name, Pool(allowed), base, base)
+		return fmt.Sprintf("shelter: external command '%s' is not allowed in this session; allowed: %s; to allow it, add '%s' to Config.AllowExternal (shelter --allow-external %s)", base, Pool(allowed), base, base)
 	}
 	want, err := spawn.LookPath(path, dir, base)
 	if err != nil {

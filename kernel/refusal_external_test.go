@@ -19,7 +19,7 @@ func TestExternalRefusalLine(t *testing.T) {
 		want    string
 	}{
 		{"cat", nil, bin, "shelter: external command 'cat' is not allowed in this session; allowed: (none); to allow it, add 'cat' to Config.AllowExternal (shelter --allow-external cat)"},
-		{"curl", []string{"sh", "cat"}, bin, "shelter: external command 'curl' is not allowed in this session; allowed: cat, sh; to allow it, add 'curl' to Config.AllowExternal (shelter --allow-external curl)"},
+		{"/usr/bin/curl", []string{"sh", "cat"}, bin, "shelter: external command 'curl' is not allowed in this session; allowed: cat, sh; to allow it, add 'curl' to Config.AllowExternal (shelter --allow-external curl)"},
 		{"/tmp/evil/cat", []string{"cat"}, bin, "shelter: external command '/tmp/evil/cat' is not allowed in this session; the allowed 'cat' is the one PATH finds, " + cat},
 		{"/tmp/evil/cat", []string{"cat"}, "", "shelter: external command '/tmp/evil/cat' is not allowed in this session; the allowed 'cat' is the one PATH finds, and PATH finds none"},
 	} {
