@@ -51,6 +51,9 @@ func runWorkspace(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sub, rest := args[0], args[1:]
+	if slices.ContainsFunc(rest, func(a string) bool { return a == "-h" || a == "--help" }) {
+		sub = "--help" // shelter workspace new --help
+	}
 	switch sub {
 	case "-h", "--help", "help":
 		io.WriteString(stdout, workspaceUsage)
