@@ -35,11 +35,6 @@ func init() {
 		"read":      (*Session).readCall,
 		"mapfile":   (*Session).mapfileCall,
 		"readarray": (*Session).mapfileCall,
-		"dirs":      (*Session).dirsCall,
-		"pushd":     (*Session).pushdCall,
-		"popd":      (*Session).popdCall,
-		"umask":     (*Session).umaskCall,
-		"ulimit":    (*Session).ulimitCall,
 	}
 }
 

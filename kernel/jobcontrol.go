@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,11 @@ func (s *Session) waitsForJobs(ctx context.Context, args []string) bool {
 		if strings.HasPrefix(a, "%") || isFlag(a) {
 			return true
 		}
+		if _, err := strconv.Atoi(a); err == nil {
+			// A pid: a job's, or none this shell knows (mvdan's own
+			// background work is named g1, g2…).
+			return true
+		}
 	}
 	return len(s.jobs.all()) > 0
 }
@@ -72,20 +78,28 @@ func runJobs(_ context.Context, c *Call) error {
 	var reported []*job
 	t.mu.Lock()
 	var b strings.Builder
-	for _, j := range t.jobs {
+	for i, j := range t.jobs {
 		if runningOnly && j.finished {
 			continue
 		}
 		if j.finished {
 			reported = append(reported, j)
 		}
+		// As bash: + marks the current job, - the previous one.
+		mark := ' '
+		switch i {
+		case len(t.jobs) - 1:
+			mark = '+'
+		case len(t.jobs) - 2:
+			mark = '-'
+		}
 		switch {
 		case pidsOnly:
 			fmt.Fprintf(&b, "%d\n", j.pid())
 		case long:
-			fmt.Fprintf(&b, "[%d]  %d  %s  %s\n", j.id, j.pid(), j.state(), j.command)
+			fmt.Fprintf(&b, "[%d]%c %d %-24s%s\n", j.id, mark, j.pid(), j.state(), j.command)
 		default:
-			fmt.Fprintf(&b, "[%d]  %s  %s\n", j.id, j.state(), j.command)
+			fmt.Fprintf(&b, "[%d]%c  %-24s%s\n", j.id, mark, j.state(), j.command)
 		}
 	}
 	t.mu.Unlock()
@@ -123,22 +137,39 @@ func signalTitle(sig syscall.Signal) string {
 func runWait(ctx context.Context, c *Call) error {
 	t := &c.session.jobs
 	var targets []*job
+	anyOne := false
 	for _, a := range c.Args[1:] {
 		if a == "--" {
 			continue
 		}
+		if a == "-n" {
+			anyOne = true
+			continue
+		}
 		if isFlag(a) && !strings.HasPrefix(a, "%") {
-			return unknownFlag("wait", a)
+			return unknownFlag("wait", a, "-n")
 		}
 		j := t.find(a)
 		if j == nil {
-			return &Refusal{Line: fmt.Sprintf("wait: '%s' is not a job of this session; allowed: %s", a, t.jobPool())}
+			// bash's lines and status for a job or pid it does not know.
+			if strings.HasPrefix(a, "%") {
+				fmt.Fprintf(c.Stderr, "wait: %s: no such job\n", a)
+			} else {
+				fmt.Fprintf(c.Stderr, "wait: pid %s is not a child of this shell\n", a)
+			}
+			if anyOne {
+				continue
+			}
+			return ExitStatus(127)
 		}
 		targets = append(targets, j)
 	}
 	all := len(targets) == 0
 	if all {
 		targets = t.all()
+	}
+	if anyOne {
+		return waitAny(ctx, t, targets)
 	}
 	status := 0
 	for _, j := range targets {
@@ -153,6 +184,48 @@ func runWait(ctx context.Context, c *Call) error {
 	}
 	t.forget(targets)
 	if all || status == 0 {
+		return nil
+	}
+	return ExitStatus(status)
+}
+
+// waitAny answers wait -n: the status of the first of the jobs to end
+// that was not yet reported, 127 when there is none.
+func waitAny(ctx context.Context, t *jobTable, targets []*job) error {
+	if len(targets) == 0 {
+		return ExitStatus(127)
+	}
+	for _, j := range targets {
+		if t.isFinished(j) {
+			return waitReported(t, j)
+		}
+	}
+	done := make(chan *job, len(targets))
+	stop := make(chan struct{})
+	defer close(stop)
+	for _, j := range targets {
+		go func() {
+			select {
+			case <-j.done:
+				done <- j
+			case <-stop:
+			}
+		}()
+	}
+	select {
+	case j := <-done:
+		return waitReported(t, j)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func waitReported(t *jobTable, j *job) error {
+	t.mu.Lock()
+	status := j.status
+	t.mu.Unlock()
+	t.forget([]*job{j})
+	if status == 0 {
 		return nil
 	}
 	return ExitStatus(status)
@@ -233,7 +306,7 @@ var killFlags = []string{"-SIGNAL", "-l", "-n NUM", "-s SIGNAL"}
 func runKill(_ context.Context, c *Call) error {
 	args := c.Args[1:]
 	sig := syscall.SIGTERM
-	if len(args) > 0 && args[0] == "-l" {
+	if len(args) > 0 && (args[0] == "-l" || args[0] == "-L") {
 		return listSignals(c, args[1:])
 	}
 	if len(args) > 0 && isFlag(args[0]) && args[0] != "--" {
@@ -252,7 +325,9 @@ func runKill(_ context.Context, c *Call) error {
 			if !strings.HasPrefix(name, "-") && (len(name) > 0 && name[0] >= 'a' && name[0] <= 'z') {
 				return unknownFlag("kill", "-"+name, killFlags...)
 			}
-			return &Refusal{Line: fmt.Sprintf("kill: unknown signal '%s'; allowed: a name such as TERM, INT, HUP, KILL, or a number (kill -l lists them)", name)}
+			// bash's status for a bad signal is 1, not a usage error's 2.
+			fmt.Fprintf(c.Stderr, "kill: unknown signal '%s'; allowed: a name such as TERM, INT, HUP, KILL, or a number (kill -l lists them)\n", name)
+			return ExitStatus(1)
 		}
 		sig = s
 	}
@@ -402,37 +477,92 @@ func parseSignal(s string) (syscall.Signal, bool) {
 	return 0, false
 }
 
-// listSignals answers kill -l: every name, or the name of one number (a
-// signal or an exit status above 128).
+// signalNames are Linux's signal names as bash's kill -l prints them.
+var signalNames = map[int]string{
+	1: "HUP", 2: "INT", 3: "QUIT", 4: "ILL", 5: "TRAP", 6: "ABRT", 7: "BUS", 8: "FPE",
+	9: "KILL", 10: "USR1", 11: "SEGV", 12: "USR2", 13: "PIPE", 14: "ALRM", 15: "TERM",
+	16: "STKFLT", 17: "CHLD", 18: "CONT", 19: "STOP", 20: "TSTP", 21: "TTIN", 22: "TTOU",
+	23: "URG", 24: "XCPU", 25: "XFSZ", 26: "VTALRM", 27: "PROF", 28: "WINCH", 29: "IO",
+	30: "PWR", 31: "SYS",
+}
+
+// signalName is the name of signal n without SIG, "" when there is none.
+func signalName(n int) string {
+	switch {
+	case n == 34:
+		return "RTMIN"
+	case n > 34 && n <= 49:
+		return fmt.Sprintf("RTMIN+%d", n-34)
+	case n >= 50 && n < 64:
+		return fmt.Sprintf("RTMAX-%d", 64-n)
+	case n == 64:
+		return "RTMAX"
+	}
+	return signalNames[n]
+}
+
+// signalTable is kill -l's table, byte for byte bash's.
+func signalTable() string {
+	var b strings.Builder
+	col := 0
+	for n := 1; n <= 64; n++ {
+		name := signalName(n)
+		if name == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "%2d) SIG%s", n, name)
+		col++
+		if col%5 == 0 {
+			b.WriteByte('\n')
+		} else {
+			b.WriteByte('\t')
+		}
+	}
+	if col%5 != 0 {
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// listSignals answers kill -l and -L: the table, or for each argument the
+// name of a number (a signal, or an exit status above 128) or the number
+// of a name.
 func listSignals(c *Call, args []string) error {
 	if len(args) == 0 {
-		var names []string
-		for sig := syscall.Signal(1); sig < 32; sig++ {
-			if name := unix.SignalName(sig); name != "" {
-				names = append(names, strings.TrimPrefix(name, "SIG"))
-			}
-		}
-		_, err := fmt.Fprintln(c.Stdout, strings.Join(names, " "))
+		_, err := io.WriteString(c.Stdout, signalTable())
 		return err
 	}
+	var b strings.Builder
+	failed := false
 	for _, a := range args {
 		n, err := strconv.Atoi(a)
 		if err != nil {
 			sig, ok := parseSignal(a)
 			if !ok {
-				return &Refusal{Line: fmt.Sprintf("kill: unknown signal '%s'; allowed: a name or a number (kill -l lists them)", a)}
+				fmt.Fprintf(c.Stderr, "kill: %s: invalid signal specification\n", a)
+				failed = true
+				continue
 			}
-			fmt.Fprintln(c.Stdout, int(sig))
+			fmt.Fprintln(&b, int(sig))
 			continue
 		}
 		if n > 128 {
 			n -= 128
 		}
-		name := unix.SignalName(syscall.Signal(n))
-		if name == "" {
-			return &Refusal{Line: fmt.Sprintf("kill: unknown signal '%s'; allowed: 1 to 31 (kill -l lists them)", a)}
+		name := signalName(n)
+		if n == 0 {
+			name = "EXIT"
 		}
-		fmt.Fprintln(c.Stdout, strings.TrimPrefix(name, "SIG"))
+		if name == "" {
+			fmt.Fprintf(c.Stderr, "kill: %s: invalid signal specification\n", a)
+			failed = true
+			continue
+		}
+		fmt.Fprintln(&b, name)
+	}
+	io.WriteString(c.Stdout, b.String())
+	if failed {
+		return ExitStatus(1)
 	}
 	return nil
 }

@@ -1,0 +1,119 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"mvdan.cc/sh/v3/interp"
+)
+
+const (
+	mapfilePlain     = "t"
+	mapfileWithValue = "dnOsu"
+)
+
+// mapfileCall answers mapfile and readarray as bash 5.2 does, callbacks
+// (-C, -c) aside.
+func (s *Session) mapfileCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+	name := args[0]
+	fa := parseFlags(args[1:], mapfilePlain+"Cc", mapfileWithValue)
+	if fa.bad != "" || fa.needed != "" {
+		return refuse(hc, flagRefusal(name, fa, mapfilePlain, mapfileWithValue))
+	}
+	var (
+		trim        bool
+		delim       byte = '\n'
+		count, skip int
+		origin      = -1
+	)
+	for _, f := range fa.flags {
+		number := func() (int, bool) {
+			n, err := strconv.Atoi(f.value)
+			if err != nil || n < 0 {
+				fmt.Fprintf(hc.Stderr, "%s: %s: invalid %s\n", name, f.value, map[byte]string{'n': "line count", 'O': "array origin", 's': "line count"}[f.name])
+				return 0, false
+			}
+			return n, true
+		}
+		var ok = true
+		switch f.name {
+		case 'C', 'c':
+			return refuse(hc, fmt.Sprintf("%s: flag '-%c' (a callback) is not supported; allowed: %s", name, f.name, Pool(allowedFlags(mapfilePlain, mapfileWithValue))))
+		case 't':
+			trim = true
+		case 'd':
+			delim = 0
+			if f.value != "" {
+				delim = f.value[0]
+			}
+		case 'n':
+			count, ok = number()
+		case 'O':
+			origin, ok = number()
+		case 's':
+			skip, ok = number()
+		case 'u':
+			if f.value != "0" {
+				return refuse(hc, fmt.Sprintf("%s: -u '%s': only file descriptor 0 can be read; redirect instead (%s arr <&%s)", name, f.value, name, f.value))
+			}
+		}
+		if !ok {
+			return statusArgv(1)
+		}
+	}
+	array := "MAPFILE"
+	switch len(fa.rest) {
+	case 0:
+	case 1:
+		array = fa.rest[0]
+	default:
+		return refuse(hc, fmt.Sprintf("%s: one array name only; got %d", name, len(fa.rest)))
+	}
+	if !validTarget(array, false) {
+		fmt.Fprintf(hc.Stderr, "%s: `%s': not a valid identifier\n", name, array)
+		return statusArgv(1)
+	}
+	in := newInputReader(ctx, hc.Stdin, 0)
+	var lines []string
+	status := 0
+	for count == 0 || len(lines) < count {
+		line, _, err := readRecord(in, delim, -1, false, true)
+		if err == nil && !trim {
+			line = append(line, delim)
+		}
+		if len(line) == 0 && err != nil {
+			if ctx.Err() != nil {
+				in.close()
+				return statusArgv(1)
+			}
+			break
+		}
+		if errors.Is(err, errReadTooLong) {
+			fmt.Fprintf(hc.Stderr, "%s: input longer than %d bytes without a delimiter; stopped there\n", name, MaxReadBytes)
+			status = 1
+			break
+		}
+		if skip > 0 {
+			skip--
+		} else {
+			lines = append(lines, string(line))
+		}
+		if err != nil {
+			break
+		}
+	}
+	in.close()
+	if origin < 0 {
+		return assignArgv([]string{assignArray(array, lines)}, status)
+	}
+	var assigns []string
+	for i, l := range lines {
+		assigns = append(assigns, assignScalar(fmt.Sprintf("%s[%d]", array, origin+i), l))
+	}
+	if len(assigns) == 0 {
+		return statusArgv(status)
+	}
+	return assignArgv(assigns, status)
+}
