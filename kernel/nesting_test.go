@@ -3,6 +3,8 @@ package kernel
 import (
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // depthOf is how deep the scanner measures src.
@@ -86,4 +88,39 @@ func TestNestingRefusal(t *testing.T) {
 	if got := issueLine(is); got != want {
 		t.Errorf("line:\n got %s\nwant %s", got, want)
 	}
+}
+
+// FuzzNesting: the scanner never measures a script shallower than the
+// parser builds it, a few syntax nodes to a level.
+func FuzzNesting(f *testing.F) {
+	for _, seed := range []string{
+		"( ( a ) ); { b; }", "echo $(a $(b)) ${c:-${d}} $(( (1+2)*3 ))",
+		"if a; then while b; do case c in d) e;; esac; done; fi",
+		"cat <<EOF\n$(a)\nEOF\n", "[[ ( a && b ) || c ]]", "f() { g() { :; }; }",
+		"a | b && c || d; ! e", "x=(1 (2) 3) `a`", "((a) ); $((1)) `b`",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			t.Skip()
+		}
+		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+		if err != nil {
+			return
+		}
+		depth, deepest := 0, 0
+		syntax.Walk(file, func(n syntax.Node) bool {
+			if n == nil {
+				depth--
+				return true
+			}
+			depth++
+			deepest = max(deepest, depth)
+			return true
+		})
+		if scanned := depthOf(src); deepest > 8*(scanned+1)+4 {
+			t.Errorf("the scanner measures %q %d deep; its syntax tree is %d nodes deep", src, scanned, deepest)
+		}
+	})
 }
