@@ -35,6 +35,7 @@ type inputReader struct {
 	chunk    []byte
 	pos      int
 	polled   bool // f's reads honour SetReadDeadline
+	device   bool // a device that is no terminal: reads do not block
 	stop     func() bool
 	stopped  chan struct{}
 	timedOut bool
@@ -51,7 +52,8 @@ func newInputReader(ctx context.Context, stdin io.Reader, timeout time.Duration)
 		return in
 	}
 	in.f = f
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err == nil && fi.Mode().IsRegular() {
 		in.regular = true
 		return in
 	}
@@ -62,7 +64,10 @@ func newInputReader(ctx context.Context, stdin io.Reader, timeout time.Duration)
 			f.SetReadDeadline(time.Now())
 			close(in.stopped)
 		})
+		return in
 	}
+	// /dev/zero and its kind answer at once; only a terminal waits.
+	in.device = err == nil && fi.Mode()&os.ModeCharDevice != 0 && !isTerminal(f)
 	return in
 }
 
@@ -106,6 +111,16 @@ func (in *inputReader) readByte() (byte, error) {
 		}
 		in.pos++
 		return in.chunk[in.pos-1], nil
+	case in.device:
+		var b [1]byte
+		n, err := in.f.Read(b[:])
+		if n == 1 {
+			return b[0], nil
+		}
+		if err == nil {
+			err = io.EOF
+		}
+		return 0, err
 	case in.polled:
 		var b [1]byte
 		for {
