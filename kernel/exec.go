@@ -193,6 +193,8 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 }
 
 func (s *Session) runTool(ctx context.Context, t Tool, c *Call) (int, error) {
+	ctx, cancel := launchDeadlineCancel(ctx)
+	defer cancel()
 	err := t.Run(ctx, c)
 	if err == nil {
 		return 0, nil
@@ -230,8 +232,17 @@ func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) 
 	}
 	s.applyLaunch(ctx, cmd)
 	status, err := spawn.Run(ctx, cmd)
-	if errors.Is(err, spawn.ErrNoExec) {
+	switch {
+	case errors.Is(err, spawn.ErrNoExec):
+		ctx, cancel := launchDeadlineCancel(ctx)
+		defer cancel()
 		return s.runScriptFile(ctx, c, path)
+	case errors.Is(err, spawn.ErrDeadline):
+		// A launcher's deadline; the launcher reports it (timeout: 124).
+		return status, nil
+	case errors.Is(err, spawn.ErrOutputCut):
+		fmt.Fprintf(c.Stderr, "shelter: %s: output cut after the kill grace: a process that left the group still held the pipe\n", c.Args[0])
+		return status, nil
 	}
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(c.Stderr, "shelter: %s: %v\n", c.Args[0], unwrapPathError(err))

@@ -88,24 +88,26 @@ func runTimeout(ctx context.Context, c *Call) error {
 	if err != nil {
 		return err
 	}
-	runCtx := withLaunch(ctx, func(l *launch) {
-		if sig != 0 {
-			l.signal = sig
-		}
-		if grace != 0 {
-			l.grace = grace
-		}
-	})
+	runCtx := ctx
+	var deadline time.Time
 	if limit > 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(runCtx, limit)
-		defer cancel()
+		deadline = time.Now().Add(limit)
+		if sig == 0 {
+			sig = syscall.SIGTERM
+		}
+		if grace == 0 && sig != syscall.SIGKILL {
+			// Without -k, timeout(1) sends its signal only; shelter adds
+			// the session's SIGKILL after its grace so that nothing
+			// outlives its deadline for long.
+			grace = c.session.grace()
+		}
+		runCtx = withLaunch(ctx, func(l *launch) { l.withDeadline(deadline, sig, grace) })
 	}
 	status, err := c.launchCall(runCtx, args[1:], c.Env, c.Stdin, c.Stdout, c.Stderr)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.DeadlineExceeded) || !deadline.IsZero() && !time.Now().Before(deadline) {
 		switch {
 		case preserve:
 		case status == 128+int(syscall.SIGKILL) && sig != syscall.SIGKILL:

@@ -37,10 +37,25 @@ func launcherBuiltins() []Tool {
 // travels in the context, so nested launchers add up (`nice timeout 5 nice
 // cmd`) and a shebang-less script run under one passes it on.
 type launch struct {
-	nice   int            // added to shelter's own niceness
-	nohup  bool           // kill -HUP skips the processes
-	signal syscall.Signal // first signal when the command's context ends
-	grace  time.Duration  // between signal and SIGKILL; 0: the session's
+	nice  int  // added to shelter's own niceness
+	nohup bool // kill -HUP skips the processes
+
+	// A launcher's own deadline (timeout(1)), with its signal and the
+	// grace before SIGKILL (zero: none follows). The call's end never
+	// uses them: its timeout, cancel and Close always send SIGTERM and
+	// SIGKILL after the session's grace.
+	deadline time.Time
+	signal   syscall.Signal
+	grace    time.Duration
+}
+
+// withDeadline narrows a launch to a deadline; an earlier one already set
+// (an outer timeout) stands, with its signal and grace.
+func (l *launch) withDeadline(at time.Time, sig syscall.Signal, grace time.Duration) {
+	if !l.deadline.IsZero() && !at.Before(l.deadline) {
+		return
+	}
+	l.deadline, l.signal, l.grace = at, sig, grace
 }
 
 type launchKey struct{}
@@ -63,12 +78,9 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	l := launchOf(ctx)
 	if cmd.Grace == 0 {
 		cmd.Grace = s.k.cfg.KillGrace
-		if l.grace != 0 {
-			cmd.Grace = l.grace
-		}
 	}
-	if cmd.Signal == 0 {
-		cmd.Signal = l.signal
+	if cmd.Deadline.IsZero() && !l.deadline.IsZero() {
+		cmd.Deadline, cmd.DeadlineSignal, cmd.DeadlineGrace = l.deadline, l.signal, l.grace
 	}
 	if cmd.Nice == 0 {
 		cmd.Nice = l.nice
@@ -206,4 +218,13 @@ func flagValue(args []string, i int, short, long string) (string, int, bool) {
 		return a[len(short):], 1, true
 	}
 	return "", 0, false
+}
+
+// launchDeadlineCancel gives what runs in the process under a launcher's
+// deadline (a tool, a shebang-less script) a context that ends at it.
+func launchDeadlineCancel(ctx context.Context) (context.Context, context.CancelFunc) {
+	if l := launchOf(ctx); !l.deadline.IsZero() {
+		return context.WithDeadline(ctx, l.deadline)
+	}
+	return ctx, func() {}
 }
