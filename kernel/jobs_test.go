@@ -66,8 +66,8 @@ func jobPID(t *testing.T, s *kernel.Session, marker string) int {
 	t.Helper()
 	eventually(t, marker+" running", func() bool { return len(liveWith(marker)) == 1 })
 	var pid int
-	// The process may show in /proc a moment before the session has
-	// recorded it.
+	// The process may show in the process list a moment before the
+	// session has recorded it.
 	eventually(t, "jobs -p names it", func() bool {
 		res := runWith(t, s, "jobs -p", kernel.RunOptions{})
 		var err error

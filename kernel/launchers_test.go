@@ -137,8 +137,8 @@ func TestNohupAndNice(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 	waitUntil(t, func() bool {
-		for _, pid := range liveMarker(marker) {
-			if niceOf(pid) == own+4 {
+		for _, p := range liveMarker(marker) {
+			if p.Nice == own+4 {
 				return true
 			}
 		}
@@ -146,28 +146,16 @@ func TestNohupAndNice(t *testing.T) {
 	})
 }
 
-func niceOf(pid string) int {
-	stat, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return -100
-	}
-	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	n, _ := strconv.Atoi(f[16])
-	return n
-}
-
-func liveMarker(marker string) []string {
-	entries, _ := os.ReadDir("/proc")
-	var pids []string
-	for _, e := range entries {
-		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && strings.Contains(strings.ReplaceAll(string(cmd), "\x00", " "), marker) {
-			if stat, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil && !strings.Contains(string(stat), ") Z ") {
-				pids = append(pids, e.Name())
-			}
+// liveMarker lists the live processes whose command line
+// contains marker.
+func liveMarker(marker string) []LiveProcess {
+	var found []LiveProcess
+	for _, p := range LiveProcesses() {
+		if strings.Contains(p.Args, marker) {
+			found = append(found, p)
 		}
 	}
-	return pids
+	return found
 }
 
 func waitUntil(t *testing.T, cond func() bool) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -324,23 +325,14 @@ func TestHelpAndTools(t *testing.T) {
 }
 
 // processesWith lists the pids whose command line contains marker.
+// processesWith lists the pids of the live processes whose command line
+// contains marker.
 func processesWith(t testing.TB, marker string) []string {
 	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var pids []string
-	for _, e := range entries {
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || len(cmdline) == 0 {
-			continue
-		}
-		if strings.Contains(string(cmdline), marker) {
-			if stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil && strings.Contains(string(stat), ") Z ") {
-				continue // a zombie is already dead
-			}
-			pids = append(pids, e.Name())
+	for _, p := range kernel.LiveProcesses() {
+		if strings.Contains(p.Args, marker) {
+			pids = append(pids, strconv.Itoa(p.PID))
 		}
 	}
 	return pids

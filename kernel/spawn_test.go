@@ -25,24 +25,14 @@ func runWith(t testing.TB, s *kernel.Session, script string, opts kernel.RunOpti
 	return res
 }
 
-// liveWith lists the live processes whose command line contains marker;
-// zombies run nothing and are left out.
+// liveWith lists the live processes whose command line contains marker,
+// as "pid: command line".
 func liveWith(marker string) []string {
-	entries, _ := os.ReadDir("/proc")
 	var found []string
-	for _, e := range entries {
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || !strings.Contains(strings.ReplaceAll(string(cmdline), "\x00", " "), marker) {
-			continue
+	for _, p := range kernel.LiveProcesses() {
+		if strings.Contains(p.Args, marker) {
+			found = append(found, fmt.Sprintf("%d: %s", p.PID, p.Args))
 		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && len(stat) > i+2 && (stat[i+2] == 'Z' || stat[i+2] == 'X') {
-			continue
-		}
-		found = append(found, e.Name()+": "+strings.ReplaceAll(string(cmdline), "\x00", " "))
 	}
 	return found
 }

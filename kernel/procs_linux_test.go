@@ -1,0 +1,51 @@
+package kernel
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// LiveProcess is a process the tests look for by its command line.
+type LiveProcess struct {
+	PID  int
+	Nice int
+	// Args is the command line, its arguments joined by spaces.
+	Args string
+}
+
+// LiveProcesses lists the processes that run, from /proc; zombies run
+// nothing and are left out.
+func LiveProcesses() []LiveProcess {
+	entries, _ := os.ReadDir("/proc")
+	var found []LiveProcess
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || len(cmdline) == 0 {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// The fields after the command name in parentheses: state is the
+		// first, niceness the seventeenth.
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(stat[i+1:]))
+		if len(fields) < 17 || fields[0] == "Z" || fields[0] == "X" {
+			continue
+		}
+		nice, _ := strconv.Atoi(fields[16])
+		args := strings.TrimRight(strings.ReplaceAll(string(cmdline), "\x00", " "), " ")
+		found = append(found, LiveProcess{PID: pid, Nice: nice, Args: args})
+	}
+	return found
+}
