@@ -169,18 +169,18 @@ func readRecord(in *inputReader, delim byte, limit int, exact, raw bool) ([]byte
 	var escaped []bool
 	chars := 0
 	esc := false
-	taken := 0 // NUL bytes, dropped, count too: /dev/zero ends
 	for limit < 0 || chars < limit {
-		if taken >= MaxReadBytes {
+		if len(line) >= MaxReadBytes {
 			return line, escaped, errReadTooLong
 		}
 		b, err := in.readByte()
 		if err != nil {
 			return line, escaped, err
 		}
-		taken++
 		if b == 0 && delim != 0 {
-			continue // bash drops NUL bytes
+			// bash drops NUL bytes, and reads /dev/zero until its
+			// deadline; they hold no memory.
+			continue
 		}
 		switch {
 		case esc:

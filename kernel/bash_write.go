@@ -32,6 +32,8 @@ func writeFailure(ctx context.Context, hc interp.HandlerContext, name string, er
 		return nil
 	case brokenPipe(err):
 		return sigpipeExit(ctx, hc)
+	case isMemoryError(err):
+		return interp.ExitStatus(1) // the call ends and says why
 	}
 	fmt.Fprintf(hc.Stderr, "%s: write error: %v\n", name, unwrapPathError(err))
 	return interp.ExitStatus(1)
@@ -63,6 +65,8 @@ func (s *Session) writeCall(ctx context.Context, w io.Writer, stderr io.Writer, 
 		return nil
 	case brokenPipe(err):
 		return sigpipeArgv()
+	case isMemoryError(err):
+		return statusArgv(1)
 	}
 	fmt.Fprintf(stderr, "%s: write error: %v\n", name, unwrapPathError(err))
 	return statusArgv(1)

@@ -58,6 +58,20 @@ type Config struct {
 	OutputLimit int
 	// Timeout bounds each call; zero means none.
 	Timeout time.Duration
+	// SpillCap bounds each spill file and job log on disk; past it the file
+	// keeps the stream's last part and says how much it dropped. Zero means
+	// spawn.DefaultSpillCap (1 GiB).
+	SpillCap int64
+
+	// Subreaper makes the process a child subreaper (Linux): processes a
+	// call or job started that left their process group (setsid, double
+	// forks) are reparented to this process instead of init, and ended
+	// when no call or job that could have started them is still running.
+	// It is process-wide and cannot be undone: every orphaned descendant of
+	// the process, whoever started it, is then reaped by shelter; kernel.New
+	// fails where it is not supported. The CLI sets it.
+	Subreaper bool
+
 	// MemoryLimit bounds what one call or job holds in shelter's memory:
 	// each command substitution's capture, the shell's variables, each
 	// line read, each xargs item, and the script itself (a quarter of it).

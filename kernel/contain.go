@@ -1,7 +1,9 @@
 package kernel
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -63,6 +65,11 @@ type memoryError struct {
 
 func (e *memoryError) Error() string {
 	return fmt.Sprintf("shelter: memory limit of %s exceeded by %s (%s); write large data to a file instead", byteSize(e.Limit), e.By, byteSize(e.Size))
+}
+
+func isMemoryError(err error) bool {
+	var m *memoryError
+	return errors.As(err, &m)
 }
 
 // exceed ends the call: its status is 1 and its stderr names the cause.
@@ -160,7 +167,9 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 }
 
 // catShortcut is `$(< FILE)`: the file the redirection opened, copied to
-// the capture, within the call's deadline and budget.
+// the capture within the call's deadline and budget. NUL bytes are
+// dropped as they arrive, as bash does (the capture would lose them
+// anyway), but count against the budget: what is read is what is held.
 func (s *Session) catShortcut(ctx context.Context, hc interp.HandlerContext, b *budget) int {
 	buf := make([]byte, 32<<10)
 	var total int64
@@ -177,7 +186,7 @@ func (s *Session) catShortcut(ctx context.Context, hc interp.HandlerContext, b *
 				dropCapture(hc.Stdout)
 				return 1
 			}
-			hc.Stdout.Write(buf[:n])
+			hc.Stdout.Write(withoutNUL(buf[:n]))
 		}
 		if err == io.EOF {
 			return 0
@@ -187,6 +196,21 @@ func (s *Session) catShortcut(ctx context.Context, hc interp.HandlerContext, b *
 			return 1
 		}
 	}
+}
+
+// withoutNUL returns p without its NUL bytes: p itself when it has none,
+// else a copy (a Write must not change what it is given).
+func withoutNUL(p []byte) []byte {
+	if bytes.IndexByte(p, 0) < 0 {
+		return p
+	}
+	out := make([]byte, 0, len(p))
+	for _, c := range p {
+		if c != 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // dropCapture frees a capture of a call that is ending: the interpreter
@@ -215,16 +239,21 @@ func (s *Session) bounded(ctx context.Context, w io.Writer) io.Writer {
 // captureWriter refuses what would grow a capture past the budget, and
 // ends the call.
 type captureWriter struct {
-	sb *strings.Builder
-	b  *budget
+	sb      *strings.Builder
+	b       *budget
+	dropped int64 // NUL bytes received and dropped, which count all the same
 }
 
 func (w *captureWriter) Write(p []byte) (int, error) {
-	if size := int64(w.sb.Len() + len(p)); !w.b.allows(size) {
+	if size := int64(w.sb.Len()+len(p)) + w.dropped; !w.b.allows(size) {
 		w.sb.Reset()
 		return 0, w.b.exceed("a command substitution's output", size)
 	}
-	return w.sb.Write(p)
+	n := len(p)
+	kept := withoutNUL(p)
+	w.dropped += int64(n - len(kept))
+	w.sb.Write(kept)
+	return n, nil
 }
 
 // statusArgv is the argv of a command that only exits with status n: what

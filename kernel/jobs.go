@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +14,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/spawn"
 )
 
 // job is a top-level `cmd &` of a call: a subshell that outlives the call
@@ -105,7 +106,7 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 	st2.Background = false
 	j := &job{id: id, command: commandText(st), done: make(chan struct{}), running: make(chan struct{})}
 	j.logPath = filepath.Join(s.spills, fmt.Sprintf("job-%d.log", id))
-	log, err := os.OpenFile(j.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND|os.O_TRUNC, 0o600)
+	log, err := spawn.NewLog(j.logPath, s.k.cfg.SpillCap)
 	if err != nil {
 		fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
 		return nil
@@ -120,7 +121,9 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 	t.mu.Lock()
 	t.jobs = append(t.jobs, j)
 	t.mu.Unlock()
+	window := s.window()
 	go func() {
+		defer window.Close()
 		err, crash := runGuarded(ctx, sub, &st2)
 		status := exitCode(err)
 		var over *memoryError
@@ -161,6 +164,25 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 	s.lastJob.Store(int64(j.firstPID))
 	t.mu.Unlock()
 	return j
+}
+
+// window opens the subreaper's window of a call or job; nil (which Close
+// accepts) when the kernel has no subreaper.
+func (s *Session) window() *orphanWindow {
+	if !s.k.cfg.Subreaper {
+		return nil
+	}
+	w := spawn.OpenWindow()
+	w.Grace = s.grace()
+	return &orphanWindow{w}
+}
+
+type orphanWindow struct{ w *spawn.Window }
+
+func (o *orphanWindow) Close() {
+	if o != nil {
+		o.w.Close()
+	}
 }
 
 // jobPIDWait bounds how long `cmd &` waits for the job's first process,

@@ -5,6 +5,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/shelter-sh/shelter/spawn"
 )
 
 // Kernel is an immutable configuration and tool registry shared by many
@@ -25,6 +27,11 @@ func New(cfg Config) (*Kernel, error) {
 	}
 	if _, ok := Preset(cfg.Profile); !ok {
 		return nil, fmt.Errorf("unknown profile %q; allowed: %s", cfg.Profile, profileNames())
+	}
+	if cfg.Subreaper {
+		if err := spawn.EnableSubreaper(); err != nil {
+			return nil, fmt.Errorf("subreaper: %w", err)
+		}
 	}
 	if cfg.LookupEnv == nil {
 		cfg.LookupEnv = os.LookupEnv

@@ -220,6 +220,11 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	limit := s.k.cfg.OutputLimit
 	stdout := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stdout")
 	stderr := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stderr")
+	stdout.SetSpillCap(s.k.cfg.SpillCap)
+	stderr.SetSpillCap(s.k.cfg.SpillCap)
+	// What the call starts that leaves its process group is ended when the
+	// call ends (with a subreaper).
+	defer s.window().Close()
 
 	timeout := s.k.cfg.Timeout
 	if opts.Timeout != 0 {
@@ -245,9 +250,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	out, errOut := streamTo(stdout, opts.Stdout), streamTo(stderr, opts.Stderr)
 	defer out.stop()
 	defer errOut.stop()
-	// Once the call ends early, the interpreter's own report of the
-	// context's end is noise beside shelter's line.
-	defer context.AfterFunc(callCtx, errOut.dropContextErrors)()
+	errOut.ended = callCtx
 	var shellOut, shellErr io.Writer = out, errOut
 	var tty *callTTY
 	if opts.TTY != nil {

@@ -115,7 +115,7 @@ func TestInProcessReadsHonourTheDeadline(t *testing.T) {
 		"read x < " + fifo,
 		"x=$(< " + fifo + ")",
 		"x=$(</dev/zero)",
-		// "read -r x < /dev/zero",
+		"read -r x < /dev/zero",
 	}
 	for _, script := range scripts {
 		s := newSession(t, kernel.Config{MemoryLimit: -1}, kernel.SessionOptions{Dir: dir})

@@ -17,7 +17,9 @@ type stream struct {
 	sink  *spawn.Sink
 	mu    sync.Mutex
 	live  io.Writer
-	quiet bool // drop the interpreter's "context canceled" lines
+	// ended, once its context is done, drops the interpreter's own
+	// "context canceled" lines, noise beside shelter's report.
+	ended context.Context
 }
 
 func streamTo(sink *spawn.Sink, live io.Writer) *stream {
@@ -27,7 +29,7 @@ func streamTo(sink *spawn.Sink, live io.Writer) *stream {
 func (s *stream) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.quiet && isContextError(p) {
+	if s.ended != nil && s.ended.Err() != nil && isContextError(p) {
 		return len(p), nil
 	}
 	s.sink.Write(p)
@@ -43,11 +45,6 @@ func (s *stream) stop() {
 	s.mu.Unlock()
 }
 
-func (s *stream) dropContextErrors() {
-	s.mu.Lock()
-	s.quiet = true
-	s.mu.Unlock()
-}
 
 func isContextError(p []byte) bool {
 	line := strings.TrimSuffix(string(p), "\n")
