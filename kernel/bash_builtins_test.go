@@ -122,12 +122,12 @@ func TestBuiltinsAsBash(t *testing.T) {
 func TestReadEndsWithTheCall(t *testing.T) {
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	start := time.Now()
-	res, err := s.Run(context.Background(), `read x < /dev/zero; echo "rc=$?"; (sleep 30) | read y`, kernel.RunOptions{Timeout: 8 * time.Second})
+	res, err := s.Run(context.Background(), `echo start; (sleep 30) | read y`, kernel.RunOptions{Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(res.Stdout, "rc=1\n") || !res.TimedOut {
-		t.Errorf("read from /dev/zero, then from a silent pipe: %+v", res)
+	if res.Stdout != "start\n" || res.ExitCode != 124 || !res.TimedOut {
+		t.Errorf("read from a silent pipe: %+v", res)
 	}
 	if took := time.Since(start); took > 20*time.Second {
 		t.Errorf("took %s", took)

@@ -518,7 +518,7 @@ func badNumber(arg string) string {
 			return "invalid hex number"
 		}
 	case len(s) > 1 && s[0] == '0' && s[1] >= '0' && s[1] <= '9':
-		if strings.Trim(s, "01234567") != "" && strings.IndexAny(s, "89") >= 0 && strings.Trim(s, "0123456789") == "" {
+		if strings.Trim(s, "01234567") != "" && strings.ContainsAny(s, "89") && strings.Trim(s, "0123456789") == "" {
 			return "invalid octal number"
 		}
 	}

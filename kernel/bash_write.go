@@ -45,29 +45,6 @@ func sigpipeExit(ctx context.Context, hc interp.HandlerContext) error {
 	return hc.Builtin(ctx, []string{"exit", fmt.Sprint(sigpipeStatus)})
 }
 
-// sigpipeArgv is what the call handler hands back when a write of its own
-// met a closed pipe.
-func sigpipeArgv() []string { return []string{internalPrefix + "sigpipe"} }
-
 func brokenPipe(err error) bool {
 	return errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe)
-}
-
-// writeCall writes p from the call handler in one Write; it returns the
-// argv to run next when the write failed, nil when it did not.
-func (s *Session) writeCall(ctx context.Context, w io.Writer, stderr io.Writer, name, p string) []string {
-	if p == "" {
-		return nil
-	}
-	_, err := io.WriteString(s.bounded(ctx, w), p)
-	switch {
-	case err == nil:
-		return nil
-	case brokenPipe(err):
-		return sigpipeArgv()
-	case isMemoryError(err):
-		return statusArgv(1)
-	}
-	fmt.Fprintf(stderr, "%s: write error: %v\n", name, unwrapPathError(err))
-	return statusArgv(1)
 }

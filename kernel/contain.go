@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -28,6 +31,7 @@ type budget struct {
 	limit int64
 	end   context.CancelCauseFunc
 	next  atomic.Int64 // UnixNano of the next variable check
+	calls atomic.Int64 // commands so far, for deepStack's sampling
 }
 
 type budgetKey struct{}
@@ -145,6 +149,15 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 			return statusArgv(1), true
 		}
 	}
+	if b != nil && b.deepStack() {
+		fmt.Fprintf(hc.Stderr, "shelter: %s: calls nested too deep (functions, eval or source past about %d levels); write it as a loop\n", args[0], maxCallDepth)
+		b.end(errTooDeep)
+		return statusArgv(2), true
+	}
+	if line, ok := s.runtimeCrashRefusal(hc, args); ok {
+		fmt.Fprintln(hc.Stderr, line)
+		return statusArgv(2), true
+	}
 	st := s.call.Load()
 	switch args[0] {
 	case internalPrefix + "job":
@@ -164,6 +177,70 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 		}
 	}
 	return nil, false
+}
+
+// runtimeCrashRefusal refuses, with the words the script computed, what
+// would crash the interpreter: source text handed to eval, source or trap,
+// and the test and unset forms mvdan/sh panics on.
+func (s *Session) runtimeCrashRefusal(hc interp.HandlerContext, args []string) (string, bool) {
+	switch args[0] {
+	case "eval":
+		if line, ok := crashRefusal(strings.Join(args[1:], " "), assocIn(hc.Env)); ok {
+			return "eval: " + line, true
+		}
+	case "source", ".":
+		if len(args) < 2 {
+			return "", false
+		}
+		path := args[1]
+		if !filepath.IsAbs(path) {
+			// A bare name the builtin may find on PATH instead is checked
+			// here only when the working directory has it.
+			path = filepath.Join(hc.Dir, path)
+		}
+		src, err := os.ReadFile(path)
+		if err != nil || int64(len(src)) > maxSourceCheck {
+			return "", false
+		}
+		if line, ok := crashRefusal(string(src), assocIn(hc.Env)); ok {
+			return args[1] + ": " + line, true
+		}
+	case "trap":
+		if action, _, ok := trapArgs(args[1:]); ok && action != "-" {
+			if line, ok := crashRefusal(action, assocIn(hc.Env)); ok {
+				return "trap: " + line, true
+			}
+		}
+	case "test", "[", "unset":
+		return builtinRefusal(args)
+	}
+	return "", false
+}
+
+// maxSourceCheck bounds the file that source's check reads; a larger one
+// is left to the interpreter's own parse.
+const maxSourceCheck = 16 << 20
+
+// maxCallDepth bounds how deep functions, eval and source may nest: past
+// it mvdan/sh's goroutine stack would overflow (a fatal error). bash
+// itself dies of a full stack at a few thousand levels.
+const maxCallDepth = 2500
+
+// framesPerCall is about how many Go frames one level of a shell function
+// call takes in mvdan/sh (call, stmt, cmd, …).
+const framesPerCall = 8
+
+var errTooDeep = errors.New("calls nested too deep")
+
+// deepStack reports, every 128th command, whether the goroutine's stack
+// has grown past maxCallDepth levels of calls; counting the frames costs
+// only when it is deep.
+func (b *budget) deepStack() bool {
+	if b.calls.Add(1)%128 != 0 {
+		return false
+	}
+	var pc [1]uintptr
+	return runtime.Callers(maxCallDepth*framesPerCall, pc[:]) > 0
 }
 
 // catShortcut is `$(< FILE)`: the file the redirection opened, copied to

@@ -181,6 +181,10 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	}
 	path, err := spawn.LookPath(c.Getenv("PATH"), c.Dir, name)
 	if err != nil {
+		if line, ok := goneDirLine(name, c.Dir); ok {
+			fmt.Fprintln(c.Stderr, line)
+			return 127, nil
+		}
 		var le *spawn.LookPathError
 		if errors.As(err, &le) {
 			fmt.Fprintf(c.Stderr, "shelter: %s\n", le)
@@ -315,7 +319,7 @@ func (s *Session) externalRefusal(name string, c *Call) (string, bool) {
 			return "", false
 		}
 	}
-	return fmt.Sprintf("shelter: external command '%s' is not allowed in this session; allowed: %s", base, Pool(cfg.AllowExternal)), true
+	return externalRefusalLine(name, cfg.AllowExternal, c.Getenv("PATH"), c.Dir), true
 }
 
 // typeBuiltin answers `type` and `command -v/-V` for tools, and hands

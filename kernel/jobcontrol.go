@@ -265,17 +265,6 @@ func (t *jobTable) find(spec string) *job {
 	return nil
 }
 
-// jobPool lists the jobs of the session for a refusal: "%1, %2" or (none).
-func (t *jobTable) jobPool() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var names []string
-	for _, j := range t.jobs {
-		names = append(names, "%"+strconv.Itoa(j.id))
-	}
-	return orderedPool(names)
-}
-
 // targetPool lists what kill may signal: the running jobs, then the live
 // processes of the session.
 func (t *jobTable) targetPool() string {

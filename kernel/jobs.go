@@ -124,7 +124,7 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 	window := s.window()
 	go func() {
 		defer window.Close()
-		err, crash := runGuarded(ctx, sub, &st2)
+		crash, err := runGuarded(ctx, sub, &st2)
 		status := exitCode(err)
 		var over *memoryError
 		switch {

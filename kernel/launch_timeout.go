@@ -212,12 +212,3 @@ func runNice(ctx context.Context, c *Call) error {
 	}
 	return launched(ctx, status)
 }
-
-// ownNiceness is shelter's niceness; getpriority(2) answers 20-nice.
-func ownNiceness() int {
-	raw, err := syscall.Getpriority(syscall.PRIO_PROCESS, 0)
-	if err != nil {
-		return 0
-	}
-	return 20 - raw
-}

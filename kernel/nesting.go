@@ -94,6 +94,15 @@ func (sc *nestScanner) push(k nestKind) bool {
 	return sc.over()
 }
 
+// pushArith opens an arithmetic expression: two levels, as `((` nests
+// two in the parser.
+func (sc *nestScanner) pushArith() bool {
+	if sc.push(nestArith) {
+		return true
+	}
+	return sc.push(nestArith)
+}
+
 func (sc *nestScanner) pop() {
 	f := sc.top()
 	sc.depth -= 1 + f.ops
@@ -202,7 +211,7 @@ func (sc *nestScanner) expansion() bool {
 	case '(':
 		if sc.peek(2) == '(' {
 			sc.i += 3
-			return sc.push(nestArith) || sc.push(nestArith)
+			return sc.pushArith()
 		}
 		sc.i += 2
 		sc.closePos, sc.argPos = true, false
@@ -368,7 +377,7 @@ func (sc *nestScanner) code() bool {
 		sc.closePos, sc.argPos = true, false
 		if sc.peek(0) == '(' {
 			sc.i++
-			return sc.push(nestArith) || sc.push(nestArith)
+			return sc.pushArith()
 		}
 		return sc.push(nestParen)
 	case ')':

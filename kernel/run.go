@@ -50,7 +50,7 @@ type callState struct {
 	stdout io.Writer // the stream commands write the result's stdout to
 	funcs  []string  // the functions the session and the script define
 
-	out, errOut *stream      // the call's streams, as jobs started by it write them
+	out, errOut *stream        // the call's streams, as jobs started by it write them
 	jobs        []*syntax.Stmt // the top-level `cmd &` statements, by index
 	exitTrap    string         // the EXIT trap the call set, as last set
 	setTrap     bool           // the call set or cleared an EXIT trap
@@ -94,6 +94,9 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if is, ok := s.scriptIssue(script); ok {
 		return s.rejected(start, []Issue{is}), nil
 	}
+	if is, ok := nestingRefusal(script); ok {
+		return s.rejected(start, []Issue{is}), nil
+	}
 	file, err := s.parse(script)
 	if err != nil {
 		return s.rejected(start, []Issue{parseIssue(err)}), nil
@@ -124,6 +127,9 @@ func (s *Session) Check(script string) ([]Issue, error) {
 		return nil, ErrClosed
 	}
 	if is, ok := s.scriptIssue(script); ok {
+		return []Issue{is}, nil
+	}
+	if is, ok := nestingRefusal(script); ok {
 		return []Issue{is}, nil
 	}
 	file, err := s.parse(script)
@@ -279,7 +285,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	s.call.Store(state)
 
-	err, crash := runGuarded(callCtx, r, file)
+	crash, err := runGuarded(callCtx, r, file)
 	if tty != nil {
 		// Everything printed on the terminal reaches the sink before it is read.
 		tty.Close(s.grace())
@@ -303,6 +309,8 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		res.ExitCode = 2
 		res.Issues = append(res.Issues, Issue{Severity: SeverityError, Code: CodeInternal, Message: fmt.Sprintf("shelter: the interpreter failed on this script: %v", crash)})
 		fmt.Fprintf(errOut, "shelter: the interpreter failed on this script: %v\n", crash)
+	case errors.Is(context.Cause(callCtx), errTooDeep) && ctx.Err() == nil:
+		res.ExitCode = 2
 	case errors.As(context.Cause(callCtx), &over) && ctx.Err() == nil:
 		res.ExitCode = 1
 		fmt.Fprintln(errOut, over.Error())
@@ -329,13 +337,13 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 
 // runGuarded runs node; a panic of the interpreter becomes crash, so
 // that a script never takes its host down.
-func runGuarded(ctx context.Context, r *interp.Runner, node syntax.Node) (err error, crash any) {
+func runGuarded(ctx context.Context, r *interp.Runner, node syntax.Node) (crash any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			crash = p
 		}
 	}()
-	return r.Run(ctx, node), nil
+	return nil, r.Run(ctx, node)
 }
 
 // callInput turns a call's input into the file the shell and its children

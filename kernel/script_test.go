@@ -59,7 +59,7 @@ func TestBangIsTheJobsPID(t *testing.T) {
 	cases := []struct{ script, stdout string }{
 		{"{ sleep 0.1; exit 7; } & wait $!; echo $?", "7\n"},
 		{"sleep 5 & kill $!; wait $!; echo $?", "143\n"},
-		{"sleep 5 & [ -d /proc/$! ] && [ \"$(jobs -p)\" = $! ] && echo real; kill $!; wait", "real\n"},
+		{"sleep 5 & kill -0 $! && [ \"$(jobs -p)\" = $! ] && echo real; kill $!; wait", "real\n"},
 		{"set -e; false & wait $!; echo not reached", ""},
 		{"x=1 & wait $!; echo $?", "0\n"}, // a job that runs no program
 	}
@@ -202,5 +202,21 @@ func TestLargeScriptIsRefused(t *testing.T) {
 	want := "shelter: the script is 300 KiB; the memory limit of 1 MiB allows scripts up to 256 KiB: put large data in a file and read it from there\n"
 	if res.ExitCode != 2 || !res.Rejected || res.Stderr != want {
 		t.Errorf("exit %d, stderr %q, want %q", res.ExitCode, res.Stderr, want)
+	}
+}
+
+func TestDeepCallsEndTheCall(t *testing.T) {
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
+	for _, script := range []string{
+		`f() { f; }; f`,
+		`e='eval "$e"'; eval "$e"`,
+	} {
+		res := run(t, s, script)
+		if res.ExitCode != 2 || !strings.Contains(res.Stderr, "calls nested too deep") {
+			t.Errorf("%q: exit %d, stderr %q", script, res.ExitCode, res.Stderr)
+		}
+		if res := run(t, s, "echo alive"); res.Stdout != "alive\n" {
+			t.Errorf("%q: next call: %+v", script, res)
+		}
 	}
 }

@@ -67,7 +67,7 @@ type Session struct {
 	jobs    jobTable
 	lastJob atomic.Int64    // the pid of the latest job, $!
 	life    context.Context // ends with Close: the context of background jobs
-	end  context.CancelFunc
+	end     context.CancelFunc
 }
 
 var sessionCount atomic.Uint64

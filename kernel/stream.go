@@ -14,9 +14,9 @@ import (
 // forwards nothing more, so a background job's later output reaches
 // neither. Like the sink, it does not implement io.ReaderFrom.
 type stream struct {
-	sink  *spawn.Sink
-	mu    sync.Mutex
-	live  io.Writer
+	sink *spawn.Sink
+	mu   sync.Mutex
+	live io.Writer
 	// ended, once its context is done, drops the interpreter's own
 	// "context canceled" lines, noise beside shelter's report.
 	ended context.Context
@@ -44,7 +44,6 @@ func (s *stream) stop() {
 	s.live = nil
 	s.mu.Unlock()
 }
-
 
 func isContextError(p []byte) bool {
 	line := strings.TrimSuffix(string(p), "\n")
