@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -35,6 +36,11 @@ func init() {
 		"read":      (*Session).readCall,
 		"mapfile":   (*Session).mapfileCall,
 		"readarray": (*Session).mapfileCall,
+		"dirs":      (*Session).dirsCall,
+		"pushd":     (*Session).pushdCall,
+		"popd":      (*Session).popdCall,
+		"umask":     (*Session).umaskCall,
+		"ulimit":    (*Session).ulimitCall,
 	}
 }
 
@@ -225,4 +231,24 @@ func flagRefusal(cmd string, fa flagArgs, plain, withValue string) string {
 		return fmt.Sprintf("%s: flag '%s' needs a value", cmd, fa.needed)
 	}
 	return fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", cmd, fa.bad, Pool(allowedFlags(plain, withValue)))
+}
+
+// printArgv is the argv that prints out as a builtin's output: shelter's
+// printf writes it whole and knows a closed pipe.
+func printArgv(out string) []string {
+	if out == "" {
+		return statusArgv(0)
+	}
+	return []string{internalPrefix + "printf", "%s", out}
+}
+
+// handlerEnv is the variables of the shell running ctx's command; ok is
+// false when ctx is not a handler's (a tool's own goroutine, say).
+func handlerEnv(ctx context.Context) (env expand.Environ, ok bool) {
+	defer func() {
+		if recover() != nil {
+			env, ok = nil, false
+		}
+	}()
+	return interp.HandlerCtx(ctx).Env, true
 }

@@ -72,7 +72,8 @@ func withLaunch(ctx context.Context, change func(*launch)) context.Context {
 }
 
 // applyLaunch fills in what the session and the launchers decide for a
-// child process: the kill signal and grace, niceness, and the bookkeeping
+// child process: the kill signal and grace, niceness, the limits ulimit
+// set (applied right after it starts), and the bookkeeping
 // that lets `kill` and `jobs` find it. Fields the caller already set win.
 func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	l := launchOf(ctx)
@@ -86,8 +87,12 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 		cmd.Nice = l.nice
 	}
 	job := jobOf(ctx)
+	limits := scriptLimits(ctx)
 	started, exited := cmd.Started, cmd.Exited
 	cmd.Started = func(pid int) {
+		if limits != nil {
+			applyLimits(pid, limits)
+		}
 		s.jobs.started(job, pid, l.nohup)
 		if started != nil {
 			started(pid)

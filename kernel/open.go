@@ -14,15 +14,31 @@ import (
 // open is the session's opener for redirections. It opens as mvdan/sh
 // does, but an open that blocks (a FIFO with no other end) gives up when
 // the call's context ends, so that `read x < fifo` cannot hold the
-// session past its deadline.
+// session past its deadline; a file it creates gets the permissions the
+// script's umask lets through.
 func (s *Session) open(ctx context.Context, path string, flag int, perm fs.FileMode) (io.ReadWriteCloser, error) {
 	if path != "" && !filepath.IsAbs(path) {
 		path = filepath.Join(interp.HandlerCtx(ctx).Dir, path)
 	}
-	if fi, err := os.Stat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+	fi, err := os.Stat(path)
+	if err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
+		return openFIFO(ctx, path, flag, perm)
+	}
+	if flag&os.O_CREATE == 0 || err == nil {
 		return os.OpenFile(path, flag, perm)
 	}
-	return openFIFO(ctx, path, flag, perm)
+	mask, masked := sessionUmask(ctx)
+	if !masked {
+		return os.OpenFile(path, flag, perm)
+	}
+	// shelter's own umask applies too on create; the file gets exactly
+	// what the session's umask lets through.
+	f, err := os.OpenFile(path, flag, perm&^mask)
+	if err != nil {
+		return nil, err
+	}
+	f.Chmod(perm &^ mask)
+	return f, nil
 }
 
 // openFIFO opens a FIFO in a goroutine. When ctx ends first, it opens the

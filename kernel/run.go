@@ -278,7 +278,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		state.funcs = slices.AppendSeq(slices.Collect(maps.Keys(funcs)), maps.Keys(r.Funcs))
 	}
 	state.jobs = detachJobs(file)
-	rewriteCatShortcuts(file)
+	rewriteExpansions(file)
 	file.Name = opts.Name
 	if file.Name == "" {
 		file.Name = "shelter"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -347,5 +348,8 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 		cfg.Root = o.cwd
 	}
 	cfg.Tools = tools
+	// The CLI is its own process: what a script starts that leaves its
+	// process group is reparented to it and ended with the call.
+	cfg.Subreaper = runtime.GOOS == "linux"
 	return cfg, nil
 }
