@@ -33,6 +33,10 @@ type RunOptions struct {
 	Stdout, Stderr io.Writer
 	// Name is the script's name, $0; empty means "shelter".
 	Name string
+	// Source is the file the script was read from, as the caller named
+	// it: ${BASH_SOURCE[0]} during the call. Empty means none, as for
+	// bash -c.
+	Source string
 	// TTY, when set, runs the call on a new pseudo-terminal of that size:
 	// the shell and every program it starts see a terminal on stdout and
 	// stderr, and both streams arrive, merged, in the Result's stdout.
@@ -49,6 +53,7 @@ type callState struct {
 	stdin  *os.File  // the call's own input, as every command inherits it
 	stdout io.Writer // the stream commands write the result's stdout to
 	funcs  []string  // the functions the session and the script define
+	source string    // RunOptions.Source
 
 	out, errOut *stream        // the call's streams, as jobs started by it write them
 	jobs        []*syntax.Stmt // the top-level `cmd &` statements, by index
@@ -273,7 +278,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	if opts.Args != nil {
 		interp.Params(append([]string{"--"}, opts.Args...)...)(r)
 	}
-	state := &callState{stdin: stdin, stdout: shellOut, out: out, errOut: errOut}
+	state := &callState{stdin: stdin, stdout: shellOut, out: out, errOut: errOut, source: opts.Source}
 	if len(funcs)+len(r.Funcs) > 0 {
 		state.funcs = slices.AppendSeq(slices.Collect(maps.Keys(funcs)), maps.Keys(r.Funcs))
 	}

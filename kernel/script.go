@@ -160,18 +160,33 @@ func (o *origWriter) Write(p []byte) (int, error) {
 }
 
 // sessionEnviron is the environment the session's runner starts from. It
-// answers $! with the pid of the session's latest job, which mvdan/sh
-// does not know of.
+// answers what mvdan/sh does not know of: $! with the pid of the
+// session's latest job, and ${BASH_SOURCE[0]} with the file the running
+// call was read from (RunOptions.Source), unless the script set either.
 type sessionEnviron struct {
 	expand.Environ
 	lastJob func() int
+	source  func() string
 }
 
 func (e sessionEnviron) Get(name string) expand.Variable {
-	if name == "!" {
+	switch name {
+	case "!":
 		if pid := e.lastJob(); pid != 0 {
 			return expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(pid)}
 		}
+	case "BASH_SOURCE":
+		if src := e.source(); src != "" {
+			return expand.Variable{Set: true, Kind: expand.Indexed, List: []string{src}}
+		}
 	}
 	return e.Environ.Get(name)
+}
+
+// callSource is the running call's RunOptions.Source; empty between calls.
+func (s *Session) callSource() string {
+	if st := s.call.Load(); st != nil {
+		return st.source
+	}
+	return ""
 }

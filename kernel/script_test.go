@@ -54,6 +54,21 @@ func TestDollarZero(t *testing.T) {
 	}
 }
 
+func TestBashSourceIsTheCallsFile(t *testing.T) {
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
+	res := runWith(t, s, `echo "${BASH_SOURCE[0]} ${#BASH_SOURCE[@]}"`, kernel.RunOptions{Source: "../proj/tool.sh"})
+	if res.Stdout != "../proj/tool.sh 1\n" {
+		t.Errorf("with a Source: %q", res.Stdout)
+	}
+	if res := run(t, s, `echo "[${BASH_SOURCE[0]}]"`); res.Stdout != "[]\n" {
+		t.Errorf("the next call, read from no file: %q", res.Stdout)
+	}
+	res = runWith(t, s, `BASH_SOURCE=mine; echo "$BASH_SOURCE"`, kernel.RunOptions{Source: "f.sh"})
+	if res.Stdout != "mine\n" {
+		t.Errorf("set by the script: %q", res.Stdout)
+	}
+}
+
 func TestBangIsTheJobsPID(t *testing.T) {
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	cases := []struct{ script, stdout string }{

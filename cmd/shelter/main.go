@@ -81,6 +81,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := kernel.RunOptions{Stdin: input, Name: name, Args: params}
+	if !o.hasScript {
+		opts.Source = name // FILE's path; empty for a script on stdin
+	}
 	if !o.json {
 		opts.Stdout, opts.Stderr = stdout, stderr
 	}
