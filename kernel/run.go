@@ -284,6 +284,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	state.jobs = detachJobs(file)
 	rewriteExpansions(file)
+	rewriteBashSyntax(file)
 	file.Name = opts.Name
 	if file.Name == "" {
 		file.Name = "shelter"

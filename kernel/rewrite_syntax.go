@@ -1,0 +1,17 @@
+package kernel
+
+import "mvdan.cc/sh/v3/syntax"
+
+// rewriteBashSyntax rewrites, in one walk of file, the constructs that
+// mvdan/sh runs differently from bash into ones it runs as bash does
+// (docs/embedding.md, "Bash compatibility"). Each rewrite keeps bash's
+// meaning for every input it touches and leaves alone what it cannot
+// prove.
+func rewriteBashSyntax(file *syntax.File) {
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if bt, ok := n.(*syntax.BinaryTest); ok {
+			quoteRegexLiterals(bt)
+		}
+		return true
+	})
+}

@@ -1,0 +1,34 @@
+package kernel_test
+
+import (
+	"testing"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// The rewrites shelter makes before a run keep bash's meaning: each row
+// is bash's own output for its script.
+func TestRewritesKeepBashMeaning(t *testing.T) {
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
+	cases := []struct{ script, stdout string }{
+		// Quoted parts of a regex match literally, unquoted parts are a
+		// regex, whether in one word or in a function's body.
+		{`[[ 'x+y' =~ ^'x+'(.)$ ]] && echo "${BASH_REMATCH[1]}"`, "y\n"},
+		{`[[ xxy =~ ^'x+'(.)$ ]] || echo no`, "no\n"},
+		{`[[ a.c =~ a"."c ]] && echo m1; [[ abc =~ a"."c ]] || echo m2`, "m1\nm2\n"},
+		{`f() { [[ $1 =~ '[a]'b ]] && echo "y $1"; }; f '[a]b'; f ab`, "y [a]b\n"},
+		{`[[ 'a(b' =~ '(' ]] && echo paren`, "paren\n"},
+		{`[[ a =~ '' ]] && echo empty`, "empty\n"},
+		{`[[ abc =~ $'a.c' ]] || echo ansi; [[ $'a\tc' =~ $'a\t'c ]] && echo tab`, "ansi\ntab\n"},
+		{`[[ 'a\b' =~ "a\\b" ]] && echo bs; [[ 'a$b' =~ "a\$b" ]] && echo dollar`, "bs\ndollar\n"},
+		{`[[ abc =~ a\.c ]] || echo escaped`, "escaped\n"},
+		// An unquoted expansion is a regex.
+		{`re=a.c; [[ abc =~ $re ]] && echo unquoted`, "unquoted\n"},
+	}
+	for _, c := range cases {
+		res := run(t, s, c.script)
+		if res.Stdout != c.stdout {
+			t.Errorf("%s: stdout %q, want %q (exit %d, stderr %q)", c.script, res.Stdout, c.stdout, res.ExitCode, res.Stderr)
+		}
+	}
+}
