@@ -9,8 +9,11 @@ import "mvdan.cc/sh/v3/syntax"
 // prove.
 func rewriteBashSyntax(file *syntax.File) {
 	syntax.Walk(file, func(n syntax.Node) bool {
-		if bt, ok := n.(*syntax.BinaryTest); ok {
-			quoteRegexLiterals(bt)
+		switch n := n.(type) {
+		case *syntax.BinaryTest:
+			quoteRegexLiterals(n)
+		case *syntax.Assign:
+			unescapeAssignValue(n)
 		}
 		return true
 	})

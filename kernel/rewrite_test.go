@@ -24,6 +24,15 @@ func TestRewritesKeepBashMeaning(t *testing.T) {
 		{`[[ abc =~ a\.c ]] || echo escaped`, "escaped\n"},
 		// An unquoted expansion is a regex.
 		{`re=a.c; [[ abc =~ $re ]] && echo unquoted`, "unquoted\n"},
+		// An assignment's value loses the backslashes that quote, in
+		// every kind of assignment; a tilde still expands unless its
+		// prefix has a quoted character.
+		{`x=a\ b\"c; echo "[$x]"`, "[a b\"c]\n"},
+		{`x=\$HOME\*; y=a\\b; echo "$x $y"`, "$HOME* a\\b\n"},
+		{`declare d=a\ b; export e=c\ d; f() { local g=e\ f; echo "$d|$e|$g"; }; f`, "a b|c d|e f\n"},
+		{`a[1]=x\ y; x=1; x+=\ 2; echo "${a[1]}|$x"`, "x y|1 2\n"},
+		{`HOME=/h; x=~/a\ b; y=\~; z=~ro\ot/c; echo "$x $y $z"`, "/h/a b ~ ~root/c\n"},
+		{`x=\é\ ; w=a\;; echo "[$x][$w]"`, "[é ][a;]\n"},
 	}
 	for _, c := range cases {
 		res := run(t, s, c.script)
