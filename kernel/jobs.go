@@ -123,7 +123,6 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 	t.mu.Unlock()
 	window := s.window()
 	go func() {
-		defer window.Close()
 		crash, err := runGuarded(ctx, sub, &st2)
 		status := exitCode(err)
 		var over *memoryError
@@ -144,8 +143,11 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 		}
 		j.status, j.finished = status, true
 		t.mu.Unlock()
-		log.Close()
 		cancel(nil)
+		// What escaped the job ends before the job counts as done: Close
+		// waits for done, and the host may exit right after.
+		window.Close()
+		log.Close()
 		close(j.done)
 	}()
 	timer := time.NewTimer(jobPIDWait)

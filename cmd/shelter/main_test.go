@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -33,8 +34,34 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"jsonfields": jsonFields,
 			"cmpdoc":     cmpDoc,
+			"nolive":     noLive,
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "race" {
+				return raceEnabled, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// noLive checks that no process whose command line holds the marker is
+// left, waiting up to a minute for ones being ended: nolive MARKER.
+func noLive(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: nolive MARKER")
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		left := liveWith(args[0])
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("processes left: %q", left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // printConfig is `shelter-config [flags]`: the configuration the running
