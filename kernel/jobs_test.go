@@ -14,7 +14,7 @@ import (
 	"github.com/shelter-sh/shelter/kernel"
 )
 
-// Issue 3, item 6, first half: a job's late output reaches its log and
+// A job's late output reaches its log and
 // never a later call's result.
 func TestJobLateOutputGoesToLog(t *testing.T) {
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
@@ -77,7 +77,7 @@ func jobPID(t *testing.T, s *kernel.Session, marker string) int {
 	return pid
 }
 
-// Issue 3, item 6, second half: jobs lists a running job, kill %1 ends it
+// Jobs lists a running job, kill %1 ends it
 // and Close ends the rest.
 func TestJobsKillAndClose(t *testing.T) {
 	const marker = "sleep 31.601"

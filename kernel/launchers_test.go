@@ -215,7 +215,7 @@ func TestLaunchersUseShellUtilities(t *testing.T) {
 	})
 }
 
-// Issue 3, item 9: under a terminal, the shell's own test and a child
+// Under a terminal, the shell's own test and a child
 // both see one; without it, neither does.
 func TestCallTTY(t *testing.T) {
 	s := launchSession(t, Config{})

@@ -112,7 +112,7 @@ func timeoutAfterReady(t *testing.T, s *kernel.Session, script string) timedOutC
 	}
 }
 
-// Issue 3, item 1: the whole process group of a timed-out command ends,
+// The whole process group of a timed-out command ends,
 // within the grace.
 func TestTimeoutEndsProcessGroup(t *testing.T) {
 	s := newSession(t, kernel.Config{KillGrace: 200 * time.Millisecond}, kernel.SessionOptions{})
@@ -126,7 +126,7 @@ func TestTimeoutEndsProcessGroup(t *testing.T) {
 	noneLeft(t, "sleep 100.10")
 }
 
-// Issue 3, item 2: a child that ignores SIGTERM gets SIGKILL after the
+// A child that ignores SIGTERM gets SIGKILL after the
 // grace.
 func TestTermTrapKilledAfterGrace(t *testing.T) {
 	const grace = 300 * time.Millisecond
@@ -156,7 +156,7 @@ func (greetTool) Run(_ context.Context, c *kernel.Call) error {
 	return nil
 }
 
-// Issue 3, item 3: an executable without #! runs as a script of the same
+// An executable without #! runs as a script of the same
 // session: it reaches the session's tools, and the session's policy.
 func TestShebanglessScriptUsesSessionTools(t *testing.T) {
 	dir := t.TempDir()
@@ -181,7 +181,7 @@ func TestShebanglessScriptUsesSessionTools(t *testing.T) {
 	}
 }
 
-// Issue 3, item 4.
+// Exit codes follow bash: 126 not executable, 127 not found, 128+n killed.
 func TestExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
@@ -222,7 +222,7 @@ func fakeCurl(t *testing.T, dir, marker string) {
 	}
 }
 
-// Issue 3, item 5: with externals denied, curl is refused however it is
+// With externals denied, curl is refused however it is
 // launched, and nothing is spawned.
 func TestExternalsDeniedEverywhere(t *testing.T) {
 	scripts := []string{
@@ -294,7 +294,7 @@ func TestAllowExternalList(t *testing.T) {
 	}
 }
 
-// Issue 3, item 7: a pipeline whose first stage never ends is ended by the
+// A pipeline whose first stage never ends is ended by the
 // timeout.
 func TestPipelineTimeout(t *testing.T) {
 	s := newSession(t, kernel.Config{KillGrace: 500 * time.Millisecond}, kernel.SessionOptions{})
@@ -308,7 +308,7 @@ func TestPipelineTimeout(t *testing.T) {
 	noneLeft(t, "sleep 100.701")
 }
 
-// Issue 3, item 8: read takes one line of the call's input; the next
+// Read takes one line of the call's input; the next
 // command gets the rest.
 func TestReadThenCat(t *testing.T) {
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})

@@ -12,7 +12,8 @@ import (
 	"github.com/shelter-sh/shelter/spawn"
 )
 
-// validate is the static pass (DESIGN §8): before any statement runs, it
+// validate is the static pass (docs/embedding.md, "Validation before
+// execution"): before any statement runs, it
 // refuses unsupported constructs (those mvdan/sh would panic on among
 // them, see [crashIssues]), commands the guard catches and calls a tool
 // is certain to refuse; unknown commands and what it cannot judge are

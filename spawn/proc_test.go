@@ -22,7 +22,7 @@ func shCmd(t *testing.T, script string) *spawn.Cmd {
 	return &spawn.Cmd{Path: lookSh(t), Args: []string{"sh", "-c", script}, Env: []string{"PATH=" + os.Getenv("PATH")}, Dir: t.TempDir()}
 }
 
-// Issue 3, item 1: a timeout ends the whole process group, background
+// A timeout ends the whole process group, background
 // members included, within the grace.
 func TestRunTimeoutKillsGroup(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
@@ -46,7 +46,7 @@ func TestRunTimeoutKillsGroup(t *testing.T) {
 	waitGone(t, "process group", inGroup(pgid))
 }
 
-// Issue 3, item 2: a child that ignores SIGTERM gets SIGKILL once the
+// A child that ignores SIGTERM gets SIGKILL once the
 // grace has passed.
 func TestRunKillsAfterGrace(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())

@@ -10,7 +10,7 @@ import (
 	"github.com/shelter-sh/shelter/spawn"
 )
 
-// Issue 3, item 9, at the spawn level: a child on the pseudo-terminal
+// At the spawn level: a child on the pseudo-terminal
 // sees a terminal; without the option it does not.
 func TestRunTTY(t *testing.T) {
 	for _, tty := range []*pty.Winsize{nil, {Rows: 24, Cols: 80}} {
