@@ -2,6 +2,7 @@ package spawn_test
 
 import (
 	"context"
+	"io/fs"
 	"os/exec"
 	"testing"
 	"time"
@@ -49,4 +50,26 @@ func BenchmarkRunTrueVsExec(b *testing.B) {
 		run, bare = run+t1.Sub(t0), bare+time.Since(t1)
 	}
 	b.ReportMetric(float64(run)/float64(bare), "ratio")
+}
+
+// BenchmarkRunTrueUmask is BenchmarkRunTrue with Cmd.Umask set, and
+// without for comparison: on Linux the start hops to the mask's starter
+// thread.
+func BenchmarkRunTrueUmask(b *testing.B) {
+	mask := fs.FileMode(0o077)
+	for _, bc := range []struct {
+		name  string
+		umask *fs.FileMode
+	}{{"inherit", nil}, {"077", &mask}} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			for b.Loop() {
+				out, errOut := spawn.NewSink(0, 0, "", "out"), spawn.NewSink(0, 0, "", "err")
+				status, err := spawn.Run(ctx, &spawn.Cmd{Path: "/bin/true", Args: []string{"true"}, Dir: "/", Stdout: out, Stderr: errOut, Umask: bc.umask})
+				if status != 0 || err != nil {
+					b.Fatal(status, err)
+				}
+			}
+		})
+	}
 }

@@ -4,7 +4,8 @@
 // [Run] starts a [Cmd] with exactly the environment, working directory and
 // standard streams it is given, in a process group of its own, with a
 // parent-death signal, optionally on a pseudo-terminal ([Cmd.TTY]) and
-// with a niceness ([Cmd.Nice]). Input is streamed as the child reads it,
+// with a niceness ([Cmd.Nice]) and a umask ([Cmd.Umask]) of its own.
+// Input is streamed as the child reads it,
 // /dev/null when there is none. When its context ends, the whole group
 // gets [Cmd.Signal] (SIGTERM) and, after a grace, SIGKILL; a launcher's
 // own deadline ([Cmd.Deadline]) has its own signal and grace and never
@@ -26,10 +27,18 @@
 // to this process, reaped when it exits, and ended when the [Window] of
 // the call that may have started it closes, or by [EndOrphans].
 //
+// A child's umask is set without touching shelter's, which every session
+// shares: on Linux it is started from an OS thread that has a file-system
+// context (umask, working directory, root) of its own, one such thread a
+// mask, kept for the life of the process. The thread outlives the child,
+// as it must: a child's parent-death signal fires when the thread that
+// started it exits.
+//
 // Other systems: spawn builds on macOS and the BSDs, where children get no
-// parent-death signal, [EnableSubreaper] returns an error and windows end
-// nothing, and a terminal's output cannot be drained after the wait delay
-// (it is closed, and [ErrOutputCut] reported).
+// parent-death signal, [Cmd.Umask] is ignored (the child gets shelter's),
+// [EnableSubreaper] returns an error and windows end nothing, and a
+// terminal's output cannot be drained after the wait delay (it is closed,
+// and [ErrOutputCut] reported).
 //
 // spawn imports nothing else of shelter's; the kernel and the plug-ins that
 // run programs use it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -68,6 +69,15 @@ type Cmd struct {
 	// process). It is best effort: a value the process may not set, such
 	// as a negative one without privilege, is ignored.
 	Nice int
+
+	// Umask, when not nil, is the child's umask (its permission bits
+	// only), set before it runs and never shelter's own, which the other
+	// sessions share: on Linux the child is started from a thread with a
+	// file-system context of its own (see the package doc). When that
+	// thread cannot be had, Run fails with status 126 rather than start
+	// the child with another mask. Other systems ignore it. Nil means the
+	// child inherits shelter's umask.
+	Umask *fs.FileMode
 
 	// TTY, when set, runs the child on a new pseudo-terminal of that size,
 	// as the leader of a new session with the terminal as its controlling
@@ -164,7 +174,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 			return 126, err
 		}
 		cmd.SysProcAttr = sysProcAttr(true)
-		if err = children.start(cmd, func() error { return start(cmd) }); err == nil {
+		if err = children.start(cmd, func() error { return start(cmd, c.Umask) }); err == nil {
 			feed.started()
 			outputs.started()
 		}
@@ -249,16 +259,26 @@ func signalOf(c *Cmd) syscall.Signal {
 	return c.Signal
 }
 
-// start retries ETXTBSY: a file just written by a concurrently forked
-// process may briefly be held open for writing (go.dev/issue/22315).
-func start(cmd *exec.Cmd) error {
-	err := cmd.Start()
+// start starts cmd with umask (see startUnder) and retries ETXTBSY: a
+// file just written by a concurrently forked process may briefly be held
+// open for writing (go.dev/issue/22315).
+func start(cmd *exec.Cmd, umask *fs.FileMode) error {
+	err := startUnder(umask, cmd.Start)
 	for delay := time.Millisecond; errors.Is(err, syscall.ETXTBSY) && delay < 300*time.Millisecond; delay *= 2 {
 		time.Sleep(delay)
 		cmd.Process = nil
-		err = cmd.Start()
+		err = startUnder(umask, cmd.Start)
 	}
 	return err
+}
+
+// startUnder runs start, which starts a child, so that the child gets
+// umask; nil leaves it shelter's.
+func startUnder(umask *fs.FileMode, start func() error) error {
+	if umask == nil {
+		return start()
+	}
+	return startWithUmask(*umask, start)
 }
 
 // noKill is a grace after which no SIGKILL follows.

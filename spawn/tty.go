@@ -23,9 +23,11 @@ func startTTY(cmd *exec.Cmd, c *Cmd) (*ttyMaster, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil
 	cmd.SysProcAttr = sysProcAttr(false)
 	var file *os.File
-	err := children.start(cmd, func() (err error) {
-		file, err = pty.StartWithSize(cmd, c.TTY)
-		return err
+	err := children.start(cmd, func() error {
+		return startUnder(c.Umask, func() (err error) {
+			file, err = pty.StartWithSize(cmd, c.TTY)
+			return err
+		})
 	})
 	if err != nil {
 		return nil, err
