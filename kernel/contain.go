@@ -158,6 +158,9 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 		fmt.Fprintln(hc.Stderr, line)
 		return statusArgv(2), true
 	}
+	if next, ok := containLoop(hc.Env, args); ok {
+		return next, true
+	}
 	st := s.call.Load()
 	switch args[0] {
 	case internalPrefix + "job":

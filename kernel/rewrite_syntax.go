@@ -8,8 +8,31 @@ import "mvdan.cc/sh/v3/syntax"
 // meaning for every input it touches and leaves alone what it cannot
 // prove.
 func rewriteBashSyntax(file *syntax.File) {
+	loops := loopRewrite{}
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.File:
+			loops.list(&n.Stmts)
+		case *syntax.Block:
+			loops.list(&n.Stmts)
+		case *syntax.Subshell:
+			loops.list(&n.Stmts)
+		case *syntax.IfClause:
+			loops.list(&n.Cond)
+			loops.list(&n.Then)
+		case *syntax.WhileClause:
+			loops.list(&n.Cond)
+			loops.list(&n.Do)
+		case *syntax.ForClause:
+			loops.list(&n.Do)
+		case *syntax.CaseItem:
+			loops.list(&n.Stmts)
+		case *syntax.CmdSubst:
+			loops.list(&n.Stmts)
+		case *syntax.ProcSubst:
+			loops.list(&n.Stmts)
+		case *syntax.Stmt:
+			loops.alone(n)
 		case *syntax.BinaryTest:
 			quoteRegexLiterals(n)
 		case *syntax.Assign:

@@ -282,9 +282,11 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	if len(funcs)+len(r.Funcs) > 0 {
 		state.funcs = slices.AppendSeq(slices.Collect(maps.Keys(funcs)), maps.Keys(r.Funcs))
 	}
-	state.jobs = detachJobs(file)
+	// The rewrites first, so that the statements detached as jobs have
+	// them too.
 	rewriteExpansions(file)
 	rewriteBashSyntax(file)
+	state.jobs = detachJobs(file)
 	file.Name = opts.Name
 	if file.Name == "" {
 		file.Name = "shelter"
