@@ -12,6 +12,21 @@
 // through package spawn: its own process group, the session's exported
 // variables exactly, SIGTERM then SIGKILL when the call ends early.
 //
+// A call is a script: it runs as one interpreter run, so its EXIT trap
+// runs at its end, and shelter rewrites the parsed script before it runs
+// where mvdan/sh would do otherwise than bash (a for (( )) loop's status,
+// quoted regex parts, `$(<file)`); the builtins mvdan/sh lacks or gets
+// wrong (printf, read, echo, mapfile, type, umask, ulimit, pushd…) are
+// shelter's own. docs/embedding.md, "Bash compatibility", lists what
+// still differs.
+//
+// A session cannot take its host down: constructs that crash the
+// interpreter are refused, a panic becomes a [Result], each call has a
+// memory budget ([Config.MemoryLimit]), spill files and job logs a cap
+// ([Config.SpillCap]), in-process reads the call's deadline, and with
+// [Config.Subreaper] (Linux) processes that left their group end with the
+// call that started them. docs/security.md says where each promise ends.
+//
 // A [Config] is built from a [Profile] preset (host, agent, sandbox) with
 // [Preset]; every field stays overridable.
 package kernel
