@@ -12,12 +12,14 @@ import (
 	"mvdan.cc/sh/v3/interp"
 )
 
-// umask as bash has it, for the files the shell itself creates: the
-// session's opener applies it to every redirection. The mask lives in a
-// shell variable, umaskVar, so that a subshell's umask stays in the
-// subshell. It cannot reach child processes: a process's umask is the
-// whole process's, and shelter runs many sessions in one, so children
-// inherit shelter's own umask whatever the session says.
+// umask as bash has it: the session's opener applies it to every file a
+// redirection creates, and each child process starts with it
+// ([spawn.Cmd.Umask], set by applyLaunch). shelter's own umask never
+// changes, as it runs many sessions in one process: on Linux a child is
+// started from a thread with a umask of its own; elsewhere children get
+// shelter's whatever the session says. The mask lives in a shell
+// variable, umaskVar, so that a subshell's umask stays in the subshell,
+// its pipeline stages and background jobs included.
 const umaskVar = "SHELTER_UMASK"
 
 // processUmask is shelter's own umask, read once; reading it with
@@ -97,15 +99,15 @@ func (s *Session) umaskCall(ctx context.Context, hc interp.HandlerContext, args 
 	var next fs.FileMode
 	if mode != "" && mode[0] >= '0' && mode[0] <= '9' {
 		n, err := strconv.ParseUint(mode, 8, 32)
-		if err != nil || n > 0o777 {
+		if err != nil || n > 0o7777 {
 			fmt.Fprintf(hc.Stderr, "umask: %s: octal number out of range\n", mode)
 			return statusArgv(1)
 		}
-		next = fs.FileMode(n)
+		next = fs.FileMode(n) & 0o777 // bash takes setuid, setgid and sticky bits and drops them
 	} else {
-		m, ok := parseSymbolicUmask(mode, mask)
-		if !ok {
-			fmt.Fprintf(hc.Stderr, "umask: '%c': invalid symbolic mode operator\n", badSymbol(mode))
+		m, bad := parseSymbolicUmask(mode, mask)
+		if bad != "" {
+			fmt.Fprintln(hc.Stderr, bad)
 			return statusArgv(1)
 		}
 		next = m
@@ -138,71 +140,48 @@ func symbolicUmask(mask fs.FileMode) string {
 	return strings.Join(parts, ",")
 }
 
-// parseSymbolicUmask applies a symbolic mode (u=rwx,g+w,o-r…) to mask; it
-// names the permissions let through, as chmod would set them.
-func parseSymbolicUmask(mode string, mask fs.FileMode) (fs.FileMode, bool) {
+// parseSymbolicUmask applies a symbolic mode (u=rwx,g+w,o-r…) to mask as
+// bash does: each clause is who (ugoa, all when empty), one operator and
+// permissions from rwx; what it names is let through. A wrong mode
+// returns the line bash prints for it.
+func parseSymbolicUmask(mode string, mask fs.FileMode) (fs.FileMode, string) {
 	allowed := ^mask & 0o777
-	for clause := range strings.SplitSeq(mode, ",") {
-		i := 0
+	for i := 0; ; {
 		var who fs.FileMode
-		for ; i < len(clause) && strings.IndexByte("ugoa", clause[i]) >= 0; i++ {
-			switch clause[i] {
-			case 'u':
-				who |= 0o700
-			case 'g':
-				who |= 0o070
-			case 'o':
-				who |= 0o007
-			case 'a':
-				who |= 0o777
-			}
+		for ; i < len(mode) && strings.IndexByte("ugoa", mode[i]) >= 0; i++ {
+			who |= map[byte]fs.FileMode{'u': 0o700, 'g': 0o070, 'o': 0o007, 'a': 0o777}[mode[i]]
 		}
 		if who == 0 {
 			who = 0o777
 		}
-		if i == len(clause) {
-			return 0, false
-		}
-		for i < len(clause) {
-			op := clause[i]
-			if op != '=' && op != '+' && op != '-' {
-				return 0, false
-			}
+		op := byte(' ')
+		if i < len(mode) {
+			op = mode[i]
 			i++
-			var perm fs.FileMode
-			for ; i < len(clause) && strings.IndexByte("rwxXst", clause[i]) >= 0; i++ {
-				switch clause[i] {
-				case 'r':
-					perm |= 0o444
-				case 'w':
-					perm |= 0o222
-				case 'x', 'X':
-					perm |= 0o111
-				}
-			}
-			perm &= who
-			switch op {
-			case '=':
-				allowed = allowed&^who | perm
-			case '+':
-				allowed |= perm
-			case '-':
-				allowed &^= perm
-			}
+		}
+		if op != '=' && op != '+' && op != '-' {
+			return 0, fmt.Sprintf("umask: '%c': invalid symbolic mode operator", op)
+		}
+		var perm fs.FileMode
+		for ; i < len(mode) && strings.IndexByte("rwx", mode[i]) >= 0; i++ {
+			perm |= map[byte]fs.FileMode{'r': 0o444, 'w': 0o222, 'x': 0o111}[mode[i]]
+		}
+		perm &= who
+		switch op {
+		case '=':
+			allowed = allowed&^who | perm
+		case '+':
+			allowed |= perm
+		case '-':
+			allowed &^= perm
+		}
+		switch {
+		case i == len(mode):
+			return ^allowed & 0o777, ""
+		case mode[i] == ',':
+			i++
+		default:
+			return 0, fmt.Sprintf("umask: '%c': invalid symbolic mode character", mode[i])
 		}
 	}
-	return ^allowed & 0o777, true
-}
-
-// badSymbol is the character bash names when a symbolic mode is wrong.
-func badSymbol(mode string) byte {
-	for i := 0; i < len(mode); i++ {
-		if strings.IndexByte("ugoa=+-rwxXst,", mode[i]) < 0 {
-			return mode[i]
-		}
-	}
-	if mode == "" {
-		return ' '
-	}
-	return mode[len(mode)-1]
 }

@@ -72,9 +72,10 @@ func withLaunch(ctx context.Context, change func(*launch)) context.Context {
 }
 
 // applyLaunch fills in what the session and the launchers decide for a
-// child process: the kill signal and grace, niceness, the limits ulimit
-// set (applied right after it starts), and the bookkeeping
-// that lets `kill` and `jobs` find it. Fields the caller already set win.
+// child process: the kill signal and grace, niceness, the umask and the
+// limits the script set (the limits applied right after it starts), and
+// the bookkeeping that lets `kill` and `jobs` find it. Fields the caller
+// already set win.
 func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	l := launchOf(ctx)
 	if cmd.Grace == 0 {
@@ -85,6 +86,9 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	}
 	if cmd.Nice == 0 {
 		cmd.Nice = l.nice
+	}
+	if mask, ok := sessionUmask(ctx); ok && cmd.Umask == nil {
+		cmd.Umask = &mask
 	}
 	job := jobOf(ctx)
 	limits := scriptLimits(ctx)

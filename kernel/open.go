@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -31,9 +32,14 @@ func (s *Session) open(ctx context.Context, path string, flag int, perm fs.FileM
 	if !masked {
 		return os.OpenFile(path, flag, perm)
 	}
-	// shelter's own umask applies too on create; the file gets exactly
-	// what the session's umask lets through.
-	f, err := os.OpenFile(path, flag, perm&^mask)
+	// shelter's own umask applies too on create, so the file is chmodded
+	// to exactly what the session's umask lets through; O_EXCL makes sure
+	// it is the file this open created. One that appeared since the stat
+	// (or a dangling symlink's target) is opened as it is.
+	f, err := os.OpenFile(path, flag|os.O_EXCL, perm&^mask)
+	if errors.Is(err, fs.ErrExist) && flag&os.O_EXCL == 0 {
+		return os.OpenFile(path, flag, perm&^mask)
+	}
 	if err != nil {
 		return nil, err
 	}
