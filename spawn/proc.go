@@ -227,9 +227,11 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		<-killed
 	}
 	// Leftovers of the group: a child that exits does not leave its
-	// background work running in the caller's name.
+	// background work running in the caller's name. They are ended a
+	// moment later, not at once: a child that forked to leave the group
+	// (setsid -f, daemons) is still in it until its setsid() returns.
 	if ctx.Err() == nil && syscall.Kill(-pid, 0) == nil {
-		go killGroup(pid, sig, grace, nil)
+		time.AfterFunc(leftoverDelay, func() { killGroup(pid, sig, grace, nil) })
 	}
 	cut := outputs.wait(cmd.WaitDelay)
 	if term != nil && term.wait(cmd.WaitDelay) {
@@ -280,6 +282,10 @@ func startUnder(umask *fs.FileMode, start func() error) error {
 	}
 	return startWithUmask(*umask, start)
 }
+
+// leftoverDelay is how long the group of a child that exited is left
+// before what remains of it is ended.
+const leftoverDelay = 50 * time.Millisecond
 
 // noKill is a grace after which no SIGKILL follows.
 const noKill = time.Duration(math.MaxInt64)
