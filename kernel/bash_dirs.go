@@ -17,7 +17,7 @@ import (
 // next with the other variables. mvdan/sh answers $DIRSTACK itself, from
 // a stack of its own that shelter's builtins cannot reach, so the script
 // preparation renames the expansions of DIRSTACK to dirStackVar
-// (renameDirStack).
+// (rewriteExpansions).
 const dirStackVar = "SHELTER_DIRSTACK"
 
 // dirStack is the stack, top first: the working directory, then
@@ -53,6 +53,14 @@ func isStackIndex(arg string) bool {
 	return err == nil
 }
 
+// outOfRange is bash's complaint about an index past the stack.
+func outOfRange(cmd, arg string, size int) string {
+	if size < 2 {
+		return cmd + ": directory stack empty"
+	}
+	return fmt.Sprintf("%s: %s: directory stack index out of range", cmd, arg)
+}
+
 // tildeDir writes dir with $HOME as ~, as dirs shows it without -l.
 func tildeDir(hc interp.HandlerContext, dir string) string {
 	home := hc.Env.Get("HOME").String()
@@ -76,11 +84,15 @@ func (s *Session) dirsCall(_ context.Context, hc interp.HandlerContext, args []s
 		if isStackIndex(a) {
 			n, _ := stackIndex(a, len(stack))
 			if n < 0 {
-				fmt.Fprintf(hc.Stderr, "dirs: %s: directory stack index out of range\n", a)
+				fmt.Fprintln(hc.Stderr, outOfRange("dirs", a, len(stack)))
 				return statusArgv(1)
 			}
 			index = n
 			continue
+		}
+		if len(a) > 1 && (a[0] == '+' || a[0] == '-' && strings.Trim(a[1:], "clpv") != "") {
+			fmt.Fprintf(hc.Stderr, "dirs: %s: invalid number\ndirs: usage: dirs [-clpv] [+N] [-N]\n", a)
+			return statusArgv(2)
 		}
 		if len(a) < 2 || a[0] != '-' {
 			fmt.Fprintf(hc.Stderr, "dirs: %s: invalid option\ndirs: usage: dirs [-clpv] [+N] [-N]\n", a)
@@ -113,6 +125,8 @@ func (s *Session) dirsCall(_ context.Context, hc interp.HandlerContext, args []s
 	}
 	var b strings.Builder
 	switch {
+	case index >= 0 && numbered:
+		fmt.Fprintf(&b, "%2d  %s\n", index, show(stack[index]))
 	case index >= 0:
 		b.WriteString(show(stack[index]) + "\n")
 	case numbered:
@@ -135,99 +149,139 @@ func (s *Session) dirsCall(_ context.Context, hc interp.HandlerContext, args []s
 	return printArgv(b.String())
 }
 
-// dirsArgs splits pushd's and popd's words: -n, one +N/-N or directory.
-func dirsArgs(cmd string, hc interp.HandlerContext, args []string) (noCD bool, operand string, ok bool) {
+// stackOperand is pushd's or popd's word: none, +N/-N, or a directory
+// (any word after "--", "-" for $OLDPWD).
+type stackOperand struct {
+	word    string
+	given   bool
+	literal bool // after "--": a directory even if it reads +N
+}
+
+func (o stackOperand) index() bool { return o.given && !o.literal && isStackIndex(o.word) }
+
+// dirsArgs splits pushd's and popd's words: -n, then +N/-N or a
+// directory; of several indexes the last stands, as in bash. A status
+// other than 0 says the words were wrong, on stderr.
+func dirsArgs(cmd, usage string, hc interp.HandlerContext, args []string) (noCD bool, op stackOperand, status int) {
 	for i, a := range args {
 		switch {
 		case a == "--":
 			if rest := args[i+1:]; len(rest) > 0 {
-				operand = rest[0]
+				op = stackOperand{word: rest[0], given: true, literal: true}
 			}
-			return noCD, operand, true
+			return noCD, op, 0
 		case a == "-n":
 			noCD = true
-		case isStackIndex(a) || a == "-" || len(a) == 0 || a[0] != '-':
-			if operand != "" {
+		case isStackIndex(a):
+			if op.given && !op.index() {
 				fmt.Fprintf(hc.Stderr, "%s: too many arguments\n", cmd)
-				return false, "", false
+				return false, op, 1
 			}
-			operand = a
+			op = stackOperand{word: a, given: true}
+		case a == "-" || len(a) == 0 || a[0] != '-' && a[0] != '+':
+			if op.given {
+				fmt.Fprintf(hc.Stderr, "%s: too many arguments\n", cmd)
+				return false, op, 1
+			}
+			op = stackOperand{word: a, given: true}
 		default:
-			fmt.Fprintf(hc.Stderr, "%s: %s: invalid option\n", cmd, a)
-			return false, "", false
+			fmt.Fprintf(hc.Stderr, "%s: %s: invalid number\n%s: usage: %s\n", cmd, a, cmd, usage)
+			return false, op, 2
 		}
 	}
-	return noCD, operand, true
+	return noCD, op, 0
 }
 
 // changeStack hands the interpreter the cd (unless noCD) and the new
-// DIRSTACK, and prints the stack as dirs does when the cd worked.
-func changeStack(hc interp.HandlerContext, stack []string, cd bool) []string {
+// DIRSTACK and, when the cd worked and print is set, prints the stack as
+// dirs does, after the line before if there is one (`pushd -` prints
+// the directory, as `cd -` does).
+func changeStack(hc interp.HandlerContext, stack []string, cd, print bool, before string) []string {
 	src := assignArray(dirStackVar, stack)
 	if cd {
 		src = "builtin cd " + quoteWord(stack[0]) + " && " + src
+	}
+	if !print {
+		return []string{"eval", src}
 	}
 	var show []string
 	for _, d := range stack {
 		show = append(show, tildeDir(hc, d))
 	}
-	src += " && builtin printf '%s\\n' " + quoteWord(strings.Join(show, " "))
+	out := strings.Join(show, " ")
+	if before != "" {
+		out = before + "\n" + out
+	}
+	src += " && builtin printf '%s\\n' " + quoteWord(out)
 	return []string{"eval", src}
 }
 
+const (
+	pushdUsage = "pushd [-n] [+N | -N | dir]"
+	popdUsage  = "popd [-n] [+N | -N]"
+)
+
 func (s *Session) pushdCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
-	noCD, operand, ok := dirsArgs("pushd", hc, args[1:])
-	if !ok {
-		return statusArgv(2)
+	noCD, op, status := dirsArgs("pushd", pushdUsage, hc, args[1:])
+	if status != 0 {
+		return statusArgv(status)
 	}
 	stack := dirStack(hc)
+	before := ""
 	switch {
-	case operand == "":
+	case !op.given:
 		if len(stack) < 2 {
 			fmt.Fprintln(hc.Stderr, "pushd: no other directory")
 			return statusArgv(1)
 		}
 		stack[0], stack[1] = stack[1], stack[0]
-	case isStackIndex(operand):
-		n, _ := stackIndex(operand, len(stack))
+	case op.index():
+		n, _ := stackIndex(op.word, len(stack))
 		if n < 0 {
-			fmt.Fprintf(hc.Stderr, "pushd: %s: directory stack index out of range\n", operand)
+			fmt.Fprintln(hc.Stderr, outOfRange("pushd", op.word, len(stack)))
 			return statusArgv(1)
 		}
 		stack = append(stack[n:], stack[:n]...)
+		if noCD {
+			// bash rotates the stack but stays, and prints nothing.
+			return changeStack(hc, stack, false, false, "")
+		}
 	default:
-		dir := operand
+		dir := op.word
 		if dir == "-" {
 			dir = hc.Env.Get("OLDPWD").String()
+			before = dir
+		}
+		if noCD {
+			// As bash: the word as given, unchecked; a popd reads it
+			// from the directory it is in then.
+			stack = append([]string{stack[0], dir}, stack[1:]...)
+			break
 		}
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(hc.Dir, dir)
 		}
 		dir = filepath.Clean(dir)
-		if noCD {
-			stack = append([]string{stack[0], dir}, stack[1:]...)
-			break
-		}
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			msg := "No such file or directory"
 			if err == nil {
 				msg = "Not a directory"
 			}
-			fmt.Fprintf(hc.Stderr, "pushd: %s: %s\n", operand, msg)
+			fmt.Fprintf(hc.Stderr, "pushd: %s: %s\n", op.word, msg)
 			return statusArgv(1)
 		}
 		stack = append([]string{dir}, stack...)
 	}
-	return changeStack(hc, stack, !noCD)
+	return changeStack(hc, stack, !noCD, true, before)
 }
 
 func (s *Session) popdCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
-	noCD, operand, ok := dirsArgs("popd", hc, args[1:])
-	if !ok {
-		return statusArgv(2)
+	noCD, op, status := dirsArgs("popd", popdUsage, hc, args[1:])
+	if status != 0 {
+		return statusArgv(status)
 	}
-	if operand != "" && !isStackIndex(operand) {
-		fmt.Fprintf(hc.Stderr, "popd: %s: invalid argument\n", operand)
+	if op.given && !op.index() {
+		fmt.Fprintf(hc.Stderr, "popd: %s: invalid argument\npopd: usage: %s\n", op.word, popdUsage)
 		return statusArgv(2)
 	}
 	stack := dirStack(hc)
@@ -236,16 +290,18 @@ func (s *Session) popdCall(_ context.Context, hc interp.HandlerContext, args []s
 		return statusArgv(1)
 	}
 	n := 0
-	if noCD {
-		n = 1
-	}
-	if operand != "" {
-		n, _ = stackIndex(operand, len(stack))
+	if op.given {
+		n, _ = stackIndex(op.word, len(stack))
 		if n < 0 {
-			fmt.Fprintf(hc.Stderr, "popd: %s: directory stack index out of range\n", operand)
+			fmt.Fprintln(hc.Stderr, outOfRange("popd", op.word, len(stack)))
 			return statusArgv(1)
 		}
 	}
+	if noCD && n == 0 {
+		// -n keeps the working directory, so the top it would leave is
+		// the entry below it, +0 and the -N of the top as well.
+		n = 1
+	}
 	stack = append(stack[:n:n], stack[n+1:]...)
-	return changeStack(hc, stack, n == 0 && !noCD)
+	return changeStack(hc, stack, n == 0, true, "")
 }

@@ -2,8 +2,9 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -21,21 +22,10 @@ const ulimitVar = "SHELTER_ULIMIT"
 // rlimitKind is one resource ulimit knows.
 type rlimitKind struct {
 	flag     byte
-	resource int
+	resource int    // pipeSize for the pipe size, which is no limit
 	unit     uint64 // bytes per unit of the value shown and given
 	name     string // as `ulimit -a` shows it
 	units    string
-}
-
-var rlimitKinds = []rlimitKind{
-	{'c', unix.RLIMIT_CORE, 1024, "core file size", "blocks"},
-	{'d', unix.RLIMIT_DATA, 1024, "data seg size", "kbytes"},
-	{'f', unix.RLIMIT_FSIZE, 1024, "file size", "blocks"},
-	{'n', unix.RLIMIT_NOFILE, 1, "open files", ""},
-	{'s', unix.RLIMIT_STACK, 1024, "stack size", "kbytes"},
-	{'t', unix.RLIMIT_CPU, 1, "cpu time", "seconds"},
-	{'u', unix.RLIMIT_NPROC, 1, "max user processes", ""},
-	{'v', unix.RLIMIT_AS, 1024, "virtual memory", "kbytes"},
 }
 
 func rlimitOf(flag byte) (rlimitKind, bool) {
@@ -95,10 +85,17 @@ func scriptLimits(ctx context.Context) sessionLimits {
 	return limitsOf(env.Get(ulimitVar).String())
 }
 
+// pipeSize is the resource of `ulimit -p`: the pipe buffer's atomic
+// size, which bash shows and nothing sets.
+const pipeSize = -1
+
 // current is the limit of k a child would get now.
 func (l sessionLimits) current(k rlimitKind) (rlimit, error) {
 	if r, ok := l[k.flag]; ok {
 		return r, nil
+	}
+	if k.resource == pipeSize {
+		return rlimit{Cur: pipeBuf, Max: pipeBuf}, nil
 	}
 	return getrlimit(k.resource)
 }
@@ -110,9 +107,18 @@ func showLimit(v uint64, k rlimitKind) string {
 	return strconv.FormatUint(v/k.unit, 10)
 }
 
+// ulimitOp is one resource flag of a ulimit command and the value it
+// sets, if any: bash takes the rest of the flag's word or the next word
+// that is not a flag (`ulimit -n64`, `ulimit -n 64 -c 0`).
+type ulimitOp struct {
+	kind     rlimitKind
+	value    string
+	hasValue bool
+}
+
 func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
 	var soft, hard, all bool
-	var kinds []rlimitKind
+	var ops []ulimitOp
 	rest := args[1:]
 	for len(rest) > 0 && len(rest[0]) > 1 && rest[0][0] == '-' {
 		a := rest[0]
@@ -137,59 +143,113 @@ func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args
 					}
 					return refuse(hc, fmt.Sprintf("ulimit: unknown flag '-%c'; allowed: -S, -H, -a, %s", c, strings.Join(flags, ", ")))
 				}
-				kinds = append(kinds, k)
+				op := ulimitOp{kind: k}
+				switch {
+				case i+1 < len(a):
+					op.value, op.hasValue = a[i+1:], true
+					i = len(a)
+				case len(rest) > 0 && (rest[0] == "" || rest[0][0] != '-'):
+					op.value, op.hasValue = rest[0], true
+					rest = rest[1:]
+				}
+				ops = append(ops, op)
 			}
 		}
-	}
-	if len(rest) > 1 {
-		fmt.Fprintln(hc.Stderr, "ulimit: too many arguments")
-		return statusArgv(2)
 	}
 	limits := scriptLimits(ctx)
-	if all || len(rest) == 0 {
-		if all {
-			kinds = rlimitKinds
-		} else if len(kinds) == 0 {
-			kinds = []rlimitKind{{}}
-			kinds[0], _ = rlimitOf('f')
-		}
+	if all {
 		var b strings.Builder
-		for _, k := range kinds {
-			r, err := limits.current(k)
-			if err != nil {
-				fmt.Fprintf(hc.Stderr, "ulimit: %s: cannot get limit: %v\n", k.name, err)
+		for _, k := range rlimitKinds {
+			line, ok := showLimitLine(hc, limits, k, hard && !soft, true)
+			if !ok {
 				return statusArgv(1)
 			}
-			v := r.Cur
-			if hard && !soft {
-				v = r.Max
-			}
-			if len(kinds) > 1 {
-				unit := fmt.Sprintf("(-%c) ", k.flag)
-				if k.units != "" {
-					unit = fmt.Sprintf("(%s, -%c) ", k.units, k.flag)
-				}
-				fmt.Fprintf(&b, "%-20s %20s", k.name, unit)
-			}
-			b.WriteString(showLimit(v, k) + "\n")
+			b.WriteString(line)
 		}
 		return printArgv(b.String())
 	}
-	if len(kinds) == 0 {
-		kinds = []rlimitKind{{}}
-		kinds[0], _ = rlimitOf('f')
+	if len(ops) == 0 {
+		// Without a resource, -f, and the first word left is its value;
+		// as in bash, words past the values are ignored.
+		k, _ := rlimitOf('f')
+		ops = []ulimitOp{{kind: k}}
+		if len(rest) > 0 {
+			ops[0].value, ops[0].hasValue = rest[0], true
+		}
 	}
-	k := kinds[len(kinds)-1]
-	if !childLimits {
-		return refuse(hc, "ulimit: setting a limit needs Linux (each child gets it with prlimit); only reading works here")
+	// Every value is checked before any is set.
+	var out strings.Builder
+	next, changed := limits, false
+	for _, op := range ops {
+		if !op.hasValue {
+			line, ok := showLimitLine(hc, next, op.kind, hard && !soft, len(ops) > 1)
+			if !ok {
+				return statusArgv(1)
+			}
+			out.WriteString(line)
+			continue
+		}
+		if !childLimits {
+			return refuse(hc, "ulimit: setting a limit needs Linux (each child gets it with prlimit); only reading works here")
+		}
+		r, ok := setLimit(hc, next, op, soft, hard)
+		if !ok {
+			return statusArgv(1)
+		}
+		if !changed {
+			next, changed = maps.Clone(limits), true
+			if next == nil {
+				next = sessionLimits{}
+			}
+		}
+		next[op.kind.flag] = r
 	}
+	if !changed {
+		return printArgv(out.String())
+	}
+	src := assignScalar(ulimitVar, next.String())
+	if out.Len() > 0 {
+		src += "; builtin printf '%s' " + quoteWord(out.String())
+	}
+	return []string{"eval", src}
+}
+
+// showLimitLine is k's line of `ulimit` (its soft limit, or its hard one
+// when hard is set), with the name and units when labelled; ok is false
+// when the limit could not be read, which it says on stderr.
+func showLimitLine(hc interp.HandlerContext, limits sessionLimits, k rlimitKind, hard, labelled bool) (string, bool) {
 	r, err := limits.current(k)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "ulimit: %s: cannot get limit: %v\n", k.name, err)
-		return statusArgv(1)
+		return "", false
+	}
+	v := r.Cur
+	if hard {
+		v = r.Max
+	}
+	if !labelled {
+		return showLimit(v, k) + "\n", true
+	}
+	unit := fmt.Sprintf("(-%c) ", k.flag)
+	if k.units != "" {
+		unit = fmt.Sprintf("(%s, -%c) ", k.units, k.flag)
+	}
+	return fmt.Sprintf("%-20s %20s%s\n", k.name, unit, showLimit(v, k)), true
+}
+
+// setLimit is the limit of op.kind once op's value is set (the soft
+// limit with -S, the hard one with -H, both without either); ok is false
+// when the value is wrong or not allowed, which it says on stderr as
+// bash does.
+func setLimit(hc interp.HandlerContext, limits sessionLimits, op ulimitOp, soft, hard bool) (rlimit, bool) {
+	k := op.kind
+	r, err := limits.current(k)
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "ulimit: %s: cannot get limit: %v\n", k.name, err)
+		return rlimit{}, false
 	}
 	var v uint64
-	switch rest[0] {
+	switch op.value {
 	case "unlimited":
 		v = infinity
 	case "soft":
@@ -197,13 +257,20 @@ func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args
 	case "hard":
 		v = r.Max
 	default:
-		n, err := strconv.ParseUint(rest[0], 10, 64)
-		if err != nil {
-			fmt.Fprintf(hc.Stderr, "ulimit: %s: invalid number\n", rest[0])
-			return statusArgv(1)
+		n, err := strconv.ParseUint(op.value, 10, 64)
+		switch {
+		case errors.Is(err, strconv.ErrRange):
+			n = infinity
+		case err != nil:
+			fmt.Fprintf(hc.Stderr, "ulimit: %s: invalid number\n", op.value)
+			return rlimit{}, false
 		}
 		v = n * k.unit
-		if k.unit > 1 && v/k.unit != n {
+		if n != infinity && k.unit > 1 && v/k.unit != n {
+			fmt.Fprintf(hc.Stderr, "ulimit: %s: limit out of range\n", op.value)
+			return rlimit{}, false
+		}
+		if n == infinity {
 			v = infinity
 		}
 	}
@@ -215,16 +282,12 @@ func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args
 		next.Max = v
 	}
 	switch {
-	case next.Max > r.Max && os.Geteuid() != 0:
-		fmt.Fprintf(hc.Stderr, "ulimit: %s: cannot modify limit: Operation not permitted\n", k.name)
-		return statusArgv(1)
-	case next.Cur > next.Max:
+	case k.resource < 0 || next.Cur > next.Max:
 		fmt.Fprintf(hc.Stderr, "ulimit: %s: cannot modify limit: Invalid argument\n", k.name)
-		return statusArgv(1)
+		return rlimit{}, false
+	case next.Max > r.Max && !mayRaiseHardLimits():
+		fmt.Fprintf(hc.Stderr, "ulimit: %s: cannot modify limit: Operation not permitted\n", k.name)
+		return rlimit{}, false
 	}
-	if limits == nil {
-		limits = sessionLimits{}
-	}
-	limits[k.flag] = next
-	return assignArgv([]string{assignScalar(ulimitVar, limits.String())}, 0)
+	return next, true
 }
