@@ -19,8 +19,8 @@ import (
 
 // internalPrefix marks a command the call handler rerouted to the exec
 // handler: a tool whose name is also a shell builtin (help, jobs, kill,
-// wait), the tool-aware `type`, and echo and printf, which must write
-// whole. No script can type the prefix.
+// wait), and echo and printf, which must write whole. No script can type
+// the prefix.
 const internalPrefix = "\x00shelter:"
 
 // callHandler sees every simple command, builtins and functions included,
@@ -54,11 +54,8 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	}
 	if name == "command" && len(args) > 1 {
 		switch {
-		case args[1] == "-v" || args[1] == "-V":
-			if s.anyTool(args[2:]) {
-				return append([]string{internalPrefix + "type", args[1]}, args[2:]...), nil
-			}
-			return args, nil
+		case isFlag(args[1]):
+			return s.commandCall(ctx, interp.HandlerCtx(ctx), args), nil
 		case interp.IsBuiltin(args[1]) && s.tools[args[1]] != nil:
 			// `command jobs` would reach mvdan's builtin directly.
 			args, name = args[1:], args[1]
@@ -82,15 +79,6 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	return args, nil
 }
 
-func (s *Session) anyTool(names []string) bool {
-	for _, n := range names {
-		if s.tools[n] != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // execHandler runs every simple command that is neither a function nor a
 // shell builtin. It is the only exec handler: mvdan's default is never
 // reached.
@@ -98,8 +86,6 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	if name, ok := strings.CutPrefix(args[0], internalPrefix); ok {
 		switch name {
-		case "type":
-			return s.typeBuiltin(ctx, hc, args[1:])
 		case "echo":
 			return s.writeOut(ctx, hc, "echo", echoOutput(args[1:]))
 		case "printf":
@@ -324,65 +310,4 @@ func (s *Session) externalRefusal(name string, c *Call) (string, bool) {
 		}
 	}
 	return externalRefusalLine(name, cfg.AllowExternal, c.Getenv("PATH"), c.Dir), true
-}
-
-// typeBuiltin answers `type` and `command -v/-V` for tools, and hands
-// every other name to the shell's own builtin.
-func (s *Session) typeBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
-	mode := ""
-	var names []string
-	for i, a := range args {
-		if a == "--" {
-			names = append(names, args[i+1:]...)
-			break
-		}
-		if strings.HasPrefix(a, "-") && names == nil {
-			mode = a
-			continue
-		}
-		names = append(names, a)
-	}
-	var failed error
-	for _, n := range names {
-		t := s.tools[n]
-		if t == nil {
-			var err error
-			switch mode {
-			case "-v", "-V":
-				err = hc.Builtin(ctx, []string{"command", mode, n})
-			case "":
-				err = hc.Builtin(ctx, []string{"type", n})
-			default:
-				err = hc.Builtin(ctx, []string{"type", mode, n})
-			}
-			if err != nil {
-				failed = err
-			}
-			continue
-		}
-		switch mode {
-		case "-v":
-			fmt.Fprintln(hc.Stdout, n)
-		case "-t":
-			fmt.Fprintln(hc.Stdout, "builtin")
-		case "-p", "-P":
-			failed = interp.ExitStatus(1)
-		default:
-			fmt.Fprintf(hc.Stdout, "%s is a shelter %s\n", n, kindNoun(t.Kind()))
-		}
-	}
-	if failed != nil {
-		return interp.ExitStatus(1)
-	}
-	return nil
-}
-
-func kindNoun(k Kind) string {
-	switch k {
-	case Wrapped:
-		return "wrapped command"
-	case Harness:
-		return "harness tool"
-	}
-	return "builtin"
 }

@@ -33,6 +33,7 @@ func rewriteBashSyntax(file *syntax.File) {
 			loops.list(&n.Stmts)
 		case *syntax.Stmt:
 			loops.alone(n)
+			rewriteDeclQuery(n)
 		case *syntax.BinaryTest:
 			quoteRegexLiterals(n)
 		case *syntax.Assign:

@@ -1,0 +1,346 @@
+package kernel
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// declare, typeset, export and readonly's listing forms as bash 5.2 has
+// them: declare -F and -f (functions, bash's printing), declare -p (bash's
+// quoting and attribute letters), export -p, readonly -p, and the
+// unexporting export -n and declare +x. mvdan/sh parses these names as
+// declaration clauses, which never reach the call handler, so
+// rewriteDeclQuery turns a clause that only lists or unexports (no
+// assignment, literal flags of these forms alone) into a plain call
+// before the run. Clauses that assign stay mvdan/sh's; so do the ones in
+// text that eval or source parse at run time.
+//
+// mvdan/sh's variables have no integer, case or trace attribute, and a
+// `declare v` without a value leaves no variable: declare -p cannot show
+// what is not kept.
+
+func init() {
+	bashBuiltins["declare"] = (*Session).declareCall
+	bashBuiltins["typeset"] = (*Session).declareCall
+	bashBuiltins["export"] = (*Session).exportCall
+	bashBuiltins["readonly"] = (*Session).readonlyCall
+	bashBuiltins["unset"] = (*Session).unsetCall
+}
+
+// declQueryFlags are the flags, by clause, whose clauses the call handler
+// answers.
+var declQueryFlags = map[string][]string{
+	"declare":  {"-F", "-f", "-p", "+x"},
+	"typeset":  {"-F", "-f", "-p", "+x"},
+	"export":   {"-p", "-n"},
+	"readonly": {"-p"},
+}
+
+// rewriteDeclQuery turns st's declaration clause into a call when the
+// call handler answers it (see declQueryFlags).
+func rewriteDeclQuery(st *syntax.Stmt) {
+	dc, ok := st.Cmd.(*syntax.DeclClause)
+	if !ok {
+		return
+	}
+	allowed := declQueryFlags[dc.Variant.Value]
+	if allowed == nil {
+		return
+	}
+	words := []*syntax.Word{litWord(dc.Variant.Value)}
+	flags := 0
+	for _, as := range dc.Args {
+		if !as.Naked || as.Array != nil || as.Index != nil {
+			return
+		}
+		w := as.Value
+		if w == nil {
+			w = litWord(as.Name.Value)
+		}
+		if lit := w.Lit(); len(lit) > 1 && (lit[0] == '-' || lit[0] == '+') {
+			if !slices.Contains(allowed, lit) {
+				return
+			}
+			flags++
+		} else if lit == "" && flags == 0 {
+			// A computed word that may be a flag or an assignment.
+			return
+		}
+		words = append(words, w)
+	}
+	if flags == 0 && (dc.Variant.Value == "declare" || dc.Variant.Value == "typeset" || len(words) > 1) {
+		return
+	}
+	st.Cmd = &syntax.CallExpr{Args: words}
+}
+
+// declArgs splits a rewritten clause's words into its flags and names.
+func declArgs(args []string) (flags string, names []string) {
+	for i, a := range args {
+		if a == "--" {
+			return flags, args[i+1:]
+		}
+		if len(a) < 2 || a[0] != '-' && a[0] != '+' {
+			return flags, args[i:]
+		}
+		flags += a
+	}
+	return flags, nil
+}
+
+func (s *Session) declareCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+	flags, names := declArgs(args[1:])
+	switch {
+	case strings.Contains(flags, "+x"):
+		return unexport(hc, names)
+	case strings.Contains(flags, "F"), strings.Contains(flags, "f"):
+		return s.declareFuncs(hc, strings.Contains(flags, "F"), names)
+	}
+	var b, errs strings.Builder
+	status := 0
+	if len(names) == 0 {
+		for _, n := range visibleVars(hc.Env) {
+			b.WriteString(declareLine(n, hc.Env.Get(n)))
+		}
+	}
+	for _, n := range names {
+		vr := hc.Env.Get(n)
+		if !vr.Declared() {
+			errs.WriteString(args[0] + ": " + n + ": not found\n")
+			status = 1
+			continue
+		}
+		b.WriteString(declareLine(n, vr))
+	}
+	hc.Stderr.Write([]byte(errs.String()))
+	return printStatusArgv(b.String(), status)
+}
+
+// declareFuncs is declare -F (names only) and declare -f.
+func (s *Session) declareFuncs(hc interp.HandlerContext, namesOnly bool, names []string) []string {
+	funcs := s.funcsOf(hc)
+	var b strings.Builder
+	if len(names) == 0 {
+		for _, n := range slices.Sorted(maps.Keys(funcs)) {
+			if namesOnly {
+				b.WriteString("declare -f " + n + "\n")
+			} else {
+				b.WriteString(funcText(n, funcs[n], false) + "\n")
+			}
+		}
+		return printArgv(b.String())
+	}
+	status := 0
+	for _, n := range names {
+		body := funcs[n]
+		switch {
+		case body == nil:
+			status = 1
+		case namesOnly:
+			b.WriteString(n + "\n")
+		default:
+			b.WriteString(funcText(n, body, false) + "\n")
+		}
+	}
+	return printStatusArgv(b.String(), status)
+}
+
+func (s *Session) exportCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+	flags, names := declArgs(args[1:])
+	if strings.Contains(flags, "n") {
+		return unexport(hc, names)
+	}
+	return printArgv(attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.Exported }))
+}
+
+func (s *Session) readonlyCall(_ context.Context, hc interp.HandlerContext, _ []string) []string {
+	return printArgv(attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.ReadOnly }))
+}
+
+// unsetCall refuses to unset a readonly variable, as bash does (mvdan/sh
+// keeps it but reports success); the other names are unset.
+func (s *Session) unsetCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+	i := 1
+	funcsOnly := false
+	for ; i < len(args) && len(args[i]) > 1 && args[i][0] == '-'; i++ {
+		if args[i] == "--" {
+			i++
+			break
+		}
+		funcsOnly = strings.Contains(args[i], "f")
+	}
+	if funcsOnly {
+		return args
+	}
+	var keep []string
+	var errs strings.Builder
+	for _, n := range args[i:] {
+		if vr := hc.Env.Get(n); vr.ReadOnly {
+			errs.WriteString("unset: " + n + ": cannot unset: readonly variable\n")
+			continue
+		}
+		keep = append(keep, n)
+	}
+	if errs.Len() == 0 {
+		return args
+	}
+	hc.Stderr.Write([]byte(errs.String()))
+	var assigns []string
+	if len(keep) > 0 {
+		words := []string{"unset"}
+		for _, a := range append(slices.Clone(args[1:i]), keep...) {
+			words = append(words, quoteWord(a))
+		}
+		assigns = append(assigns, strings.Join(words, " "))
+	}
+	return assignArgv(assigns, 1)
+}
+
+// unexport takes the export attribute off names: mvdan/sh has no way to,
+// so each variable is unset and set again, in its own scope.
+func unexport(hc interp.HandlerContext, names []string) []string {
+	var src []string
+	for _, n := range names {
+		vr := hc.Env.Get(n)
+		if !syntax.ValidName(n) || !vr.Exported || vr.ReadOnly {
+			continue
+		}
+		again := reassign(n, vr)
+		if vr.Local {
+			again = "local " + again
+		}
+		src = append(src, "unset -v "+n, again)
+	}
+	return assignArgv(src, 0)
+}
+
+// reassign is the source that sets n to vr's value.
+func reassign(n string, vr expand.Variable) string {
+	switch vr.Kind {
+	case expand.Indexed:
+		return n + "=" + arrayText(vr)
+	case expand.Associative:
+		if vr.Local {
+			return "-A " + n + "=" + assocText(vr)
+		}
+		return "declare -gA " + n + "=" + assocText(vr)
+	}
+	if !vr.IsSet() {
+		return n
+	}
+	return n + "=" + quoteWord(vr.Str)
+}
+
+// visibleVars is every variable's name, sorted, but shelter's own.
+func visibleVars(env expand.Environ) []string {
+	var names []string
+	env.Each(func(name string, vr expand.Variable) bool {
+		// shelter's internal state lives in SHELTER_* variables.
+		if vr.Declared() && !strings.HasPrefix(name, "SHELTER_") {
+			names = append(names, name)
+		}
+		return true
+	})
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// attributeLines is export -p's and readonly -p's listing.
+func attributeLines(env expand.Environ, has func(expand.Variable) bool) string {
+	var b strings.Builder
+	for _, n := range visibleVars(env) {
+		if vr := env.Get(n); has(vr) {
+			b.WriteString(declareLine(n, vr))
+		}
+	}
+	return b.String()
+}
+
+// declareLine is declare -p's line for n.
+func declareLine(n string, vr expand.Variable) string {
+	var flags []byte
+	switch vr.Kind {
+	case expand.Indexed:
+		flags = append(flags, 'a')
+	case expand.Associative:
+		flags = append(flags, 'A')
+	case expand.NameRef:
+		flags = append(flags, 'n')
+	}
+	if vr.ReadOnly {
+		flags = append(flags, 'r')
+	}
+	if vr.Exported {
+		flags = append(flags, 'x')
+	}
+	if len(flags) == 0 {
+		flags = append(flags, '-')
+	}
+	line := "declare -" + string(flags) + " " + n
+	switch {
+	case vr.Kind == expand.Indexed:
+		line += "=" + arrayText(vr)
+	case vr.Kind == expand.Associative:
+		line += "=" + assocText(vr)
+	case vr.IsSet():
+		line += "=" + declareQuote(vr.Str)
+	}
+	return line + "\n"
+}
+
+// declareQuote is bash's quoting of a value in declare -p: double quotes,
+// or $'...' when the value holds what does not print.
+func declareQuote(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' {
+			return ansicQuote(s)
+		}
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte("\"$`\\", s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func arrayText(vr expand.Variable) string {
+	var parts []string
+	for i, v := range vr.List {
+		idx := i
+		if vr.Indexes != nil {
+			idx = vr.Indexes[i]
+		}
+		parts = append(parts, "["+strconv.Itoa(idx)+"]="+declareQuote(v))
+	}
+	return "(" + strings.Join(parts, " ") + ")"
+}
+
+// assocText is an associative array's value, keys sorted (bash's order is
+// its hash table's).
+func assocText(vr expand.Variable) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for _, k := range slices.Sorted(maps.Keys(vr.Map)) {
+		key := k
+		if quoteWord(k) != k {
+			key = declareQuote(k)
+		}
+		b.WriteString("[" + key + "]=" + declareQuote(vr.Map[k]) + " ")
+	}
+	b.WriteByte(')')
+	return b.String()
+}

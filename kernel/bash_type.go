@@ -1,0 +1,353 @@
+package kernel
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// type and command -v -V -p as bash 5.2 has them. A name means, in bash's
+// order: a keyword, a function, a session tool (a tool hides the builtin
+// and the program of its name), a builtin — bash's list, not mvdan/sh's —
+// and the files of that name on the session's PATH. Aliases are not
+// reported: a non-interactive bash reports them only under
+// `shopt -s expand_aliases`, and mvdan/sh keeps its table private.
+
+func init() {
+	bashBuiltins["type"] = (*Session).typeCall
+	bashBuiltins["enable"] = (*Session).enableCall
+}
+
+// bashBuiltinNames is bash 5.2's `compgen -b`: what type and command call a
+// builtin. mvdan/sh's own list differs (it has newgrp, lacks let's
+// siblings).
+var bashBuiltinNames = []string{
+	".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd",
+	"command", "compgen", "complete", "compopt", "continue", "declare", "dirs",
+	"disown", "echo", "enable", "eval", "exec", "exit", "export", "false", "fc",
+	"fg", "getopts", "hash", "help", "history", "jobs", "kill", "let", "local",
+	"logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray",
+	"readonly", "return", "set", "shift", "shopt", "source", "suspend", "test",
+	"times", "trap", "true", "type", "typeset", "ulimit", "umask", "unalias",
+	"unset", "wait",
+}
+
+// bashKeywords is bash 5.2's `compgen -k`.
+var bashKeywords = []string{
+	"if", "then", "else", "elif", "fi", "case", "esac", "for", "select",
+	"while", "until", "do", "done", "in", "function", "time", "{", "}", "!",
+	"[[", "]]", "coproc",
+}
+
+// standardPath is where command -p looks: what confstr(_CS_PATH) gives
+// bash on glibc.
+const standardPath = "/bin:/usr/bin"
+
+// handlerRunner is the shell or subshell that runs hc's command: its Funcs
+// are the functions that command sees. mvdan/sh keeps the runner in an
+// unexported field of [interp.HandlerContext]; this reads it, and gives
+// nil if a later mvdan/sh lays the context out otherwise (the unit tests
+// fail then).
+func handlerRunner(hc interp.HandlerContext) *interp.Runner {
+	f := reflect.ValueOf(&hc).Elem().FieldByName("runner")
+	if !f.IsValid() || f.Type() != reflect.TypeFor[*interp.Runner]() {
+		return nil
+	}
+	return (*interp.Runner)(f.UnsafePointer())
+}
+
+// funcsOf is the functions hc's command sees.
+func (s *Session) funcsOf(hc interp.HandlerContext) map[string]*syntax.Stmt {
+	if r := handlerRunner(hc); r != nil {
+		return r.Funcs
+	}
+	return s.runner.Funcs
+}
+
+// meaningKind is what a name is to the shell.
+type meaningKind int
+
+const (
+	meansKeyword meaningKind = iota
+	meansFunction
+	meansTool
+	meansBuiltin
+	meansFile
+)
+
+// meaning is one thing a name resolves to.
+type meaning struct {
+	kind meaningKind
+	path string       // meansFile
+	body *syntax.Stmt // meansFunction
+	tool Tool         // meansTool
+}
+
+// lookupOptions are describe_command's flags in bash.
+type lookupOptions struct {
+	all       bool   // -a: every meaning, not the first
+	noFuncs   bool   // -f
+	forcePath bool   // -P: files only
+	path      string // PATH to search
+}
+
+// meanings is what name resolves to, first the one that runs.
+func (s *Session) meanings(hc interp.HandlerContext, name string, o lookupOptions) []meaning {
+	var out []meaning
+	if !o.forcePath {
+		if slices.Contains(bashKeywords, name) {
+			out = append(out, meaning{kind: meansKeyword})
+		}
+		if body := s.funcsOf(hc)[name]; body != nil && !o.noFuncs {
+			out = append(out, meaning{kind: meansFunction, body: body})
+		}
+		if t := s.tools[name]; t != nil {
+			// A tool hides the builtin and the files of its name.
+			return append(out, meaning{kind: meansTool, tool: t})
+		}
+		if slices.Contains(bashBuiltinNames, name) {
+			out = append(out, meaning{kind: meansBuiltin})
+		}
+		if len(out) > 0 && !o.all {
+			return out[:1]
+		}
+	} else if s.tools[name] != nil {
+		return nil
+	}
+	for _, p := range pathFiles(hc.Dir, o.path, name, o.all) {
+		out = append(out, meaning{kind: meansFile, path: p})
+	}
+	if len(out) > 0 && !o.all {
+		return out[:1]
+	}
+	return out
+}
+
+// pathFiles is where name is found as an executable file: itself when it
+// holds a slash, else on path (the first match, or all).
+func pathFiles(dir, path, name string, all bool) []string {
+	if strings.Contains(name, "/") {
+		if isExecutable(dir, name) {
+			return []string{name}
+		}
+		return nil
+	}
+	var out []string
+	for _, d := range filepath.SplitList(path) {
+		p := filepath.Join(d, name)
+		if !isExecutable(dir, p) || slices.Contains(out, p) {
+			continue
+		}
+		out = append(out, p)
+		if !all {
+			break
+		}
+	}
+	return out
+}
+
+func isExecutable(dir, p string) bool {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}
+
+// typeOutput is one kind of type's output.
+type typeOutput int
+
+const (
+	describeLong  typeOutput = iota // type: "ls is /bin/ls", command -V
+	describeKind                    // type -t
+	describePath                    // type -p, -P
+	describeShort                   // command -v
+)
+
+// describe writes what name means as out asks; found is false when it
+// means nothing.
+func describe(b *strings.Builder, name string, ms []meaning, out typeOutput) {
+	for _, m := range ms {
+		switch out {
+		case describeKind:
+			b.WriteString([]string{"keyword", "function", "builtin", "builtin", "file"}[m.kind] + "\n")
+		case describePath:
+			if m.kind == meansFile {
+				b.WriteString(m.path + "\n")
+			}
+		case describeShort:
+			if m.kind == meansFile {
+				b.WriteString(m.path + "\n")
+			} else {
+				b.WriteString(name + "\n")
+			}
+		default:
+			switch m.kind {
+			case meansKeyword:
+				b.WriteString(name + " is a shell keyword\n")
+			case meansFunction:
+				b.WriteString(name + " is a function\n" + funcText(name, m.body, false) + "\n")
+			case meansTool:
+				b.WriteString(name + " is a shelter " + kindNoun(m.tool.Kind()) + "\n")
+			case meansBuiltin:
+				b.WriteString(name + " is a shell builtin\n")
+			case meansFile:
+				b.WriteString(name + " is " + m.path + "\n")
+			}
+		}
+	}
+}
+
+func kindNoun(k Kind) string {
+	switch k {
+	case Wrapped:
+		return "wrapped command"
+	case Harness:
+		return "harness tool"
+	}
+	return "builtin"
+}
+
+const typeFlags = "afptP"
+
+func (s *Session) typeCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+	fa := parseFlags(args[1:], typeFlags, "")
+	if fa.bad != "" {
+		return refuse(hc, flagRefusal("type", fa, typeFlags, ""))
+	}
+	o := lookupOptions{path: hc.Env.Get("PATH").String()}
+	out := describeLong
+	for _, f := range fa.flags {
+		switch f.name {
+		case 'a':
+			o.all = true
+		case 'f':
+			o.noFuncs = true
+		case 't':
+			out = describeKind
+		case 'p':
+			out = describePath
+		case 'P':
+			out, o.forcePath = describePath, true
+		}
+	}
+	var b, errs strings.Builder
+	status := 0
+	for _, name := range fa.rest {
+		ms := s.meanings(hc, name, o)
+		if len(ms) == 0 || out == describePath && ms[0].kind == meansTool {
+			// A tool has no path to print.
+			status = 1
+		}
+		if len(ms) == 0 && out == describeLong {
+			errs.WriteString("type: " + name + ": not found\n")
+		}
+		describe(&b, name, ms, out)
+	}
+	hc.Stderr.Write([]byte(errs.String()))
+	return printStatusArgv(b.String(), status)
+}
+
+const commandFlags = "pvV"
+
+// commandCall answers command's flag forms; plain `command NAME` stays
+// the interpreter's (it runs NAME, functions skipped).
+func (s *Session) commandCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+	fa := parseFlags(args[1:], commandFlags, "")
+	if fa.bad != "" {
+		return refuse(hc, flagRefusal("command", fa, commandFlags, ""))
+	}
+	o := lookupOptions{path: hc.Env.Get("PATH").String()}
+	out := describeLong
+	show, std := false, false
+	for _, f := range fa.flags {
+		switch f.name {
+		case 'p':
+			o.path, std = standardPath, true
+		case 'v':
+			out, show = describeShort, true
+		case 'V':
+			out, show = describeLong, true
+		}
+	}
+	if len(fa.rest) == 0 {
+		return statusArgv(0)
+	}
+	if !show && std {
+		return s.commandRun(ctx, hc, fa.rest)
+	}
+	if !show {
+		return append([]string{"command"}, fa.rest...)
+	}
+	var b, errs strings.Builder
+	found := false
+	for _, name := range fa.rest {
+		ms := s.meanings(hc, name, o)
+		if len(ms) == 0 {
+			if out == describeLong {
+				errs.WriteString("command: " + name + ": not found\n")
+			}
+			continue
+		}
+		found = true
+		describe(&b, name, ms, out)
+	}
+	hc.Stderr.Write([]byte(errs.String()))
+	if !found {
+		return printStatusArgv(b.String(), 1)
+	}
+	return printStatusArgv(b.String(), 0)
+}
+
+// commandRun is `command -p NAME ARGS`: NAME runs, functions skipped, a
+// program found on standardPath rather than on the session's PATH.
+func (s *Session) commandRun(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+	name := args[0]
+	if next, ok := s.replacedBuiltin(ctx, args, true); ok {
+		return next
+	}
+	if s.tools[name] != nil {
+		out := slices.Clone(args)
+		out[0] = internalPrefix + name
+		return out
+	}
+	if interp.IsBuiltin(name) {
+		return append([]string{"command"}, args...)
+	}
+	if found := pathFiles(hc.Dir, standardPath, name, false); len(found) > 0 {
+		return append([]string{"command", found[0]}, args[1:]...)
+	}
+	return append([]string{"command"}, args...)
+}
+
+// enableCall lists the builtins as bash's enable does (enable, -a, -p);
+// turning one off or on is not supported.
+func (s *Session) enableCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+	fa := parseFlags(args[1:], "ap", "")
+	if fa.bad != "" || len(fa.rest) > 0 {
+		return refuse(hc, "enable: only lists the builtins (enable, enable -a, enable -p); they cannot be turned off or on")
+	}
+	var b strings.Builder
+	for _, n := range bashBuiltinNames {
+		b.WriteString("enable " + n + "\n")
+	}
+	return printArgv(b.String())
+}
+
+// printStatusArgv prints out, then exits with status.
+func printStatusArgv(out string, status int) []string {
+	if status == 0 || out == "" {
+		if out == "" {
+			return statusArgv(status)
+		}
+		return printArgv(out)
+	}
+	return []string{"eval", "builtin printf %s " + quoteWord(out) + "; " + quoteWord(statusWord) + " " + strconv.Itoa(status)}
+}
