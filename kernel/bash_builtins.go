@@ -41,6 +41,13 @@ func init() {
 		"popd":      (*Session).popdCall,
 		"umask":     (*Session).umaskCall,
 		"ulimit":    (*Session).ulimitCall,
+		"trap":      (*Session).trapBuiltin,
+		trapWord:    mvdanTrap,
+		"shift":     (*Session).shiftBuiltin,
+		shiftWord:   mvdanShift,
+		"return":    (*Session).returnBuiltin,
+		returnWord:  mvdanReturn,
+		"eval":      (*Session).evalBuiltin,
 	}
 }
 

@@ -61,8 +61,7 @@ func rewriteExpansions(file *syntax.File) {
 }
 
 // trapCall notes an EXIT trap that a `trap` command sets or clears, so
-// that the call can clear it at its end, or run it when a timeout kept the
-// interpreter from doing so.
+// that the call runs and clears it at its end (endTraps).
 func (st *callState) trapCall(args []string) {
 	action, conds, ok := trapArgs(args[1:])
 	if !ok {
@@ -107,28 +106,49 @@ func isSignalish(s string) bool {
 
 var clearExitTrap = mustParse("trap - EXIT").Stmts[0]
 
-// endTraps clears the EXIT trap the call set, so that it runs at the end
-// of this call only; when the call ended early (timeout, cancel, memory)
-// the interpreter could not run it, so it runs here, bounded by the
-// session's kill grace. status is the call's status, kept as $?.
-func (s *Session) endTraps(callCtx context.Context, st *callState, status int) {
+// endTraps runs the EXIT trap the call set, with $? the call's status,
+// then clears it, so that it runs at the end of this call only. shelter
+// runs it, not mvdan/sh, whose trap keeps the status: an `exit N` in the
+// trap is the call's status, as in bash. When the call ended early
+// (timeout, cancel, memory) it runs bounded by the session's kill grace.
+// It returns the call's status: status, or the trap's exit status.
+func (s *Session) endTraps(callCtx context.Context, st *callState, status int) int {
 	if !st.setTrap {
-		return
+		return status
 	}
 	r := s.runner
-	if callCtx.Err() != nil && st.exitTrap != "" {
-		ctx, cancel := context.WithTimeout(context.Background(), s.grace())
-		if f, err := syntax.NewParser().Parse(strings.NewReader(st.exitTrap), "exit trap"); err == nil {
-			interp.StdIO(s.devnull, st.out, st.errOut)(r)
-			for _, stmt := range f.Stmts {
-				runGuarded(ctx, r, stmt)
-			}
+	final := status
+	if v := r.Vars[trapVarPrefix+"EXIT"]; v.IsSet() {
+		ctx := callCtx
+		if callCtx.Err() != nil {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(context.Background(), s.grace())
+			defer cancel()
 		}
-		cancel()
+		if f, perr := syntax.NewParser().Parse(strings.NewReader(v.String()), "exit trap"); perr == nil {
+			errOut := io.Writer(st.errOut)
+			if st.stdout != io.Writer(st.out) {
+				// On a terminal both streams arrive in stdout.
+				errOut = st.out
+			}
+			interp.StdIO(s.devnull, st.out, errOut)(r)
+			s.call.Store(st)
+			r.Run(ctx, clearExitTrap)
+			r.Run(ctx, exitWith(status))
+			for _, stmt := range f.Stmts {
+				_, err := runGuarded(ctx, r, stmt)
+				if r.Exited() {
+					final = exitCode(err)
+					break
+				}
+			}
+			s.call.Store(nil)
+		}
 	}
 	r.Run(context.Background(), clearExitTrap)
 	// The status of the call stays $? for the next.
-	r.Run(context.Background(), exitWith(status))
+	r.Run(context.Background(), exitWith(final))
+	return final
 }
 
 func exitWith(status int) *syntax.Stmt {
