@@ -57,7 +57,6 @@ type callState struct {
 
 	out, errOut *stream        // the call's streams, as jobs started by it write them
 	jobs        []*syntax.Stmt // the top-level `cmd &` statements, by index
-	exitTrap    string         // the EXIT trap the call set, as last set
 	setTrap     bool           // the call set or cleared an EXIT trap
 
 	mu   sync.Mutex
@@ -299,7 +298,13 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		tty.Close(s.grace())
 	}
 	s.call.Store(nil)
-	s.endTraps(callCtx, state, exitCode(err))
+	if st := s.endTraps(callCtx, state, exitCode(err)); st != exitCode(err) {
+		// The EXIT trap ran `exit N`: N is the call's status, as in bash.
+		err = nil
+		if st != 0 {
+			err = interp.ExitStatus(st)
+		}
+	}
 	s.origOut.set(io.Discard)
 	s.origErr.set(io.Discard)
 	interp.StdIO(s.devnull, io.Discard, io.Discard)(r)

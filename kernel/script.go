@@ -63,17 +63,13 @@ func rewriteExpansions(file *syntax.File) {
 // trapCall notes an EXIT trap that a `trap` command sets or clears, so
 // that the call runs and clears it at its end (endTraps).
 func (st *callState) trapCall(args []string) {
-	action, conds, ok := trapArgs(args[1:])
+	_, conds, ok := trapArgs(args[1:])
 	if !ok {
 		return
 	}
 	for _, c := range conds {
 		if c == "EXIT" || c == "0" || c == "exit" || c == "SIGEXIT" {
 			st.setTrap = true
-			st.exitTrap = action
-			if action == "-" {
-				st.exitTrap = ""
-			}
 		}
 	}
 }
