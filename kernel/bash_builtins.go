@@ -31,7 +31,6 @@ var bashBuiltins map[string]bashBuiltin
 func init() {
 	bashBuiltins = map[string]bashBuiltin{
 		"echo":      rerouted,
-		"type":      rerouted,
 		"printf":    (*Session).printfCall,
 		"read":      (*Session).readCall,
 		"mapfile":   (*Session).mapfileCall,
