@@ -10,13 +10,15 @@ import (
 
 	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/spawn"
 )
 
 // ulimit as bash has it, for child processes: the limits a script sets
 // live in a shell variable, ulimitVar (so that a subshell's stay in the
-// subshell), and each child gets them right after it starts
-// (applyLimits), which leaves it a short window under shelter's own.
-// shelter itself never takes them on: it runs other sessions.
+// subshell), and each child has them from its first instruction
+// ([spawn.Cmd.Limits], set by applyLaunch). shelter itself never takes
+// them on: it runs other sessions.
 const ulimitVar = "SHELTER_ULIMIT"
 
 // rlimitKind is one resource ulimit knows.
@@ -74,6 +76,18 @@ func (l sessionLimits) String() string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// rlimits are l for [spawn.Cmd.Limits], in the order of `ulimit -a`; nil
+// when the script set none.
+func (l sessionLimits) rlimits() []spawn.Rlimit {
+	var out []spawn.Rlimit
+	for _, k := range rlimitKinds {
+		if r, ok := l[k.flag]; ok && k.resource != pipeSize {
+			out = append(out, spawn.Rlimit{Resource: k.resource, Cur: r.Cur, Max: r.Max})
+		}
+	}
+	return out
 }
 
 // scriptLimits are the limits set in the shell running ctx's command.

@@ -73,9 +73,9 @@ func withLaunch(ctx context.Context, change func(*launch)) context.Context {
 
 // applyLaunch fills in what the session and the launchers decide for a
 // child process: the kill signal and grace, niceness, the umask and the
-// limits the script set (the limits applied right after it starts), and
-// the bookkeeping that lets `kill` and `jobs` find it. Fields the caller
-// already set win.
+// limits the script set (in place before the child's first instruction,
+// see [spawn.Cmd.Limits]), and the bookkeeping that lets `kill` and
+// `jobs` find it. Fields the caller already set win.
 func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	l := launchOf(ctx)
 	if cmd.Grace == 0 {
@@ -90,13 +90,12 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	if mask, ok := sessionUmask(ctx); ok && cmd.Umask == nil {
 		cmd.Umask = &mask
 	}
+	if cmd.Limits == nil {
+		cmd.Limits = scriptLimits(ctx).rlimits()
+	}
 	job := jobOf(ctx)
-	limits := scriptLimits(ctx)
 	started, exited := cmd.Started, cmd.Exited
 	cmd.Started = func(pid int) {
-		if limits != nil {
-			applyLimits(pid, limits)
-		}
 		s.jobs.started(job, pid, l.nohup)
 		if started != nil {
 			started(pid)

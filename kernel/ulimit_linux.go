@@ -59,24 +59,3 @@ func getrlimit(resource int) (rlimit, error) {
 	err := unix.Getrlimit(resource, &r)
 	return rlimit{Cur: r.Cur, Max: r.Max}, err
 }
-
-// applyLimits gives the process pid the limits a script set, right after
-// it started. It is best effort, and the window is real: when Start
-// returns the child has already exec'd its program, which runs under
-// shelter's limits until this prlimit lands, so a program that reads its
-// limits or forks at once may see shelter's, and what it forked keeps
-// them (`ulimit -n 64; sh -c 'ulimit -n'` prints shelter's limit about
-// one time in ten). The umask's way, a starter thread, cannot close it:
-// limits belong to the whole process (setrlimit on a starter thread sets
-// shelter's own), and os/exec has no hook between fork and exec. And the
-// child may already have ended.
-func applyLimits(pid int, limits sessionLimits) {
-	for _, k := range rlimitKinds {
-		if k.resource == pipeSize {
-			continue
-		}
-		if r, ok := limits[k.flag]; ok {
-			unix.Prlimit(pid, k.resource, &unix.Rlimit{Cur: r.Cur, Max: r.Max}, nil)
-		}
-	}
-}

@@ -41,5 +41,3 @@ func getrlimit(resource int) (rlimit, error) {
 	err := unix.Getrlimit(resource, &r)
 	return rlimit{Cur: uint64(r.Cur), Max: uint64(r.Max)}, err
 }
-
-func applyLimits(int, sessionLimits) {}

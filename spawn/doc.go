@@ -4,7 +4,8 @@
 // [Run] starts a [Cmd] with exactly the environment, working directory and
 // standard streams it is given, in a process group of its own, with a
 // parent-death signal, optionally on a pseudo-terminal ([Cmd.TTY]) and
-// with a niceness ([Cmd.Nice]) and a umask ([Cmd.Umask]) of its own.
+// with a niceness ([Cmd.Nice]), a umask ([Cmd.Umask]) and resource limits
+// ([Cmd.Limits]) of its own.
 // Input is streamed as the child reads it,
 // /dev/null when there is none. When its context ends, the whole group
 // gets [Cmd.Signal] (SIGTERM) and, after a grace, SIGKILL; a launcher's
@@ -34,11 +35,20 @@
 // as it must: a child's parent-death signal fires when the thread that
 // started it exits.
 //
+// A child's resource limits are in place before its first instruction: on
+// Linux a start with [Cmd.Limits] is traced (PTRACE_TRACEME), so the
+// child stops right after its execve; the thread that forked it sets the
+// limits with prlimit(2) and detaches it, and only then does the program
+// run. Starts without limits are not traced. When ptrace is refused, the
+// limits are set right after the start instead, as for a terminal's start
+// and a set-user-ID program, and the program may run a moment under
+// shelter's.
+//
 // Other systems: spawn builds on macOS and the BSDs, where children get no
-// parent-death signal, [Cmd.Umask] is ignored (the child gets shelter's),
-// [EnableSubreaper] returns an error and windows end nothing, and a
-// terminal's output cannot be drained after the wait delay (it is closed,
-// and [ErrOutputCut] reported).
+// parent-death signal, [Cmd.Umask] and [Cmd.Limits] are ignored (the child
+// gets shelter's), [EnableSubreaper] returns an error and windows end
+// nothing, and a terminal's output cannot be drained after the wait delay
+// (it is closed, and [ErrOutputCut] reported).
 //
 // spawn imports nothing else of shelter's; the kernel and the plug-ins that
 // run programs use it.

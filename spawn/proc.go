@@ -79,6 +79,21 @@ type Cmd struct {
 	// child inherits shelter's umask.
 	Umask *fs.FileMode
 
+	// Limits are resource limits the child has from its first
+	// instruction, as have the processes it starts. On Linux the child is
+	// started traced, stopped right after its execve, given the limits
+	// with prlimit(2) and let go before it runs; only starts with limits
+	// pay for that. A limit the process may not set (a hard limit raised
+	// without CAP_SYS_RESOURCE) is skipped: the child keeps shelter's.
+	// Three kinds of start set the limits right after the child starts
+	// instead, which leaves the program a moment under shelter's: a
+	// program that is set-user-ID, set-group-ID or has file capabilities
+	// (a traced execve would not grant them), a start with TTY, and every
+	// start once ptrace was refused (a seccomp or Yama policy), which the
+	// first such child's Stderr notes in one line. Other systems ignore
+	// Limits. Nil or empty means the child inherits shelter's limits.
+	Limits []Rlimit
+
 	// TTY, when set, runs the child on a new pseudo-terminal of that size,
 	// as the leader of a new session with the terminal as its controlling
 	// one. Both its stdout and stderr arrive on Stdout; Stderr is unused.
@@ -89,6 +104,16 @@ type Cmd struct {
 	// starts, and Exited once it has been reaped.
 	Started func(pid int)
 	Exited  func(pid int)
+}
+
+// Rlimit is one resource limit of a child (see [Cmd.Limits]).
+type Rlimit struct {
+	// Resource is the system's number of the resource, such as
+	// unix.RLIMIT_NOFILE.
+	Resource int
+	// Cur and Max are the soft and the hard limit in the resource's own
+	// units (bytes, seconds, a count); unix.RLIM_INFINITY is no limit.
+	Cur, Max uint64
 }
 
 // ErrNoExec is returned by [Run] when the kernel refuses to execute the
@@ -174,7 +199,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 			return 126, err
 		}
 		cmd.SysProcAttr = sysProcAttr(true)
-		if err = children.start(cmd, func() error { return start(cmd, c.Umask) }); err == nil {
+		if err = children.start(cmd, func() error { return start(cmd, c.Umask, c.Limits) }); err == nil {
 			feed.started()
 			outputs.started()
 		}
@@ -185,6 +210,10 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		return startStatus(err)
 	}
 	pid := cmd.Process.Pid
+	if term != nil {
+		// A terminal's start is not traced (see Cmd.Limits).
+		setLimits(pid, c.Limits)
+	}
 	if c.Nice != 0 {
 		renice(pid, c.Nice)
 	}
@@ -261,15 +290,16 @@ func signalOf(c *Cmd) syscall.Signal {
 	return c.Signal
 }
 
-// start starts cmd with umask (see startUnder) and retries ETXTBSY: a
-// file just written by a concurrently forked process may briefly be held
-// open for writing (go.dev/issue/22315).
-func start(cmd *exec.Cmd, umask *fs.FileMode) error {
-	err := startUnder(umask, cmd.Start)
+// start starts cmd with umask (see startUnder) and limits (see
+// startLimited) and retries ETXTBSY: a file just written by a
+// concurrently forked process may briefly be held open for writing
+// (go.dev/issue/22315).
+func start(cmd *exec.Cmd, umask *fs.FileMode, limits []Rlimit) error {
+	err := startLimited(cmd, umask, limits)
 	for delay := time.Millisecond; errors.Is(err, syscall.ETXTBSY) && delay < 300*time.Millisecond; delay *= 2 {
 		time.Sleep(delay)
 		cmd.Process = nil
-		err = startUnder(umask, cmd.Start)
+		err = startLimited(cmd, umask, limits)
 	}
 	return err
 }
