@@ -121,8 +121,11 @@ func (c *outputCopy) drain(buf []byte) {
 	}
 }
 
-// drainSettle is how long a drained file has to reach end of file.
-const drainSettle = 100 * time.Millisecond
+// drainSettle is how long a drained file has to reach end of file. A
+// sibling forked on a host loaded past its cores can take a good part of
+// a second to reach its exec; an escaped process costs this on top of the
+// grace.
+const drainSettle = 500 * time.Millisecond
 
 func (c *outputCopy) settle(buf []byte, read int) {
 	c.lost = true
