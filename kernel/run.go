@@ -284,6 +284,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	// The rewrites first, so that the statements detached as jobs have
 	// them too.
 	rewriteExpansions(file)
+	guardArithm(file)
 	rewriteBashSyntax(file)
 	state.jobs = detachJobs(file)
 	file.Name = opts.Name
