@@ -86,6 +86,7 @@ var bashBuiltinCases = []string{
 }
 
 func TestBuiltinsAsBash(t *testing.T) {
+	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash on PATH")
@@ -120,6 +121,7 @@ func TestBuiltinsAsBash(t *testing.T) {
 }
 
 func TestReadEndsWithTheCall(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	start := time.Now()
 	res, err := s.Run(context.Background(), `echo start; (sleep 30) | read y`, kernel.RunOptions{Timeout: 2 * time.Second})

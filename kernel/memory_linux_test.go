@@ -30,6 +30,7 @@ const memoryLine = "shelter: memory limit of 16 MiB exceeded by "
 // address space is limited to 4 GiB, as a host might be: a script that
 // escaped the budget would kill it with "fatal error: out of memory".
 func TestMemoryBudget(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("SHELTER_MEMORY_CHILD") == "1" {
 		memoryChild(t)
 		return

@@ -82,6 +82,7 @@ func TestSpillKeepsBothStreams(t *testing.T) {
 }
 
 func TestPipelinesNeverLoseOrInterleave(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	const stages = `sh -c 'for i in $(seq 50); do echo "first-$i-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" >&2; done; echo out' | ` +
 		`{ for i in $(seq 50); do echo "second-$i-yyyyyyyyyyyyyyyyyyyyyyy" >&2; done; cat; } | ` +

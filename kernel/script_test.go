@@ -133,28 +133,37 @@ func TestInProcessReadsHonourTheDeadline(t *testing.T) {
 		"read -r x < /dev/zero",
 	}
 	for _, script := range scripts {
-		s := newSession(t, kernel.Config{MemoryLimit: -1}, kernel.SessionOptions{Dir: dir})
-		start := time.Now()
-		res := runWith(t, s, script, kernel.RunOptions{Timeout: 2 * time.Second})
-		if res.ExitCode != 124 || !res.TimedOut {
-			t.Errorf("%q: exit %d, stderr %q; want 124", script, res.ExitCode, res.Stderr)
-		}
-		if d := time.Since(start); d > 6*time.Second {
-			t.Errorf("%q: returned after %s", script, d)
-		}
-		if res := run(t, s, "echo ok"); res.Stdout != "ok\n" {
-			t.Errorf("%q: next call: %+v", script, res)
-		}
+		t.Run(script, func(t *testing.T) {
+			t.Parallel()
+			readsHonourTheDeadline(t, script, dir)
+		})
+	}
+}
 
-		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(300*time.Millisecond, cancel)
-		res, err := s.Run(ctx, script, kernel.RunOptions{})
-		if err != nil || res.ExitCode != 130 || !res.Cancelled {
-			t.Errorf("%q cancelled: exit %d, err %v, stderr %q; want 130", script, res.ExitCode, err, res.Stderr)
-		}
-		if res := run(t, s, "echo ok"); res.Stdout != "ok\n" {
-			t.Errorf("%q: call after cancel: %+v", script, res)
-		}
+// readsHonourTheDeadline: script, which blocks reading, ends at the
+// call's timeout (124) and at a cancel (130), and the session goes on.
+func readsHonourTheDeadline(t *testing.T, script, dir string) {
+	s := newSession(t, kernel.Config{MemoryLimit: -1}, kernel.SessionOptions{Dir: dir})
+	start := time.Now()
+	res := runWith(t, s, script, kernel.RunOptions{Timeout: 2 * time.Second})
+	if res.ExitCode != 124 || !res.TimedOut {
+		t.Errorf("%q: exit %d, stderr %q; want 124", script, res.ExitCode, res.Stderr)
+	}
+	if d := time.Since(start); d > 6*time.Second {
+		t.Errorf("%q: returned after %s", script, d)
+	}
+	if res := run(t, s, "echo ok"); res.Stdout != "ok\n" {
+		t.Errorf("%q: next call: %+v", script, res)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	res, err := s.Run(ctx, script, kernel.RunOptions{})
+	if err != nil || res.ExitCode != 130 || !res.Cancelled {
+		t.Errorf("%q cancelled: exit %d, err %v, stderr %q; want 130", script, res.ExitCode, err, res.Stderr)
+	}
+	if res := run(t, s, "echo ok"); res.Stdout != "ok\n" {
+		t.Errorf("%q: call after cancel: %+v", script, res)
 	}
 }
 

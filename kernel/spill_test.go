@@ -19,6 +19,7 @@ const spillSlack = 64<<10 + 200
 // A stream without end fills its spill file up to the cap and no further;
 // the marker says how much of the front is gone.
 func TestSpillFileIsCapped(t *testing.T) {
+	t.Parallel()
 	const limit = 1 << 20
 	s := newSession(t, kernel.Config{OutputLimit: 32 << 10, SpillCap: limit}, kernel.SessionOptions{})
 	res := runWith(t, s, "cat /dev/zero", kernel.RunOptions{Timeout: 2 * time.Second})

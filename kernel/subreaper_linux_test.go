@@ -19,12 +19,13 @@ var escapes = []string{
 	"{ sleep %s & }",
 	"setsid sleep %s &",
 	"setsid -f sleep %s",
-	"sh -c 'setsid sleep %s & sleep 100'",
+	"sh -c 'setsid sleep %s & sleep 107.3'",
 }
 
 // TestEscapesEndWithTheirCall runs in a child process, as the subreaper
 // is the whole process's: the rest of the package's tests run without.
 func TestEscapesEndWithTheirCall(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("SHELTER_SUBREAPER_CHILD") == "1" {
 		escapesChild(t)
 		return
@@ -69,7 +70,7 @@ func escapesChild(t *testing.T) {
 		// Close is called.
 		marker = fmt.Sprintf("83.%03d2", i)
 		s = session()
-		res = run(t, s, "{ "+strings.ReplaceAll(script, "%s", marker)+"\n sleep 100; } &")
+		res = run(t, s, "{ "+strings.ReplaceAll(script, "%s", marker)+"\n sleep 107.3; } &")
 		if res.ExitCode != 0 || len(res.Jobs) != 1 {
 			t.Errorf("%s as a job: %+v", script, res)
 		}
@@ -79,12 +80,12 @@ func escapesChild(t *testing.T) {
 		if left := liveWith("sleep " + marker); len(left) > 0 {
 			t.Errorf("%s: Close returned after %s and left %q", script, time.Since(start), left)
 		}
-		noneLeft(t, "sleep 100")
+		noneLeft(t, "sleep 107.3")
 	}
 }
 
 func exitOf(script string) int {
-	if strings.Contains(script, "sleep 100") {
+	if strings.Contains(script, "sleep 107.3") {
 		return 124
 	}
 	return 0
@@ -93,7 +94,8 @@ func exitOf(script string) int {
 // A process that answers SIGTERM by stopping to wait is killed after the
 // grace, under a timeout and by Close.
 func TestTimeoutEndsAProcessThatOutlastsSIGTERM(t *testing.T) {
-	const script = "timeout -s CONT -k 1d 0 sleep 1000"
+	t.Parallel()
+	const script = "timeout -s CONT -k 1d 0 sleep 1009.3"
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	start := time.Now()
 	res := runWith(t, s, script, kernel.RunOptions{Timeout: 2 * time.Second})
@@ -105,16 +107,16 @@ func TestTimeoutEndsAProcessThatOutlastsSIGTERM(t *testing.T) {
 		t.Errorf("returned after %s", d)
 	}
 	t.Logf("under a 2s timeout, returned after %s", d)
-	noneLeft(t, "sleep 1000")
+	noneLeft(t, "sleep 1009.3")
 
 	s = newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	if res := run(t, s, script+" &"); len(res.Jobs) != 1 {
 		t.Fatalf("the job: %+v", res)
 	}
-	eventually(t, "the job started", func() bool { return len(liveWith("sleep 1000")) > 0 })
+	eventually(t, "the job started", func() bool { return len(liveWith("sleep 1009.3")) > 0 })
 	start = time.Now()
 	s.Close()
-	if left := liveWith("sleep 1000"); len(left) > 0 {
+	if left := liveWith("sleep 1009.3"); len(left) > 0 {
 		t.Errorf("Close returned after %s and left %q", time.Since(start), left)
 	}
 	t.Logf("Close returned after %s", time.Since(start))
