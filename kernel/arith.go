@@ -32,49 +32,46 @@ import (
 // doubles the evaluations of the divisor below it.
 const maxGuardDepth = 4
 
-// guardArithm rewrites file's arithmetic expansions as above, parses the
-// quoted arguments of let, and makes the operands of [[ ]]'s integer
-// comparisons arithmetic.
-func guardArithm(file *syntax.File) {
-	syntax.Walk(file, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.ArithmExp:
-			// One without a position is made for [[ ]] (arithOperand),
-			// where an error fails the test only.
-			if n.Left.IsValid() {
-				n.X, _ = guardExpr(n.X)
-			}
-		case *syntax.ParamExp:
-			n.Index = guardIndex(n.Index)
-			if n.Slice != nil {
-				n.Slice.Offset = guardIndex(n.Slice.Offset)
-				n.Slice.Length = guardIndex(n.Slice.Length)
-			}
-		case *syntax.Assign:
-			n.Index = guardIndex(n.Index)
-		case *syntax.LetClause:
-			for i, x := range n.Exprs {
-				if w, ok := x.(*syntax.Word); ok {
-					if parsed, ok := quotedArithm(w); ok {
-						n.Exprs[i] = parsed
-					}
-				}
-			}
-		case *syntax.TestClause:
-			syntax.Walk(n.X, func(t syntax.Node) bool {
-				if b, ok := t.(*syntax.BinaryTest); ok && intComparison(b.Op) {
-					for _, x := range []*syntax.TestExpr{&b.X, &b.Y} {
-						if ae, ok := arithOperand(*x); ok {
-							*x = &syntax.Word{Parts: []syntax.WordPart{ae}}
-						}
-					}
-				}
-				_, cmd := t.(*syntax.CmdSubst)
-				return !cmd
-			})
+// guardArithmNode rewrites n as above when it is an arithmetic expansion,
+// an index, a let clause (parsing its quoted arguments) or a [[ ]] (making
+// the operands of its integer comparisons arithmetic).
+func guardArithmNode(n syntax.Node) {
+	switch n := n.(type) {
+	case *syntax.ArithmExp:
+		// One without a position is made for [[ ]] (arithOperand),
+		// where an error fails the test only.
+		if n.Left.IsValid() {
+			n.X, _ = guardExpr(n.X)
 		}
-		return true
-	})
+	case *syntax.ParamExp:
+		n.Index = guardIndex(n.Index)
+		if n.Slice != nil {
+			n.Slice.Offset = guardIndex(n.Slice.Offset)
+			n.Slice.Length = guardIndex(n.Slice.Length)
+		}
+	case *syntax.Assign:
+		n.Index = guardIndex(n.Index)
+	case *syntax.LetClause:
+		for i, x := range n.Exprs {
+			if w, ok := x.(*syntax.Word); ok {
+				if parsed, ok := quotedArithm(w); ok {
+					n.Exprs[i] = parsed
+				}
+			}
+		}
+	case *syntax.TestClause:
+		syntax.Walk(n.X, func(t syntax.Node) bool {
+			if b, ok := t.(*syntax.BinaryTest); ok && intComparison(b.Op) {
+				for _, x := range []*syntax.TestExpr{&b.X, &b.Y} {
+					if ae, ok := arithOperand(*x); ok {
+						*x = &syntax.Word{Parts: []syntax.WordPart{ae}}
+					}
+				}
+			}
+			_, cmd := t.(*syntax.CmdSubst)
+			return !cmd
+		})
+	}
 }
 
 // guardIndex guards an index or offset; a plain word is left alone, as
@@ -447,7 +444,7 @@ func arithOperand(x syntax.TestExpr) (*syntax.ArithmExp, bool) {
 	if !ok {
 		return nil, false
 	}
-	// No position: guardArithm leaves it unguarded.
+	// No position: guardArithmNode leaves it unguarded.
 	ae := &syntax.ArithmExp{}
 	text, static := literalText(w)
 	switch {

@@ -170,3 +170,11 @@ func BenchmarkGuardArithm(b *testing.B) {
 		})
 	}
 }
+
+// guardArithm is the arithmetic rewrite alone, on every node of file.
+func guardArithm(file *syntax.File) {
+	syntax.Walk(file, func(n syntax.Node) bool {
+		guardArithmNode(n)
+		return true
+	})
+}

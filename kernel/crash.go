@@ -28,78 +28,101 @@ import (
 //   - test or [ comparing the result of a comparison or a group,
 //     `[ a = b = c ]`, `[ \( a \) = b ]` (interp.Runner.bashTest).
 func crashIssues(f *syntax.File, assoc func(name string) bool) []Issue {
-	names := assocNames(f)
-	isAssoc := func(name string) bool {
-		return names[name] || assoc != nil && assoc(name)
+	c := crashCheck{file: f, assoc: assoc}
+	syntax.Walk(f, c.visit)
+	return c.issues
+}
+
+// crashCheck is crashIssues' walk, which validate shares.
+type crashCheck struct {
+	file   *syntax.File
+	assoc  func(name string) bool
+	names  map[string]bool // the script's associative arrays, found when first asked
+	issues []Issue
+}
+
+func (c *crashCheck) isAssoc(name string) bool {
+	if c.names == nil {
+		c.names = assocNames(c.file)
 	}
-	var issues []Issue
-	add := func(pos syntax.Pos, format string, a ...any) {
-		issues = append(issues, issueAt(pos, SeverityError, CodeUnsupported, fmt.Sprintf(format, a...)))
-	}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.UnaryArithm:
-			if (n.Op == syntax.Inc || n.Op == syntax.Dec) && !plainName(n.X) {
-				x := arithText(n.X)
-				add(n.Pos(), "arithmetic cannot write to an array element: '%s'; write '%s=$(( %s %s 1 ))'",
-					arithText(n), x, x, n.Op.String()[:1])
-			}
-		case *syntax.BinaryArithm:
-			if op, ok := arithAssignOp(n.Op); ok && !plainName(n.X) {
-				x, y := arithText(n.X), arithText(n.Y)
-				fix := fmt.Sprintf("%s=$(( %s ))", x, y)
-				if op != "" {
-					fix = fmt.Sprintf("%s=$(( %s %s (%s) ))", x, x, op, y)
-				}
-				add(n.Pos(), "arithmetic cannot write to an array element: '%s'; write '%s'", arithText(n), fix)
-			}
-		case *syntax.ParamExp:
-			if n.Param != nil && n.Index != nil && isAssoc(n.Param.Value) {
-				if _, word := n.Index.(*syntax.Word); !word {
-					add(n.Pos(), "%s is an associative array, and its key '%s' is arithmetic; quote the key: '${%s[\"%s\"]}'",
-						n.Param.Value, keyText(n.Index), n.Param.Value, keyText(n.Index))
-				}
-			}
-		case *syntax.CallExpr:
-			for _, as := range n.Assigns {
-				assocElems(as, "", add)
-			}
-			if len(n.Args) > 0 {
-				words := make([]Word, len(n.Args))
-				for i, w := range n.Args {
-					words[i] = staticWord(w)
-					if lit := w.Lit(); lit == "[" || lit == "]" {
-						words[i] = Word{Text: lit} // not a glob
-					}
-					if words[i].Opaque {
-						return true
-					}
-				}
-				args := make([]string, len(words))
-				for i, w := range words {
-					args[i] = w.Text
-				}
-				if line, ok := builtinRefusal(args); ok {
-					add(n.Pos(), "%s", line)
-				}
-			}
-		case *syntax.DeclClause:
-			declIssues(n, add)
-		case *syntax.TestClause:
-			syntax.Walk(n.X, func(t syntax.Node) bool {
-				if u, ok := t.(*syntax.UnaryTest); ok && (u.Op == syntax.TsVarSet || u.Op == syntax.TsRefVar) {
-					if w, ok := u.X.(*syntax.Word); ok {
-						if sw := staticWord(w); !sw.Opaque && sw.Text == "" {
-							add(u.Pos(), "'%s' needs the name of a variable, not ''", u.Op)
-						}
-					}
-				}
-				return true
-			})
+	return c.names[name] || c.assoc != nil && c.assoc(name)
+}
+
+func (c *crashCheck) add(pos syntax.Pos, format string, a ...any) {
+	c.issues = append(c.issues, issueAt(pos, SeverityError, CodeUnsupported, fmt.Sprintf(format, a...)))
+}
+
+// visit checks n; it always walks on.
+func (c *crashCheck) visit(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.UnaryArithm:
+		if (n.Op == syntax.Inc || n.Op == syntax.Dec) && !plainName(n.X) {
+			x := arithText(n.X)
+			c.add(n.Pos(), "arithmetic cannot write to an array element: '%s'; write '%s=$(( %s %s 1 ))'",
+				arithText(n), x, x, n.Op.String()[:1])
 		}
-		return true
-	})
-	return issues
+	case *syntax.BinaryArithm:
+		if op, ok := arithAssignOp(n.Op); ok && !plainName(n.X) {
+			x, y := arithText(n.X), arithText(n.Y)
+			fix := fmt.Sprintf("%s=$(( %s ))", x, y)
+			if op != "" {
+				fix = fmt.Sprintf("%s=$(( %s %s (%s) ))", x, x, op, y)
+			}
+			c.add(n.Pos(), "arithmetic cannot write to an array element: '%s'; write '%s'", arithText(n), fix)
+		}
+	case *syntax.ParamExp:
+		if _, word := n.Index.(*syntax.Word); n.Param != nil && n.Index != nil && !word {
+			if c.isAssoc(n.Param.Value) {
+				c.add(n.Pos(), "%s is an associative array, and its key '%s' is arithmetic; quote the key: '${%s[\"%s\"]}'",
+					n.Param.Value, keyText(n.Index), n.Param.Value, keyText(n.Index))
+			}
+		}
+	case *syntax.CallExpr:
+		for _, as := range n.Assigns {
+			assocElems(as, "", c.add)
+		}
+		if len(n.Args) == 0 {
+			return true
+		}
+		switch n.Args[0].Lit() {
+		case "test", "[", "unset": // judged on their words below
+		default:
+			return true
+		}
+		if len(n.Args) > 0 {
+			words := make([]Word, len(n.Args))
+			for i, w := range n.Args {
+				words[i] = staticWord(w)
+				if lit := w.Lit(); lit == "[" || lit == "]" {
+					words[i] = Word{Text: lit} // not a glob
+				}
+				if words[i].Opaque {
+					return true
+				}
+			}
+			args := make([]string, len(words))
+			for i, w := range words {
+				args[i] = w.Text
+			}
+			if line, ok := builtinRefusal(args); ok {
+				c.add(n.Pos(), "%s", line)
+			}
+		}
+	case *syntax.DeclClause:
+		declIssues(n, c.add)
+	case *syntax.TestClause:
+		syntax.Walk(n.X, func(t syntax.Node) bool {
+			if u, ok := t.(*syntax.UnaryTest); ok && (u.Op == syntax.TsVarSet || u.Op == syntax.TsRefVar) {
+				if w, ok := u.X.(*syntax.Word); ok {
+					if sw := staticWord(w); !sw.Opaque && sw.Text == "" {
+						c.add(u.Pos(), "'%s' needs the name of a variable, not ''", u.Op)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return true
 }
 
 // crashRefusal is [nestingRefusal] and [crashIssues] for source given at

@@ -28,6 +28,11 @@ const maxNesting = 1000
 // tree as deep as the chain is long. A closing word (`fi`, `}`) closes
 // a level only where it is a keyword; one in argument position does not.
 func nestingRefusal(src string) (Issue, bool) {
+	if len(src) <= maxNesting/2 {
+		// No construct opens a level in less than a byte (`((` opens
+		// two in two), so a short script cannot nest too deep.
+		return Issue{}, false
+	}
 	sc := nestScanner{src: src, limit: maxNesting}
 	if !sc.scan() {
 		return Issue{}, false

@@ -36,8 +36,9 @@ import (
 // previous iteration's.
 const loopStatusVar = "SHELTER_LOOP_STATUS"
 
-// loopRewrite holds the loops rewritten so far: the walk meets each again.
-type loopRewrite map[*syntax.ForClause]bool
+// loopRewrite rewrites the loops; it needs no state, as a rewritten loop
+// is known by the loop-keep its body ends with.
+type loopRewrite struct{}
 
 // list rewrites the loops of a list of statements in place.
 func (lr loopRewrite) list(stmts *[]*syntax.Stmt) {
@@ -68,20 +69,24 @@ func (lr loopRewrite) alone(st *syntax.Stmt) {
 }
 
 // loop is st's for (( )) loop when it is not rewritten yet.
-func (lr loopRewrite) loop(st *syntax.Stmt) *syntax.ForClause {
+func (loopRewrite) loop(st *syntax.Stmt) *syntax.ForClause {
 	fc, ok := st.Cmd.(*syntax.ForClause)
-	if !ok || lr[fc] {
+	if !ok {
 		return nil
 	}
 	if _, ok := fc.Loop.(*syntax.CStyleLoop); !ok {
 		return nil
 	}
+	if n := len(fc.Do); n > 0 {
+		if call, ok := fc.Do[n-1].Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == internalPrefix+"loop-keep" {
+			return nil // rewritten already
+		}
+	}
 	return fc
 }
 
 // rewrite appends loop-keep to fc's body and returns its loop-end.
-func (lr loopRewrite) rewrite(fc *syntax.ForClause) *syntax.Stmt {
-	lr[fc] = true
+func (loopRewrite) rewrite(fc *syntax.ForClause) *syntax.Stmt {
 	status := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{
 		&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: "?"}},
 	}}}}

@@ -2,14 +2,16 @@ package kernel
 
 import "mvdan.cc/sh/v3/syntax"
 
-// rewriteBashSyntax rewrites, in one walk of file, the constructs that
+// rewriteScript rewrites, in one walk of file, the constructs that
 // mvdan/sh runs differently from bash into ones it runs as bash does
-// (docs/embedding.md, "Bash compatibility"). Each rewrite keeps bash's
-// meaning for every input it touches and leaves alone what it cannot
-// prove.
-func rewriteBashSyntax(file *syntax.File) {
-	loops := loopRewrite{}
+// (docs/embedding.md, "Bash compatibility"), and the expansions shelter
+// answers itself (rewriteExpansion). Each rewrite keeps bash's meaning for
+// every input it touches and leaves alone what it cannot prove.
+func rewriteScript(file *syntax.File) {
+	var loops loopRewrite
 	syntax.Walk(file, func(n syntax.Node) bool {
+		rewriteExpansion(n)
+		guardArithmNode(n)
 		switch n := n.(type) {
 		case *syntax.File:
 			loops.list(&n.Stmts)

@@ -105,9 +105,12 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if err != nil {
 		return s.rejected(start, []Issue{parseIssue(err)}), nil
 	}
-	issues, funcs := s.validate(file)
+	issues, funcs, rewrite := s.validate(file)
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
+	}
+	if rewrite {
+		rewriteScript(file)
 	}
 	res := s.execute(ctx, file, opts, start, funcs)
 	res.Issues = append(issues, res.Issues...)
@@ -140,7 +143,7 @@ func (s *Session) Check(script string) ([]Issue, error) {
 	if err != nil {
 		return []Issue{parseIssue(err)}, nil
 	}
-	issues, _ := s.validate(file)
+	issues, _, _ := s.validate(file)
 	return issues, nil
 }
 
@@ -281,11 +284,8 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	if len(funcs)+len(r.Funcs) > 0 {
 		state.funcs = slices.AppendSeq(slices.Collect(maps.Keys(funcs)), maps.Keys(r.Funcs))
 	}
-	// The rewrites first, so that the statements detached as jobs have
-	// them too.
-	rewriteExpansions(file)
-	guardArithm(file)
-	rewriteBashSyntax(file)
+	// Run rewrote the script already (rewriteScript), so that the
+	// statements detached as jobs have the rewrites too.
 	state.jobs = detachJobs(file)
 	file.Name = opts.Name
 	if file.Name == "" {

@@ -36,28 +36,25 @@ func litWord(s string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
 }
 
-// rewriteExpansions turns every `$(< FILE)` into a command substitution
+// rewriteExpansion turns a `$(< FILE)` into a command substitution
 // that runs shelter's own reader with FILE as its input: mvdan/sh glues
 // the path to the content when FILE has several parts, and its copy knows
 // neither the call's deadline nor its memory budget. It renames
 // $DIRSTACK to the array shelter's pushd and popd keep (dirStackVar).
-func rewriteExpansions(file *syntax.File) {
-	syntax.Walk(file, func(n syntax.Node) bool {
-		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "DIRSTACK" {
-			pe.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: dirStackVar}
-			return true
-		}
-		cs, ok := n.(*syntax.CmdSubst)
-		if !ok || len(cs.Stmts) != 1 {
-			return true
-		}
-		st := cs.Stmts[0]
-		if st.Cmd != nil || st.Negated || st.Background || len(st.Redirs) != 1 || st.Redirs[0].Op != syntax.RdrIn {
-			return true
-		}
-		st.Cmd = &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "cat")}}
-		return true
-	})
+func rewriteExpansion(n syntax.Node) {
+	if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "DIRSTACK" {
+		pe.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: dirStackVar}
+		return
+	}
+	cs, ok := n.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return
+	}
+	st := cs.Stmts[0]
+	if st.Cmd != nil || st.Negated || st.Background || len(st.Redirs) != 1 || st.Redirs[0].Op != syntax.RdrIn {
+		return
+	}
+	st.Cmd = &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "cat")}}
 }
 
 // trapCall notes an EXIT trap that a `trap` command sets or clears, so

@@ -18,54 +18,83 @@ import (
 // them, see [crashIssues]), commands the guard catches and calls a tool
 // is certain to refuse; unknown commands and what it cannot judge are
 // warnings.
-func (s *Session) validate(file *syntax.File) ([]Issue, map[string]bool) {
-	funcs := make(map[string]bool)
-	syntax.Walk(file, func(n syntax.Node) bool {
-		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
-			funcs[fd.Name.Value] = true
+func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewrite bool) {
+	v := validation{s: s, crash: crashCheck{file: file, assoc: s.assocVar}}
+	syntax.Walk(file, v.visit)
+	if v.found != nil {
+		// A function may be called before it is defined: judge the
+		// commands again, knowing every function of the script.
+		v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVar}, funcs: v.found}
+		syntax.Walk(file, v.visit)
+	}
+	return append(v.issues, v.crash.issues...), v.found, v.rewrite
+}
+
+// validation is one walk of validate.
+type validation struct {
+	s       *Session
+	crash   crashCheck
+	funcs   map[string]bool // the script's functions, when known before the walk
+	found   map[string]bool // the functions the walk met
+	issues  []Issue
+	rewrite bool // the walk met a node rewriteScript may change
+}
+
+func (v *validation) visit(n syntax.Node) bool {
+	s := v.s
+	v.crash.visit(n)
+	v.rewrite = v.rewrite || rewritable(n)
+	switch n := n.(type) {
+	case *syntax.CoprocClause:
+		v.issues = append(v.issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "coproc is not supported"))
+	case *syntax.FuncDecl:
+		if n.Name == nil {
+			v.issues = append(v.issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "a function needs a name"))
+			break
 		}
-		return true
-	})
-	var issues []Issue
-	syntax.Walk(file, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CoprocClause:
-			issues = append(issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "coproc is not supported"))
-		case *syntax.FuncDecl:
-			if n.Name == nil {
-				issues = append(issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "a function needs a name"))
-			}
-		case *syntax.CallExpr:
-			for _, a := range n.Assigns {
-				if a.Name != nil {
-					s.checkVar(&issues, a.Pos(), a.Name.Value, n)
-				}
-			}
-			if len(n.Args) > 0 {
-				words := make([]Word, len(n.Args))
-				for i, w := range n.Args {
-					words[i] = staticWord(w)
-				}
-				for _, name := range assignedNames(words) {
-					s.checkVar(&issues, n.Pos(), name, n)
-				}
-				s.checkCommand(&issues, n.Pos(), words, funcs)
-			}
-		case *syntax.DeclClause:
-			for _, a := range n.Args {
-				if a.Name != nil {
-					s.checkVar(&issues, a.Pos(), a.Name.Value, n)
-				}
-			}
-		case *syntax.ForClause:
-			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
-				s.checkVar(&issues, it.Name.Pos(), it.Name.Value, n)
+		if v.found == nil {
+			v.found = make(map[string]bool)
+		}
+		v.found[n.Name.Value] = true
+	case *syntax.CallExpr:
+		for _, a := range n.Assigns {
+			if a.Name != nil {
+				s.checkVar(&v.issues, a.Pos(), a.Name.Value, n)
 			}
 		}
+		if len(n.Args) > 0 {
+			words := make([]Word, len(n.Args))
+			for i, w := range n.Args {
+				words[i] = staticWord(w)
+			}
+			for _, name := range assignedNames(words) {
+				s.checkVar(&v.issues, n.Pos(), name, n)
+			}
+			s.checkCommand(&v.issues, n.Pos(), words, v.funcs)
+		}
+	case *syntax.DeclClause:
+		for _, a := range n.Args {
+			if a.Name != nil {
+				s.checkVar(&v.issues, a.Pos(), a.Name.Value, n)
+			}
+		}
+	case *syntax.ForClause:
+		if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			s.checkVar(&v.issues, it.Name.Pos(), it.Name.Value, n)
+		}
+	}
+	return true
+}
+
+// rewritable reports whether n is a node rewriteScript may change: a
+// script without one runs as parsed.
+func rewritable(n syntax.Node) bool {
+	switch n.(type) {
+	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
+		*syntax.Assign, *syntax.LetClause, *syntax.TestClause, *syntax.ForClause, *syntax.DeclClause:
 		return true
-	})
-	issues = append(issues, crashIssues(file, s.assocVar)...)
-	return issues, funcs
+	}
+	return false
 }
 
 // assocVar reports whether the session holds name as an associative
