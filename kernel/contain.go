@@ -36,13 +36,13 @@ type budget struct {
 
 type budgetKey struct{}
 
-func (s *Session) newBudget(end context.CancelCauseFunc) *budget {
+func (s *Session) newBudget(start time.Time, end context.CancelCauseFunc) *budget {
 	limit := s.k.cfg.MemoryLimit
 	if limit == 0 {
 		limit = DefaultMemoryLimit
 	}
 	b := &budget{limit: limit, end: end}
-	b.next.Store(time.Now().Add(time.Millisecond).UnixNano())
+	b.next.Store(start.Add(time.Millisecond).UnixNano())
 	return b
 }
 

@@ -113,7 +113,7 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 	}
 	ctx, cancel := context.WithCancelCause(context.WithValue(s.life, jobKey{}, j))
 	j.cancel = func() { cancel(nil) }
-	ctx = withBudget(ctx, s.newBudget(cancel))
+	ctx = withBudget(ctx, s.newBudget(time.Now(), cancel))
 
 	sub := s.runner.Subshell()
 	interp.StdIO(s.devnull, &jobWriter{log: log, call: stdout}, &jobWriter{log: log, call: stderr})(sub)

@@ -252,7 +252,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		callCtx, cancel = context.WithTimeout(callCtx, timeout)
 		defer cancel()
 	}
-	callCtx = withBudget(callCtx, s.newBudget(end))
+	callCtx = withBudget(callCtx, s.newBudget(start, end))
 
 	stdin, closeStdin, err := s.callInput(opts.Stdin)
 	if err != nil {
