@@ -162,6 +162,14 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 		return next, true
 	}
 	st := s.call.Load()
+	if strings.HasPrefix(args[0], internalPrefix+"bg-") {
+		if st == nil || jobOf(ctx) != nil {
+			return []string{"builtin", ":"}, true // a job's: kill does not know them
+		}
+		if next, ok := st.bg.contain(hc, args); ok {
+			return next, true
+		}
+	}
 	switch args[0] {
 	case internalPrefix + "job":
 		i, _ := strconv.Atoi(args[1])
@@ -171,7 +179,7 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 		if s.startJob(st.jobs[i], st.out, st.errOut) == nil {
 			return statusArgv(1), true
 		}
-		return statusArgv(0), true
+		return []string{"eval", bangVar + "=" + strconv.FormatInt(s.lastJob.Load(), 10)}, true
 	case internalPrefix + "cat":
 		return statusArgv(s.catShortcut(ctx, hc, b)), true
 	case "trap":

@@ -34,6 +34,12 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if next, ok := s.containCall(ctx, args); ok {
 		return next, nil
 	}
+	if st := s.call.Load(); args[0] == "kill" && st != nil && jobOf(ctx) == nil {
+		// kill "$!" of a nested background: its pids, then kill as usual.
+		if pids, ok := st.bg.killArgs(interp.HandlerCtx(ctx), args); ok {
+			args = pids
+		}
+	}
 	if st := s.call.Load().forResult(interp.HandlerCtx(ctx).Stdout); st != nil {
 		st.setData(nil)
 	}

@@ -94,9 +94,16 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 		cmd.Limits = scriptLimits(ctx).rlimits()
 	}
 	job := jobOf(ctx)
+	var call *callState
+	if job == nil {
+		call = s.call.Load()
+	}
 	started, exited := cmd.Started, cmd.Exited
 	cmd.Started = func(pid int) {
 		s.jobs.started(job, pid, l.nohup)
+		if call != nil {
+			call.bg.note(ctx, pid)
+		}
 		if started != nil {
 			started(pid)
 		}

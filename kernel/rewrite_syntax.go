@@ -9,6 +9,12 @@ import "mvdan.cc/sh/v3/syntax"
 // every input it touches and leaves alone what it cannot prove.
 func rewriteScript(file *syntax.File) {
 	var loops loopRewrite
+	// nested rewrites a list below the top level: its loops, and its
+	// backgrounds for kill (markBackgrounds).
+	nested := func(stmts *[]*syntax.Stmt) {
+		loops.list(stmts)
+		markBackgrounds(stmts)
+	}
 	syntax.Walk(file, func(n syntax.Node) bool {
 		rewriteExpansion(n)
 		guardArithmNode(n)
@@ -16,26 +22,28 @@ func rewriteScript(file *syntax.File) {
 		case *syntax.File:
 			loops.list(&n.Stmts)
 		case *syntax.Block:
-			loops.list(&n.Stmts)
+			nested(&n.Stmts)
 		case *syntax.Subshell:
-			loops.list(&n.Stmts)
+			nested(&n.Stmts)
 		case *syntax.IfClause:
-			loops.list(&n.Cond)
-			loops.list(&n.Then)
+			nested(&n.Cond)
+			nested(&n.Then)
 		case *syntax.WhileClause:
-			loops.list(&n.Cond)
-			loops.list(&n.Do)
+			nested(&n.Cond)
+			nested(&n.Do)
 		case *syntax.ForClause:
-			loops.list(&n.Do)
+			nested(&n.Do)
 		case *syntax.CaseItem:
-			loops.list(&n.Stmts)
+			nested(&n.Stmts)
 		case *syntax.CmdSubst:
-			loops.list(&n.Stmts)
+			nested(&n.Stmts)
 		case *syntax.ProcSubst:
-			loops.list(&n.Stmts)
+			nested(&n.Stmts)
 		case *syntax.Stmt:
 			loops.alone(n)
 			rewriteDeclQuery(n)
+		case *syntax.ParamExp:
+			renameBang(n)
 		case *syntax.BinaryTest:
 			quoteRegexLiterals(n)
 		case *syntax.Assign:

@@ -50,10 +50,11 @@ type TermSize struct {
 
 // callState is what the handlers need to know of the running call.
 type callState struct {
-	stdin  *os.File  // the call's own input, as every command inherits it
-	stdout io.Writer // the stream commands write the result's stdout to
-	funcs  []string  // the functions the session and the script define
-	source string    // RunOptions.Source
+	stdin  *os.File    // the call's own input, as every command inherits it
+	stdout io.Writer   // the stream commands write the result's stdout to
+	funcs  []string    // the functions the session and the script define
+	source string      // RunOptions.Source
+	bg     backgrounds // the nested backgrounds, for kill "$!"
 
 	out, errOut *stream        // the call's streams, as jobs started by it write them
 	jobs        []*syntax.Stmt // the top-level `cmd &` statements, by index

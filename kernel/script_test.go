@@ -75,6 +75,7 @@ func TestBangIsTheJobsPID(t *testing.T) {
 		{"{ sleep 0.1; exit 7; } & wait $!; echo $?", "7\n"},
 		{"sleep 5 & kill $!; wait $!; echo $?", "143\n"},
 		{"sleep 5 & kill -0 $! && [ \"$(jobs -p)\" = $! ] && echo real; kill $!; wait", "real\n"},
+		{"f() { sleep 5 & kill $!; wait $!; echo $?; }; f", "143\n"}, // mvdan's own background: $! is g1
 		{"set -e; false & wait $!; echo not reached", ""},
 		{"x=1 & wait $!; echo $?", "0\n"}, // a job that runs no program
 	}

@@ -89,10 +89,12 @@ func (v *validation) visit(n syntax.Node) bool {
 // rewritable reports whether n is a node rewriteScript may change: a
 // script without one runs as parsed.
 func rewritable(n syntax.Node) bool {
-	switch n.(type) {
+	switch n := n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
 		*syntax.Assign, *syntax.LetClause, *syntax.TestClause, *syntax.ForClause, *syntax.DeclClause:
 		return true
+	case *syntax.Stmt:
+		return n.Background
 	}
 	return false
 }

@@ -1,0 +1,206 @@
+package kernel
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A `&` nested in a function, subshell or group is mvdan/sh's own
+// background: its $! is "gN", the N-th of the shell running it, which
+// wait knows and kill did not. shelter makes kill know it:
+//
+//	bg-next; CMD & bg-launched "$!"
+//
+// bg-next sets bgNextVar in the shell to a new id, which the background
+// shell copies as it starts; every process that shell (or one it starts)
+// runs is noted under that id (note, from applyLaunch).
+// bg-launched ties the shell's "gN" to the id and unsets the variable, so
+// later commands of the shell are not taken for the background's. kill
+// "gN" then signals the processes of the id (killArgs).
+const bgNextVar = "SHELTER_BG_NEXT"
+
+// bangVar is what $! reads (renameBang): the latest background of the
+// shell, a job's pid (set by the job command) or a nested background's
+// "gN" (set by bg-launched). mvdan/sh's own $! would answer "gN" in every
+// later call once any nested background ran.
+const bangVar = "SHELTER_BANG"
+
+// renameBang makes pe read bangVar when it is $!; the "$!" bg-launched
+// takes is mvdan/sh's own, built after the walk met its list.
+func renameBang(pe *syntax.ParamExp) {
+	if pe.Param != nil && pe.Param.Value == "!" && !pe.Excl && !bangOfMark(pe) {
+		pe.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: bangVar}
+	}
+}
+
+// bgWait bounds how long kill waits for a background that has not
+// started its first process yet.
+const bgWait = 200 * time.Millisecond
+
+// backgrounds is a call's nested backgrounds.
+type backgrounds struct {
+	mu    sync.Mutex
+	next  int
+	names map[bgName]int // a shell's "gN", to its id
+	pids  map[int][]int  // an id, to the processes its background started
+	grew  chan struct{}  // closed and renewed when pids grows
+}
+
+type bgName struct {
+	shell *interp.Runner
+	g     string
+}
+
+// markBackgrounds puts bg-next before and bg-launched after each
+// background statement of stmts; the top level of the script is left
+// alone, as those statements become the session's jobs.
+func markBackgrounds(stmts *[]*syntax.Stmt) {
+	n := 0
+	for _, st := range *stmts {
+		if st.Background && !isBgMark(st) {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	out := make([]*syntax.Stmt, 0, len(*stmts)+2*n)
+	for i, st := range *stmts {
+		if !st.Background || (i > 0 && isBgMark((*stmts)[i-1])) {
+			out = append(out, st)
+			continue
+		}
+		bang := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{
+			&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: "!"}}, // no position: bangOfMark
+		}}}}
+		out = append(out,
+			&syntax.Stmt{Position: st.Position, Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "bg-next")}}},
+			st,
+			&syntax.Stmt{Position: st.Position, Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "bg-launched"), bang}}})
+	}
+	*stmts = out
+}
+
+func isBgMark(st *syntax.Stmt) bool {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && len(call.Args) > 0 && call.Args[0].Lit() == internalPrefix+"bg-next"
+}
+
+// contain answers bg-next and bg-launched; ok is false for any other
+// command. The call handler turns the "gN" words of kill into the pids
+// they stand for (killArgs).
+func (bg *backgrounds) contain(hc interp.HandlerContext, args []string) (next []string, ok bool) {
+	switch args[0] {
+	case internalPrefix + "bg-next":
+		bg.mu.Lock()
+		bg.next++
+		id := bg.next
+		bg.mu.Unlock()
+		return []string{"eval", bgNextVar + "=" + strconv.Itoa(id)}, true
+	case internalPrefix + "bg-launched":
+		id, _ := strconv.Atoi(hc.Env.Get(bgNextVar).String())
+		if r := handlerRunner(hc); r != nil && id > 0 && len(args) > 1 {
+			bg.mu.Lock()
+			if bg.names == nil {
+				bg.names = map[bgName]int{}
+			}
+			bg.names[bgName{r, args[1]}] = id
+			bg.mu.Unlock()
+		}
+		bang := ""
+		if len(args) > 1 {
+			bang = "; " + bangVar + "=" + quoteWord(args[1])
+		}
+		return []string{"eval", "unset " + bgNextVar + bang}, true
+	}
+	return nil, false
+}
+
+// killArgs replaces each "gN" of kill's words by the pids of that
+// background, waiting up to bgWait for its first.
+func (bg *backgrounds) killArgs(hc interp.HandlerContext, args []string) ([]string, bool) {
+	r := handlerRunner(hc)
+	if r == nil {
+		return nil, false
+	}
+	var out []string
+	for i, a := range args {
+		if len(a) < 2 || a[0] != 'g' || strings.Trim(a[1:], "0123456789") != "" {
+			if out != nil {
+				out = append(out, a)
+			}
+			continue
+		}
+		pids := bg.wait(bgName{r, a})
+		if pids == nil {
+			if out != nil {
+				out = append(out, a)
+			}
+			continue
+		}
+		if out == nil {
+			out = append([]string(nil), args[:i]...)
+		}
+		for _, p := range pids {
+			out = append(out, strconv.Itoa(p))
+		}
+	}
+	return out, out != nil
+}
+
+// wait gives the pids of name's background, once it has one or bgWait
+// has passed; nil when name is no background of this call.
+func (bg *backgrounds) wait(name bgName) []int {
+	deadline := time.Now().Add(bgWait)
+	for {
+		bg.mu.Lock()
+		id, known := bg.names[name]
+		pids := bg.pids[id]
+		if bg.grew == nil {
+			bg.grew = make(chan struct{})
+		}
+		grew := bg.grew
+		bg.mu.Unlock()
+		left := time.Until(deadline)
+		if !known || len(pids) > 0 || left <= 0 {
+			return append([]int(nil), pids...)
+		}
+		select {
+		case <-grew:
+		case <-time.After(left):
+		}
+	}
+}
+
+// note notes pid under the background the command of ctx runs in, if
+// any.
+func (bg *backgrounds) note(ctx context.Context, pid int) {
+	env, ok := handlerEnv(ctx)
+	if !ok {
+		return
+	}
+	id, _ := strconv.Atoi(env.Get(bgNextVar).String())
+	if id <= 0 {
+		return
+	}
+	bg.mu.Lock()
+	if bg.pids == nil {
+		bg.pids = map[int][]int{}
+	}
+	bg.pids[id] = append(bg.pids[id], pid)
+	if bg.grew != nil {
+		close(bg.grew)
+		bg.grew = nil
+	}
+	bg.mu.Unlock()
+}
+
+// bangOfMark reports whether pe is the $! of a bg-launched, which has no
+// position as no script wrote it.
+func bangOfMark(pe *syntax.ParamExp) bool { return !pe.Param.ValuePos.IsValid() }
