@@ -47,7 +47,21 @@ func (s *Session) newBudget(start time.Time, end context.CancelCauseFunc) *budge
 }
 
 func withBudget(ctx context.Context, b *budget) context.Context {
-	return context.WithValue(ctx, budgetKey{}, b)
+	return &budgetContext{Context: ctx, b: b}
+}
+
+// budgetContext carries a budget, as context.WithValue would, in a type of
+// its own that budgetOf finds without a type assertion on the key.
+type budgetContext struct {
+	context.Context
+	b *budget
+}
+
+func (c *budgetContext) Value(key any) any {
+	if _, ok := key.(budgetKey); ok {
+		return c.b
+	}
+	return c.Context.Value(key)
 }
 
 // budgetOf is the budget of the call or job ctx belongs to; nil means

@@ -59,6 +59,11 @@ type Session struct {
 	mu     sync.Mutex // held for the duration of a call
 	runner *interp.Runner
 	parser *syntax.Parser
+	// check is the static pass's walk, kept across calls (s.mu is held)
+	// with its visitor bound once: validate allocates neither per call.
+	check      validation
+	checkVisit func(syntax.Node) bool
+	assocVarFn func(name string) bool
 	closed bool
 
 	// call is the state of the running foreground call, nil between calls.

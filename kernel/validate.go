@@ -19,15 +19,21 @@ import (
 // is certain to refuse; unknown commands and what it cannot judge are
 // warnings.
 func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewrite bool) {
-	v := validation{s: s, crash: crashCheck{file: file, assoc: s.assocVar}}
-	syntax.Walk(file, v.visit)
+	if s.checkVisit == nil {
+		s.checkVisit, s.assocVarFn = s.check.visit, s.assocVar
+	}
+	v := &s.check
+	*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}}
+	syntax.Walk(file, s.checkVisit)
 	if v.found != nil {
 		// A function may be called before it is defined: judge the
 		// commands again, knowing every function of the script.
-		v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVar}, funcs: v.found}
-		syntax.Walk(file, v.visit)
+		*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}, funcs: v.found}
+		syntax.Walk(file, s.checkVisit)
 	}
-	return append(v.issues, v.crash.issues...), v.found, v.rewrite
+	issues, funcs, rewrite = append(v.issues, v.crash.issues...), v.found, v.rewrite
+	*v = validation{} // hold nothing of the script between calls
+	return issues, funcs, rewrite
 }
 
 // validation is one walk of validate.
