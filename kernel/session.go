@@ -64,7 +64,7 @@ type Session struct {
 	check      validation
 	checkVisit func(syntax.Node) bool
 	assocVarFn func(name string) bool
-	closed bool
+	closed     bool
 
 	// call is the state of the running foreground call, nil between calls.
 	call atomic.Pointer[callState]
