@@ -173,22 +173,16 @@ func (o *origWriter) Write(p []byte) (int, error) {
 }
 
 // sessionEnviron is the environment the session's runner starts from. It
-// answers what mvdan/sh does not know of: $! with the pid of the
-// session's latest job, and ${BASH_SOURCE[0]} with the file the running
-// call was read from (RunOptions.Source), unless the script set either.
+// answers ${BASH_SOURCE[0]} with the file the running call was read from
+// (RunOptions.Source), unless the script set it, which mvdan/sh does not
+// know of. ($! is bangVar, see renameBang.)
 type sessionEnviron struct {
 	expand.Environ
-	lastJob func() int
-	source  func() string
+	source func() string
 }
 
 func (e sessionEnviron) Get(name string) expand.Variable {
-	switch name {
-	case "!":
-		if pid := e.lastJob(); pid != 0 {
-			return expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(pid)}
-		}
-	case "BASH_SOURCE":
+	if name == "BASH_SOURCE" {
 		if src := e.source(); src != "" {
 			return expand.Variable{Set: true, Kind: expand.Indexed, List: []string{src}}
 		}

@@ -131,7 +131,7 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	}
 	s.life, s.end = context.WithCancel(context.Background())
 	env := k.sessionEnv(opts, tmpdir, dir)
-	base := sessionEnviron{Environ: listEnviron(env), lastJob: func() int { return int(s.lastJob.Load()) }, source: s.callSource}
+	base := sessionEnviron{Environ: listEnviron(env), source: s.callSource}
 	s.runner, err = s.newRunner(base, dir)
 	if err != nil {
 		s.cleanup()
