@@ -16,6 +16,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/internal/proctest"
 )
 
 func launchSession(t *testing.T, cfg Config) *Session {
@@ -107,9 +109,9 @@ func TestTimeoutBuiltin(t *testing.T) {
 		t.Logf("%s: not ready in time, trying a longer duration", script)
 	}
 	for _, m := range []string{"31.70"} {
-		if left := liveMarker(m); len(left) > 0 {
+		if left := proctest.With(m); len(left) > 0 {
 			// Leftovers are ended in the background; give them the grace.
-			waitUntil(t, func() bool { return len(liveMarker(m)) == 0 })
+			waitUntil(t, func() bool { return len(proctest.With(m)) == 0 })
 		}
 	}
 }
@@ -137,25 +139,13 @@ func TestNohupAndNice(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 	waitUntil(t, func() bool {
-		for _, p := range liveMarker(marker) {
+		for _, p := range proctest.With(marker) {
 			if p.Nice == own+4 {
 				return true
 			}
 		}
 		return false
 	})
-}
-
-// liveMarker lists the live processes whose command line
-// contains marker.
-func liveMarker(marker string) []LiveProcess {
-	var found []LiveProcess
-	for _, p := range LiveProcesses() {
-		if strings.Contains(p.Args, marker) {
-			found = append(found, p)
-		}
-	}
-	return found
 }
 
 func waitUntil(t *testing.T, cond func() bool) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shelter-sh/shelter/internal/proctest"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -324,16 +325,13 @@ func TestHelpAndTools(t *testing.T) {
 	}
 }
 
-// processesWith lists the pids whose command line contains marker.
 // processesWith lists the pids of the live processes whose command line
 // contains marker.
 func processesWith(t testing.TB, marker string) []string {
 	t.Helper()
 	var pids []string
-	for _, p := range kernel.LiveProcesses() {
-		if strings.Contains(p.Args, marker) {
-			pids = append(pids, strconv.Itoa(p.PID))
-		}
+	for _, p := range proctest.With(marker) {
+		pids = append(pids, strconv.Itoa(p.PID))
 	}
 	return pids
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shelter-sh/shelter/internal/proctest"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -29,10 +30,8 @@ func runWith(t testing.TB, s *kernel.Session, script string, opts kernel.RunOpti
 // as "pid: command line".
 func liveWith(marker string) []string {
 	var found []string
-	for _, p := range kernel.LiveProcesses() {
-		if strings.Contains(p.Args, marker) {
-			found = append(found, fmt.Sprintf("%d: %s", p.PID, p.Args))
-		}
+	for _, p := range proctest.With(marker) {
+		found = append(found, fmt.Sprintf("%d: %s", p.PID, p.Args))
 	}
 	return found
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/creack/pty"
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/shelter-sh/shelter/internal/proctest"
 )
 
 func TestMain(m *testing.M) {
@@ -53,12 +54,12 @@ func noLive(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	deadline := time.Now().Add(time.Minute)
 	for {
-		left := liveWith(args[0])
+		left := proctest.With(args[0])
 		if len(left) == 0 {
 			return
 		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("processes left: %q", left)
+			ts.Fatalf("processes left: %+v", left)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package kernel
+package proctest
 
 import (
 	"os/exec"
@@ -8,22 +8,14 @@ import (
 	"strings"
 )
 
-// LiveProcess is a process the tests look for by its command line.
-type LiveProcess struct {
-	PID  int
-	Nice int
-	// Args is the command line, its arguments joined by spaces.
-	Args string
-}
-
-// LiveProcesses lists the processes that run, from ps (there is no /proc
+// Live lists the processes that run, from ps (there is no /proc
 // here); zombies run nothing and are left out.
-func LiveProcesses() []LiveProcess {
+func Live() []Process {
 	out, err := exec.Command("ps", "-A", "-o", "pid=,nice=,stat=,args=").Output()
 	if err != nil {
 		return nil
 	}
-	var found []LiveProcess
+	var found []Process
 	for line := range strings.Lines(string(out)) {
 		f := strings.Fields(line)
 		if len(f) < 4 || strings.HasPrefix(f[2], "Z") {
@@ -34,7 +26,7 @@ func LiveProcesses() []LiveProcess {
 			continue
 		}
 		nice, _ := strconv.Atoi(f[1])
-		found = append(found, LiveProcess{PID: pid, Nice: nice, Args: strings.Join(f[3:], " ")})
+		found = append(found, Process{PID: pid, Nice: nice, Args: strings.Join(f[3:], " ")})
 	}
 	return found
 }

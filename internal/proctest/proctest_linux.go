@@ -1,4 +1,4 @@
-package kernel
+package proctest
 
 import (
 	"os"
@@ -7,19 +7,11 @@ import (
 	"strings"
 )
 
-// LiveProcess is a process the tests look for by its command line.
-type LiveProcess struct {
-	PID  int
-	Nice int
-	// Args is the command line, its arguments joined by spaces.
-	Args string
-}
-
-// LiveProcesses lists the processes that run, from /proc; zombies run
+// Live lists the processes that run, from /proc; zombies run
 // nothing and are left out.
-func LiveProcesses() []LiveProcess {
+func Live() []Process {
 	entries, _ := os.ReadDir("/proc")
-	var found []LiveProcess
+	var found []Process
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -45,7 +37,7 @@ func LiveProcesses() []LiveProcess {
 		}
 		nice, _ := strconv.Atoi(fields[16])
 		args := strings.TrimRight(strings.ReplaceAll(string(cmdline), "\x00", " "), " ")
-		found = append(found, LiveProcess{PID: pid, Nice: nice, Args: args})
+		found = append(found, Process{PID: pid, Nice: nice, Args: args})
 	}
 	return found
 }
