@@ -61,35 +61,25 @@ type bgName struct {
 // background statement of stmts; the top level of the script is left
 // alone, as those statements become the session's jobs.
 func markBackgrounds(stmts *[]*syntax.Stmt) {
-	n := 0
-	for _, st := range *stmts {
-		if st.Background && !isBgMark(st) {
-			n++
-		}
-	}
-	if n == 0 {
-		return
-	}
-	out := make([]*syntax.Stmt, 0, len(*stmts)+2*n)
+	var out []*syntax.Stmt
 	for i, st := range *stmts {
-		if !st.Background || (i > 0 && isBgMark((*stmts)[i-1])) {
-			out = append(out, st)
+		if !st.Background {
+			if out != nil {
+				out = append(out, st)
+			}
 			continue
 		}
-		bang := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{
-			&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: "!"}}, // no position: bangOfMark
-		}}}}
+		if out == nil {
+			out = append(make([]*syntax.Stmt, 0, len(*stmts)+2), (*stmts)[:i]...)
+		}
 		out = append(out,
-			&syntax.Stmt{Position: st.Position, Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "bg-next")}}},
+			callStmt(st.Position, litWord(internalPrefix+"bg-next")),
 			st,
-			&syntax.Stmt{Position: st.Position, Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "bg-launched"), bang}}})
+			callStmt(st.Position, litWord(internalPrefix+"bg-launched"), quotedParam("!")))
 	}
-	*stmts = out
-}
-
-func isBgMark(st *syntax.Stmt) bool {
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	return ok && len(call.Args) > 0 && call.Args[0].Lit() == internalPrefix+"bg-next"
+	if out != nil {
+		*stmts = out
+	}
 }
 
 // contain answers bg-next and bg-launched; ok is false for any other
@@ -202,5 +192,5 @@ func (bg *backgrounds) note(ctx context.Context, pid int) {
 }
 
 // bangOfMark reports whether pe is the $! of a bg-launched, which has no
-// position as no script wrote it.
+// position (quotedParam) as no script wrote it.
 func bangOfMark(pe *syntax.ParamExp) bool { return !pe.Param.ValuePos.IsValid() }

@@ -87,17 +87,12 @@ func (loopRewrite) loop(st *syntax.Stmt) *syntax.ForClause {
 
 // rewrite appends loop-keep to fc's body and returns its loop-end.
 func (loopRewrite) rewrite(fc *syntax.ForClause) *syntax.Stmt {
-	status := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{
-		&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: "?"}},
-	}}}}
-	call := func(args ...*syntax.Word) *syntax.Stmt {
-		return &syntax.Stmt{Position: fc.DonePos, Cmd: &syntax.CallExpr{Args: args}}
-	}
-	fc.Do = append(fc.Do, call(litWord(internalPrefix+"loop-keep"), status))
-	return &syntax.Stmt{Position: fc.DonePos, Cmd: &syntax.BinaryCmd{
+	at := fc.DonePos
+	fc.Do = append(fc.Do, callStmt(at, litWord(internalPrefix+"loop-keep"), quotedParam("?")))
+	return &syntax.Stmt{Position: at, Cmd: &syntax.BinaryCmd{
 		Op: syntax.AndStmt,
-		X:  call(litWord(internalPrefix + "loop-end")),
-		Y:  call(litWord("builtin"), litWord(":")),
+		X:  callStmt(at, litWord(internalPrefix+"loop-end")),
+		Y:  callStmt(at, litWord("builtin"), litWord(":")),
 	}}
 }
 

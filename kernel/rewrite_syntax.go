@@ -52,3 +52,17 @@ func rewriteScript(file *syntax.File) {
 		return true
 	})
 }
+
+// rewritable reports whether n is a node rewriteScript may change: a
+// script without one runs as parsed (validate asks it of every node). It
+// names the nodes the walk above acts on.
+func rewritable(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
+		*syntax.Assign, *syntax.LetClause, *syntax.TestClause, *syntax.ForClause, *syntax.DeclClause:
+		return true
+	case *syntax.Stmt:
+		return n.Background
+	}
+	return false
+}

@@ -36,6 +36,19 @@ func litWord(s string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
 }
 
+// callStmt is a statement at pos that runs the words args.
+func callStmt(pos syntax.Pos, args ...*syntax.Word) *syntax.Stmt {
+	return &syntax.Stmt{Position: pos, Cmd: &syntax.CallExpr{Args: args}}
+}
+
+// quotedParam is the word "$name" of a special parameter (?, !), with no
+// position: no script wrote it.
+func quotedParam(name string) *syntax.Word {
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{
+		&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: name}},
+	}}}}
+}
+
 // rewriteExpansion turns a `$(< FILE)` into a command substitution
 // that runs shelter's own reader with FILE as its input: mvdan/sh glues
 // the path to the content when FILE has several parts, and its copy knows
@@ -145,7 +158,7 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 }
 
 func exitWith(status int) *syntax.Stmt {
-	return &syntax.Stmt{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "status"), litWord(strconv.Itoa(status))}}}
+	return callStmt(syntax.Pos{}, litWord(internalPrefix+"status"), litWord(strconv.Itoa(status)))
 }
 
 // origWriter is what the runner had as stdout and stderr at its first

@@ -92,19 +92,6 @@ func (v *validation) visit(n syntax.Node) bool {
 	return true
 }
 
-// rewritable reports whether n is a node rewriteScript may change: a
-// script without one runs as parsed.
-func rewritable(n syntax.Node) bool {
-	switch n := n.(type) {
-	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
-		*syntax.Assign, *syntax.LetClause, *syntax.TestClause, *syntax.ForClause, *syntax.DeclClause:
-		return true
-	case *syntax.Stmt:
-		return n.Background
-	}
-	return false
-}
-
 // assocVar reports whether the session holds name as an associative
 // array; s.mu is held.
 func (s *Session) assocVar(name string) bool {
