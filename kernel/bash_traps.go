@@ -93,26 +93,17 @@ func trapLine(action, cond string) string {
 
 // trapBuiltin is `trap [-lp] [[ACTION] COND...]`.
 func (s *Session) trapBuiltin(_ context.Context, hc interp.HandlerContext, args []string) []string {
-	rest := args[1:]
-	var listing, signals bool
-	for len(rest) > 0 && len(rest[0]) > 1 && rest[0][0] == '-' {
-		flag := rest[0]
-		rest = rest[1:]
-		if flag == "--" {
-			break
-		}
-		for _, c := range flag[1:] {
-			switch c {
-			case 'p':
-				listing = true
-			case 'l':
-				signals = true
-			default:
-				fmt.Fprintf(hc.Stderr, "trap: -%c: invalid option\n%s\n", c, trapUsage)
-				return statusArgv(2)
-			}
-		}
+	fa := parseFlags(args[1:], "pl", "")
+	if fa.bad != "" {
+		fmt.Fprintf(hc.Stderr, "trap: %s: invalid option\n%s\n", fa.bad, trapUsage)
+		return statusArgv(2)
 	}
+	var listing, signals bool
+	for _, f := range fa.flags {
+		listing = listing || f.name == 'p'
+		signals = signals || f.name == 'l'
+	}
+	rest := fa.rest
 	if signals {
 		return printArgv(signalTable())
 	}

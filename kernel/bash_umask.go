@@ -57,26 +57,17 @@ func sessionUmask(ctx context.Context) (fs.FileMode, bool) {
 }
 
 func (s *Session) umaskCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
-	var symbolic, reusable bool
-	rest := args[1:]
-	for len(rest) > 0 && len(rest[0]) > 1 && rest[0][0] == '-' {
-		a := rest[0]
-		rest = rest[1:]
-		if a == "--" {
-			break
-		}
-		for _, c := range a[1:] {
-			switch c {
-			case 'S':
-				symbolic = true
-			case 'p':
-				reusable = true
-			default:
-				fmt.Fprintf(hc.Stderr, "umask: -%c: invalid option\numask: usage: umask [-p] [-S] [mode]\n", c)
-				return statusArgv(2)
-			}
-		}
+	fa := parseFlags(args[1:], "Sp", "")
+	if fa.bad != "" {
+		fmt.Fprintf(hc.Stderr, "umask: %s: invalid option\numask: usage: umask [-p] [-S] [mode]\n", fa.bad)
+		return statusArgv(2)
 	}
+	var symbolic, reusable bool
+	for _, f := range fa.flags {
+		symbolic = symbolic || f.name == 'S'
+		reusable = reusable || f.name == 'p'
+	}
+	rest := fa.rest
 	mask, set := sessionUmask(ctx)
 	if !set {
 		mask = processUmask()
