@@ -30,7 +30,7 @@ var bashBuiltins map[string]bashBuiltin
 
 func init() {
 	bashBuiltins = map[string]bashBuiltin{
-		"echo":      rerouted,
+		"echo":      (*Session).echoCall,
 		"printf":    (*Session).printfCall,
 		"read":      (*Session).readCall,
 		"mapfile":   (*Session).mapfileCall,
@@ -50,12 +50,29 @@ func init() {
 	}
 }
 
-// rerouted hands the builtin to the exec handler, which writes its output.
-func rerouted(_ *Session, _ context.Context, _ interp.HandlerContext, args []string) []string {
-	out := slices.Clone(args)
-	out[0] = internalPrefix + args[0]
-	return out
+// echoCall writes echo's output whole, in the call handler.
+func (s *Session) echoCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+	return s.wrote(ctx, hc, "echo", echoOutput(args[1:]), 0)
 }
+
+// wrote writes a builtin's output whole from the call handler and gives
+// the argv that ends the command with status: a command the interpreter
+// answers at once, as the exec handler would cost a second handler call.
+func (s *Session) wrote(ctx context.Context, hc interp.HandlerContext, name, out string, status int) []string {
+	if st := s.writeOut(ctx, hc, name, out); st == sigpipeStatus {
+		return []string{internalPrefix + "sigpipe"}
+	} else if st != 0 {
+		status = st
+	}
+	if r := handlerRunner(hc); status == 0 && r != nil && r.Funcs[":"] == nil {
+		return colonArgv
+	}
+	return statusArgv(status)
+}
+
+// colonArgv is `:`, shared: the interpreter does not change the argv a
+// call handler gives it.
+var colonArgv = []string{":"}
 
 // replacedBuiltin answers args when shelter replaces that builtin; a
 // function of the name wins unless bypass (builtin NAME, command NAME).

@@ -659,7 +659,9 @@ func (s *Session) printfCall(ctx context.Context, hc interp.HandlerContext, args
 		return statusArgv(2)
 	}
 	if len(fa.flags) == 0 {
-		return append([]string{internalPrefix + "printf"}, fa.rest...)
+		out, errs, status := formatPrintf(fa.rest[0], fa.rest[1:], zoneOf(hc))
+		io.WriteString(hc.Stderr, errs)
+		return s.wrote(ctx, hc, "printf", out, status)
 	}
 	target := fa.flags[len(fa.flags)-1].value
 	if !validTarget(target, true) {
@@ -671,12 +673,16 @@ func (s *Session) printfCall(ctx context.Context, hc interp.HandlerContext, args
 	return assignArgv([]string{assignScalar(target, out)}, status)
 }
 
-// printfExec formats and writes, in the exec handler.
+// printfExec formats and writes, in the exec handler, for printArgv.
 func (s *Session) printfExec(ctx context.Context, hc interp.HandlerContext, args []string) error {
 	out, errs, status := formatPrintf(args[0], args[1:], zoneOf(hc))
 	io.WriteString(hc.Stderr, errs)
-	if err := s.writeOut(ctx, hc, "printf", out); err != nil {
-		return err
+	switch st := s.writeOut(ctx, hc, "printf", out); st {
+	case sigpipeStatus:
+		return sigpipeExit(ctx, hc)
+	case 0:
+	default:
+		return interp.ExitStatus(uint8(st))
 	}
 	if status != 0 {
 		return interp.ExitStatus(uint8(status))

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -56,12 +57,22 @@ const standardPath = "/bin:/usr/bin"
 // nil if a later mvdan/sh lays the context out otherwise (the unit tests
 // fail then).
 func handlerRunner(hc interp.HandlerContext) *interp.Runner {
-	f := reflect.ValueOf(&hc).Elem().FieldByName("runner")
-	if !f.IsValid() || f.Type() != reflect.TypeFor[*interp.Runner]() {
+	if !runnerField.ok {
 		return nil
 	}
-	return (*interp.Runner)(f.UnsafePointer())
+	return *(**interp.Runner)(unsafe.Add(unsafe.Pointer(&hc), runnerField.offset))
 }
+
+// runnerField is where [interp.HandlerContext] keeps its runner, found
+// once: the echo of every call reads it.
+var runnerField = func() (f struct {
+	offset uintptr
+	ok     bool
+}) {
+	sf, ok := reflect.TypeFor[interp.HandlerContext]().FieldByName("runner")
+	f.offset, f.ok = sf.Offset, ok && sf.Type == reflect.TypeFor[*interp.Runner]()
+	return f
+}()
 
 // funcsOf is the functions hc's command sees.
 func (s *Session) funcsOf(hc interp.HandlerContext) map[string]*syntax.Stmt {

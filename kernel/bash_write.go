@@ -13,30 +13,26 @@ import (
 // sigpipeStatus is the status of a process killed by SIGPIPE.
 const sigpipeStatus = 128 + int(syscall.SIGPIPE)
 
-// writeOut writes p to the command's stdout in one Write, from the exec
-// handler. Writing to a pipe nobody reads any more ends the command's
-// pipeline stage as SIGPIPE ends a process: with status 141, running
-// nothing more, so that `while true; do echo x; done | head -1` ends.
-func (s *Session) writeOut(ctx context.Context, hc interp.HandlerContext, name, p string) error {
+// writeOut writes p to the command's stdout in one Write and gives the
+// command's status: 0; 1 when the write failed (said on stderr, unless
+// the memory budget ended the call, which says why itself); sigpipeStatus
+// for a pipe nobody reads any more, where the caller ends the command's
+// pipeline stage as SIGPIPE ends a process, running nothing more, so that
+// `while true; do echo x; done | head -1` ends.
+func (s *Session) writeOut(ctx context.Context, hc interp.HandlerContext, name, p string) int {
 	if p == "" {
-		return nil
+		return 0
 	}
 	_, err := io.WriteString(s.bounded(ctx, hc.Stdout), p)
-	return writeFailure(ctx, hc, name, err)
-}
-
-// writeFailure turns a failed write into how the command ends.
-func writeFailure(ctx context.Context, hc interp.HandlerContext, name string, err error) error {
 	switch {
 	case err == nil:
-		return nil
+		return 0
 	case brokenPipe(err):
-		return sigpipeExit(ctx, hc)
-	case isMemoryError(err):
-		return interp.ExitStatus(1) // the call ends and says why
+		return sigpipeStatus
+	case !isMemoryError(err):
+		fmt.Fprintf(hc.Stderr, "%s: write error: %v\n", name, unwrapPathError(err))
 	}
-	fmt.Fprintf(hc.Stderr, "%s: write error: %v\n", name, unwrapPathError(err))
-	return interp.ExitStatus(1)
+	return 1
 }
 
 // sigpipeExit ends the running (sub)shell with 141: a pipeline stage is a

@@ -273,9 +273,9 @@ func firstLine(s string) string {
 var ansiEscape = regexp.MustCompile(`\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`)
 
 // stripANSI removes terminal escape sequences from captured text.
-func stripANSI(b []byte) string {
-	if !strings.ContainsRune(string(b), 0x1b) {
-		return string(b)
+func stripANSI(s string) string {
+	if !strings.ContainsRune(s, 0x1b) {
+		return s
 	}
-	return ansiEscape.ReplaceAllString(string(b), "")
+	return ansiEscape.ReplaceAllString(s, "")
 }

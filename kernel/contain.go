@@ -28,38 +28,52 @@ const DefaultMemoryLimit = 256 << 20
 // variables at most once a millisecond, from the call handler, so that
 // the hot path pays one clock read.
 type budget struct {
-	limit int64
-	end   context.CancelCauseFunc
-	next  atomic.Int64 // UnixNano of the next variable check
-	calls atomic.Int64 // commands so far, for deepStack's sampling
+	limit  int64
+	cancel context.CancelFunc    // ends the call or job
+	cause  atomic.Pointer[error] // why end ended it: errTooDeep or a *memoryError
+	next   atomic.Int64          // UnixNano of the next variable check
+	calls  atomic.Int64          // commands so far, for deepStack's sampling
+}
+
+// end ends the call or job the budget bounds, for err.
+func (b *budget) end(err error) {
+	b.cause.CompareAndSwap(nil, &err)
+	b.cancel()
+}
+
+// endedBy is the error end was given first; nil if it was not called.
+func (b *budget) endedBy() error {
+	if p := b.cause.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 type budgetKey struct{}
 
-func (s *Session) newBudget(start time.Time, end context.CancelCauseFunc) *budget {
+// withBudget gives ctx the session's memory budget for a call or job that
+// started at start; cancel ends that call or job.
+func (s *Session) withBudget(ctx context.Context, start time.Time, cancel context.CancelFunc) *budgetContext {
 	limit := s.k.cfg.MemoryLimit
 	if limit == 0 {
 		limit = DefaultMemoryLimit
 	}
-	b := &budget{limit: limit, end: end}
-	b.next.Store(start.Add(time.Millisecond).UnixNano())
-	return b
-}
-
-func withBudget(ctx context.Context, b *budget) context.Context {
-	return &budgetContext{Context: ctx, b: b}
+	c := &budgetContext{Context: ctx, b: budget{limit: limit, cancel: cancel}}
+	c.b.next.Store(start.Add(time.Millisecond).UnixNano())
+	return c
 }
 
 // budgetContext carries a budget, as context.WithValue would, in a type of
-// its own that budgetOf finds without a type assertion on the key.
+// its own that budgetOf finds without a type assertion on the key, and
+// that holds the budget itself.
 type budgetContext struct {
 	context.Context
-	b *budget
+	b budget
 }
 
 func (c *budgetContext) Value(key any) any {
 	if _, ok := key.(budgetKey); ok {
-		return c.b
+		return &c.b
 	}
 	return c.Context.Value(key)
 }
@@ -168,6 +182,9 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 		b.end(errTooDeep)
 		return statusArgv(2), true
 	}
+	if !containedName(args[0]) {
+		return nil, false
+	}
 	if line, ok := s.runtimeCrashRefusal(hc, args); ok {
 		fmt.Fprintln(hc.Stderr, line)
 		return statusArgv(2), true
@@ -202,6 +219,16 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 		}
 	}
 	return nil, false
+}
+
+// containedName reports whether containCall may answer or note a command
+// of that name, beyond the budget's checks.
+func containedName(name string) bool {
+	switch name {
+	case "eval", "source", ".", "trap", "test", "[", "unset", "break", "continue":
+		return true
+	}
+	return strings.HasPrefix(name, internalPrefix)
 }
 
 // runtimeCrashRefusal refuses, with the words the script computed, what

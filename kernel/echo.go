@@ -7,7 +7,7 @@ import (
 
 // The shell's echo writes a line in several pieces; pipeline stages run
 // concurrently and share stderr and the result's stdout, so a line could
-// be cut by another stage's. shelter answers echo itself (in the exec
+// be cut by another stage's. shelter answers echo itself (in the call
 // handler, see bashBuiltins), building the whole output first and writing
 // it once.
 
@@ -16,6 +16,9 @@ import (
 // anything else (-x, -n-) a word; with -e, escapes expand and \c ends
 // the output.
 func echoOutput(args []string) string {
+	if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
+		return args[0] + "\n"
+	}
 	newline, escapes := true, false
 	for len(args) > 0 && isEchoFlags(args[0]) {
 		for _, c := range args[0][1:] {

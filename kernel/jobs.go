@@ -111,9 +111,9 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 		fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
 		return nil
 	}
-	ctx, cancel := context.WithCancelCause(context.WithValue(s.life, jobKey{}, j))
-	j.cancel = func() { cancel(nil) }
-	ctx = withBudget(ctx, s.newBudget(time.Now(), cancel))
+	jobCtx, cancel := context.WithCancel(context.WithValue(s.life, jobKey{}, j))
+	j.cancel = cancel
+	ctx := s.withBudget(jobCtx, time.Now(), cancel)
 
 	sub := s.runner.Subshell()
 	interp.StdIO(s.devnull, &jobWriter{log: log, call: stdout}, &jobWriter{log: log, call: stderr})(sub)
@@ -130,7 +130,7 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 		case crash != nil:
 			status = 2
 			fmt.Fprintf(log, "shelter: the interpreter failed on this job: %v\n", crash)
-		case errors.As(context.Cause(ctx), &over) && s.life.Err() == nil:
+		case errors.As(ctx.b.endedBy(), &over) && s.life.Err() == nil:
 			status = 1
 			fmt.Fprintln(log, over.Error())
 		}
@@ -143,7 +143,7 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 		}
 		j.status, j.finished = status, true
 		t.mu.Unlock()
-		cancel(nil)
+		cancel()
 		// What escaped the job ends before the job counts as done: Close
 		// waits for done, and the host may exit right after.
 		window.Close()

@@ -123,7 +123,10 @@ func (s *Session) parse(script string) (*syntax.File, error) {
 	if s.parser == nil {
 		s.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
 	}
-	return s.parser.Parse(strings.NewReader(script), "")
+	s.source.Reset(script)
+	file, err := s.parser.Parse(&s.source, "")
+	s.source.Reset("")
+	return file, err
 }
 
 // Check runs the static pass only: it parses script and validates it as
@@ -231,11 +234,8 @@ func issueLine(is Issue) string {
 // the call runs when it ends, and each top-level `cmd &` becomes a job of
 // the session rather than of the call.
 func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOptions, start time.Time, funcs map[string]bool) Result {
-	limit := s.k.cfg.OutputLimit
-	stdout := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stdout")
-	stderr := spawn.NewSink(limit/2, limit-limit/2, s.spills, "stderr")
-	stdout.SetSpillCap(s.k.cfg.SpillCap)
-	stderr.SetSpillCap(s.k.cfg.SpillCap)
+	f := s.newFrame(opts)
+	stdout, stderr, out, errOut := &f.stdout, &f.stderr, &f.out, &f.errOut
 	// What the call starts that leaves its process group is ended when the
 	// call ends (with a subreaper).
 	defer s.window().Close()
@@ -246,14 +246,16 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	// The call's context always ends with the call: what a function,
 	// subshell or group left running in the background ends with it.
-	callCtx, end := context.WithCancelCause(ctx)
-	defer end(nil)
+	var runCtx context.Context
+	var end context.CancelFunc
 	if timeout > 0 {
-		var cancel context.CancelFunc
-		callCtx, cancel = context.WithTimeout(callCtx, timeout)
-		defer cancel()
+		runCtx, end = context.WithTimeout(ctx, timeout)
+	} else {
+		runCtx, end = context.WithCancel(ctx)
 	}
-	callCtx = withBudget(callCtx, s.newBudget(start, end))
+	defer end()
+	bctx := s.withBudget(runCtx, start, end)
+	callCtx := context.Context(bctx)
 
 	stdin, closeStdin, err := s.callInput(opts.Stdin)
 	if err != nil {
@@ -261,7 +263,6 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	defer closeStdin()
 	r := s.runner
-	out, errOut := streamTo(stdout, opts.Stdout), streamTo(stderr, opts.Stderr)
 	defer out.stop()
 	defer errOut.stop()
 	errOut.ended = callCtx
@@ -281,7 +282,8 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	if opts.Args != nil {
 		interp.Params(append([]string{"--"}, opts.Args...)...)(r)
 	}
-	state := &callState{stdin: stdin, stdout: shellOut, out: out, errOut: errOut, source: opts.Source}
+	state := &f.state
+	state.stdin, state.stdout, state.source = stdin, shellOut, opts.Source
 	if len(funcs)+len(r.Funcs) > 0 {
 		state.funcs = slices.AppendSeq(slices.Collect(maps.Keys(funcs)), maps.Keys(r.Funcs))
 	}
@@ -324,14 +326,14 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		res.ExitCode = 2
 		res.Issues = append(res.Issues, Issue{Severity: SeverityError, Code: CodeInternal, Message: fmt.Sprintf("shelter: the interpreter failed on this script: %v", crash)})
 		fmt.Fprintf(errOut, "shelter: the interpreter failed on this script: %v\n", crash)
-	case errors.Is(context.Cause(callCtx), errTooDeep) && ctx.Err() == nil:
+	case errors.Is(bctx.b.endedBy(), errTooDeep) && ctx.Err() == nil:
 		res.ExitCode = 2
-	case errors.As(context.Cause(callCtx), &over) && ctx.Err() == nil:
+	case errors.As(bctx.b.endedBy(), &over) && ctx.Err() == nil:
 		res.ExitCode = 1
 		fmt.Fprintln(errOut, over.Error())
 	case ctx.Err() != nil:
 		res.ExitCode, res.Cancelled = 130, true
-	case callCtx.Err() != nil && errors.Is(context.Cause(callCtx), context.DeadlineExceeded):
+	case errors.Is(callCtx.Err(), context.DeadlineExceeded) && bctx.b.endedBy() == nil:
 		res.ExitCode, res.TimedOut = 124, true
 		fmt.Fprintf(errOut, "shelter: timed out after %s\n", timeout)
 	case err != nil && res.ExitCode == 1 && !isExitStatus(err):
@@ -339,7 +341,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	stdout.Close()
 	stderr.Close()
-	res.Stdout, res.Stderr = s.text(stdout.Bytes()), s.text(stderr.Bytes())
+	res.Stdout, res.Stderr = s.text(stdout.String()), s.text(stderr.String())
 	res.StdoutBytes, res.StderrBytes = stdout.Total(), stderr.Total()
 	res.Truncated = stdout.Truncated() || stderr.Truncated()
 	res.SpillPath = stdout.SpillPath()
@@ -382,11 +384,30 @@ func (s *Session) callInput(in io.Reader) (*os.File, func(), error) {
 	return pr, func() { pr.Close() }, nil
 }
 
-func (s *Session) text(b []byte) string {
+func (s *Session) text(out string) string {
 	if s.k.cfg.Profile == ProfileHost {
-		return string(b)
+		return out
 	}
-	return stripANSI(b)
+	return stripANSI(out)
+}
+
+// callFrame is what a call allocates, in one piece: its state and the
+// capture of its two streams.
+type callFrame struct {
+	state          callState
+	stdout, stderr spawn.Sink
+	out, errOut    stream
+}
+
+func (s *Session) newFrame(opts RunOptions) *callFrame {
+	f := new(callFrame)
+	limit, spillCap := s.k.cfg.OutputLimit, s.k.cfg.SpillCap
+	f.stdout.Init(limit/2, limit-limit/2, s.spills, "stdout", spillCap)
+	f.stderr.Init(limit/2, limit-limit/2, s.spills, "stderr", spillCap)
+	f.out.sink, f.out.live = &f.stdout, opts.Stdout
+	f.errOut.sink, f.errOut.live = &f.stderr, opts.Stderr
+	f.state.out, f.state.errOut = &f.out, &f.errOut
+	return f
 }
 
 func exitCode(err error) int {

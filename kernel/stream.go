@@ -22,10 +22,6 @@ type stream struct {
 	ended context.Context
 }
 
-func streamTo(sink *spawn.Sink, live io.Writer) *stream {
-	return &stream{sink: sink, live: live}
-}
-
 func (s *stream) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

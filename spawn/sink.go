@@ -50,10 +50,21 @@ type Sink struct {
 // a new file in dir named after name. A limit of zero for both means no
 // limit: [DefaultHardCap] still applies.
 func NewSink(head, tail int, dir, name string) *Sink {
+	s := new(Sink)
+	s.Init(head, tail, dir, name, 0)
+	return s
+}
+
+// Init readies a zero Sink, one held in a larger struct, as NewSink and
+// SetSpillCap(spillCap) would. It is not for a sink already written.
+func (s *Sink) Init(head, tail int, dir, name string, spillCap int64) {
 	if head <= 0 && tail <= 0 {
 		head, tail = DefaultHardCap/2, DefaultHardCap/2
 	}
-	return &Sink{head: max(head, 0), tail: max(tail, 0), spillDir: dir, spillName: name, spillCap: DefaultSpillCap}
+	if spillCap <= 0 {
+		spillCap = DefaultSpillCap
+	}
+	s.head, s.tail, s.spillDir, s.spillName, s.spillCap = max(head, 0), max(tail, 0), dir, name, spillCap
 }
 
 // SetSpillCap bounds the spill file to n bytes of the stream, its last
@@ -218,6 +229,21 @@ func (s *Sink) Bytes() []byte {
 	if s.ring == nil {
 		return bytes.Clone(s.buf)
 	}
+	return s.cut()
+}
+
+// String is [Sink.Bytes] as a string.
+func (s *Sink) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ring == nil {
+		return string(s.buf)
+	}
+	return string(s.cut())
+}
+
+// cut is the head, the marker line and the tail of an overflowed stream.
+func (s *Sink) cut() []byte {
 	head, headCut := s.headLines()
 	tail, tailCut := s.tailLines()
 	out := make([]byte, 0, len(head)+len(tail)+200)
