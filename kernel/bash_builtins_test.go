@@ -80,6 +80,10 @@ var bashBuiltinCases = []string{
 	`kill -l 9 137 KILL sigterm 0 200; echo rc=$?`,
 	`wait %3; echo rc=$?; wait 12345; echo rc=$?; wait -n; echo rc=$?`,
 	`sleep 0.2 & (exit 3) & wait -n; echo rc=$?; builtin kill -l 15; command kill -l 2`,
+	// echo and printf, answered in the call handler, whatever : is
+	`:() { echo colon; }; echo hi; echo rc=$?; printf '%s\n' a; echo rc=$?; printf '%d\n' z; echo rc=$?`,
+	`echo() { builtin echo "f:$*"; }; echo a; command echo b; builtin echo c`,
+	`echo -n a; echo -e 'b\tc'; echo -; echo -- x; echo; printf ''; echo rc=$?`,
 	// a writer on a closed pipe
 	`while true; do echo x; done | head -1`,
 	`set -o pipefail; while :; do printf 'y\n'; done | head -1; echo $?`,

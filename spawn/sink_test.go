@@ -52,6 +52,9 @@ func TestSinkHeadTailAndSpill(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := all.Bytes()
+		if s.String() != string(s.Bytes()) {
+			t.Fatalf("round %d: String %q, Bytes %q", round, s.String(), s.Bytes())
+		}
 		if s.Total() != int64(len(want)) {
 			t.Fatalf("round %d: total %d, want %d", round, s.Total(), len(want))
 		}
