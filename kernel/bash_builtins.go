@@ -35,6 +35,8 @@ func init() {
 		"read":      (*Session).readCall,
 		"mapfile":   (*Session).mapfileCall,
 		"readarray": (*Session).mapfileCall,
+		"cd":        (*Session).cdCall,
+		cdWord:      mvdanCd,
 		"dirs":      (*Session).dirsCall,
 		"pushd":     (*Session).pushdCall,
 		"popd":      (*Session).popdCall,

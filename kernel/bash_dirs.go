@@ -12,7 +12,8 @@ import (
 )
 
 // dirs, pushd and popd as bash has them. The stack lives in an array,
-// dirStackVar (element 0 is the working directory), so that a subshell's
+// dirStackVar, set when the session starts; element 0 is the working
+// directory, which pushd, popd and cd (cdCall) keep, so that a subshell's
 // pushd stays in the subshell and the stack survives from one call to the
 // next with the other variables. mvdan/sh answers $DIRSTACK itself, from
 // a stack of its own that shelter's builtins cannot reach, so the script
@@ -28,6 +29,59 @@ func dirStack(hc interp.HandlerContext) []string {
 		stack = append(stack, v.List[1:]...)
 	}
 	return stack
+}
+
+// cdCall is cd as bash has it: -L (the default) and -P (the directory
+// with its symbolic links resolved), then mvdan/sh's cd; once pushd or
+// popd made a stack, ${DIRSTACK[0]} follows the working directory.
+func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+	fa := parseFlags(args[1:], "LPe@", "")
+	if fa.bad != "" {
+		return refuse(hc, flagRefusal("cd", fa, "LPe@", ""))
+	}
+	if len(fa.rest) > 1 {
+		fmt.Fprintln(hc.Stderr, "cd: too many arguments")
+		return statusArgv(1)
+	}
+	physical := false
+	for _, f := range fa.flags {
+		switch f.name {
+		case 'L', 'P':
+			physical = f.name == 'P'
+		}
+	}
+	target := fa.rest
+	if home := hc.Env.Get("HOME").String(); physical && len(target) == 0 && home != "" {
+		target = []string{home}
+	}
+	if physical && len(target) == 1 && target[0] != "-" {
+		dir := target[0]
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(hc.Dir, dir)
+		}
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			target = []string{real}
+		}
+	}
+	if !hc.Env.Get(dirStackVar).IsSet() {
+		return append([]string{"builtin", "cd"}, target...)
+	}
+	var src strings.Builder
+	src.WriteString(quoteWord(cdWord))
+	for _, a := range target {
+		src.WriteString(" " + quoteWord(a))
+	}
+	src.WriteString(" && " + dirStackVar + `[0]="$PWD"`)
+	return []string{"eval", src.String()}
+}
+
+// cdWord is the command that hands cd's arguments to mvdan/sh's cd.
+const cdWord = "\x01shelter:cd"
+
+// mvdanCd is mvdan/sh's cd, which `builtin` reaches whatever function
+// takes the name.
+func mvdanCd(_ *Session, _ context.Context, _ interp.HandlerContext, args []string) []string {
+	return append([]string{"builtin", "cd"}, args[1:]...)
 }
 
 // stackIndex reads +N (from the top) or -N (from the bottom).

@@ -140,18 +140,19 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	}
 	s.runner.Reset()
 	// mvdan/sh sets PWD unexported and fills HOME from the host; the
-	// session decides both.
-	setup := exportPWD
+	// session decides both. The directory stack starts as bash's does,
+	// holding the working directory (see dirStackVar).
+	setup := sessionSetup
 	if _, ok := env["HOME"]; !ok {
-		setup = exportPWDUnsetHome
+		setup = sessionSetupUnsetHome
 	}
 	s.runner.Run(context.Background(), setup)
 	return s, nil
 }
 
 var (
-	exportPWD          = mustParse("export PWD")
-	exportPWDUnsetHome = mustParse("export PWD; unset HOME")
+	sessionSetup          = mustParse("export PWD; " + dirStackVar + `=("$PWD")`)
+	sessionSetupUnsetHome = mustParse("export PWD; unset HOME; " + dirStackVar + `=("$PWD")`)
 )
 
 func mustParse(src string) *syntax.File {
