@@ -17,10 +17,9 @@ import (
 // behaviour: mvdan's lack flags (printf's precision and -v, read's -d -n
 // -t…), write in pieces, or ignore a closed pipe. Each runs in the call
 // handler, where the interpreter waits: it does its own I/O and hands back
-// an argv for the interpreter to run — the internal status command, an
-// internal command the exec handler answers (what must be written whole),
-// or an eval of the assignments it makes, so that they land in the
-// caller's scope, locals included.
+// an argv for the interpreter to run — `:` or the internal status command
+// once it wrote its output whole (wrote), or an eval of the assignments it
+// makes, so that they land in the caller's scope, locals included.
 
 // bashBuiltin is a replaced builtin: args as the call handler got them
 // (args[0] is the name), the argv the interpreter runs instead.
@@ -256,15 +255,6 @@ func flagRefusal(cmd string, fa flagArgs, plain, withValue string) string {
 		return fmt.Sprintf("%s: flag '%s' needs a value", cmd, fa.needed)
 	}
 	return fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", cmd, fa.bad, Pool(allowedFlags(plain, withValue)))
-}
-
-// printArgv is the argv that prints out as a builtin's output: shelter's
-// printf writes it whole and knows a closed pipe.
-func printArgv(out string) []string {
-	if out == "" {
-		return statusArgv(0)
-	}
-	return []string{internalPrefix + "printf", "%s", out}
 }
 
 // handlerEnv is the variables of the shell running ctx's command; ok is

@@ -97,13 +97,13 @@ func declArgs(args []string) (flags string, names []string) {
 	return flags, nil
 }
 
-func (s *Session) declareCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func (s *Session) declareCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
 	flags, names := declArgs(args[1:])
 	switch {
 	case strings.Contains(flags, "+x"):
 		return unexport(hc, names)
 	case strings.Contains(flags, "F"), strings.Contains(flags, "f"):
-		return s.declareFuncs(hc, strings.Contains(flags, "F"), names)
+		return s.declareFuncs(ctx, hc, args[0], strings.Contains(flags, "F"), names)
 	}
 	var b, errs strings.Builder
 	status := 0
@@ -122,11 +122,11 @@ func (s *Session) declareCall(_ context.Context, hc interp.HandlerContext, args 
 		b.WriteString(declareLine(n, vr))
 	}
 	hc.Stderr.Write([]byte(errs.String()))
-	return printStatusArgv(b.String(), status)
+	return s.wrote(ctx, hc, args[0], b.String(), status)
 }
 
 // declareFuncs is declare -F (names only) and declare -f.
-func (s *Session) declareFuncs(hc interp.HandlerContext, namesOnly bool, names []string) []string {
+func (s *Session) declareFuncs(ctx context.Context, hc interp.HandlerContext, name string, namesOnly bool, names []string) []string {
 	funcs := s.funcsOf(hc)
 	var b strings.Builder
 	if len(names) == 0 {
@@ -137,7 +137,7 @@ func (s *Session) declareFuncs(hc interp.HandlerContext, namesOnly bool, names [
 				b.WriteString(funcText(n, funcs[n], false) + "\n")
 			}
 		}
-		return printArgv(b.String())
+		return s.wrote(ctx, hc, name, b.String(), 0)
 	}
 	status := 0
 	for _, n := range names {
@@ -151,19 +151,19 @@ func (s *Session) declareFuncs(hc interp.HandlerContext, namesOnly bool, names [
 			b.WriteString(funcText(n, body, false) + "\n")
 		}
 	}
-	return printStatusArgv(b.String(), status)
+	return s.wrote(ctx, hc, name, b.String(), status)
 }
 
-func (s *Session) exportCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func (s *Session) exportCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
 	flags, names := declArgs(args[1:])
 	if strings.Contains(flags, "n") {
 		return unexport(hc, names)
 	}
-	return printArgv(attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.Exported }))
+	return s.wrote(ctx, hc, "export", attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.Exported }), 0)
 }
 
-func (s *Session) readonlyCall(_ context.Context, hc interp.HandlerContext, _ []string) []string {
-	return printArgv(attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.ReadOnly }))
+func (s *Session) readonlyCall(ctx context.Context, hc interp.HandlerContext, _ []string) []string {
+	return s.wrote(ctx, hc, "readonly", attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.ReadOnly }), 0)
 }
 
 // unsetCall refuses to unset a readonly variable, as bash does (mvdan/sh

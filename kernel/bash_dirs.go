@@ -32,8 +32,9 @@ func dirStack(hc interp.HandlerContext) []string {
 }
 
 // cdCall is cd as bash has it: -L (the default) and -P (the directory
-// with its symbolic links resolved), then mvdan/sh's cd; once pushd or
-// popd made a stack, ${DIRSTACK[0]} follows the working directory.
+// with its symbolic links resolved), then mvdan/sh's cd, after which
+// ${DIRSTACK[0]} follows the working directory. A script that unset the
+// stack gets mvdan/sh's cd alone.
 func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], "LPe@", "")
 	if fa.bad != "" {
@@ -130,7 +131,7 @@ func tildeDir(hc interp.HandlerContext, dir string) string {
 	return dir
 }
 
-func (s *Session) dirsCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func (s *Session) dirsCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
 	stack := dirStack(hc)
 	var clear, long, perLine, numbered bool
 	index := -1
@@ -200,7 +201,7 @@ func (s *Session) dirsCall(_ context.Context, hc interp.HandlerContext, args []s
 		}
 		b.WriteString("\n")
 	}
-	return printArgv(b.String())
+	return s.wrote(ctx, hc, "dirs", b.String(), 0)
 }
 
 // stackOperand is pushd's or popd's word: none, +N/-N, or a directory

@@ -647,8 +647,7 @@ func scanExponent(s string) int {
 
 const printfUsage = "printf: usage: printf [-v var] format [arguments]"
 
-// printfCall answers printf: with -v it formats here and assigns; without,
-// the exec handler formats and writes.
+// printfCall answers printf: it formats, then assigns (-v) or writes.
 func (s *Session) printfCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], "", "v")
 	if fa.bad != "" || fa.needed != "" {
@@ -671,23 +670,6 @@ func (s *Session) printfCall(ctx context.Context, hc interp.HandlerContext, args
 	out, errs, status := formatPrintf(fa.rest[0], fa.rest[1:], zoneOf(hc))
 	io.WriteString(hc.Stderr, errs)
 	return assignArgv([]string{assignScalar(target, out)}, status)
-}
-
-// printfExec formats and writes, in the exec handler, for printArgv.
-func (s *Session) printfExec(ctx context.Context, hc interp.HandlerContext, args []string) error {
-	out, errs, status := formatPrintf(args[0], args[1:], zoneOf(hc))
-	io.WriteString(hc.Stderr, errs)
-	switch st := s.writeOut(ctx, hc, "printf", out); st {
-	case sigpipeStatus:
-		return sigpipeExit(ctx, hc)
-	case 0:
-	default:
-		return interp.ExitStatus(uint8(st))
-	}
-	if status != 0 {
-		return interp.ExitStatus(uint8(status))
-	}
-	return nil
 }
 
 // zoneOf is the time zone the command's TZ names, the process's otherwise.

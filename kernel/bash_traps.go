@@ -92,7 +92,7 @@ func trapLine(action, cond string) string {
 }
 
 // trapBuiltin is `trap [-lp] [[ACTION] COND...]`.
-func (s *Session) trapBuiltin(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func (s *Session) trapBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], "pl", "")
 	if fa.bad != "" {
 		fmt.Fprintf(hc.Stderr, "trap: %s: invalid option\n%s\n", fa.bad, trapUsage)
@@ -105,10 +105,10 @@ func (s *Session) trapBuiltin(_ context.Context, hc interp.HandlerContext, args 
 	}
 	rest := fa.rest
 	if signals {
-		return printArgv(signalTable())
+		return s.wrote(ctx, hc, "trap", signalTable(), 0)
 	}
 	if listing || len(rest) == 0 {
-		return listTraps(hc, rest)
+		return s.listTraps(ctx, hc, rest)
 	}
 	action, words := rest[0], rest[1:]
 	if len(words) == 0 {
@@ -148,7 +148,7 @@ func (s *Session) trapBuiltin(_ context.Context, hc interp.HandlerContext, args 
 }
 
 // listTraps is `trap -p [COND...]`: every trap set, or those named.
-func listTraps(hc interp.HandlerContext, words []string) []string {
+func (s *Session) listTraps(ctx context.Context, hc interp.HandlerContext, words []string) []string {
 	var out strings.Builder
 	status := 0
 	if len(words) == 0 {
@@ -157,7 +157,7 @@ func listTraps(hc interp.HandlerContext, words []string) []string {
 				out.WriteString(trapLine(v.String(), cond))
 			}
 		}
-		return printArgv(out.String())
+		return s.wrote(ctx, hc, "trap", out.String(), 0)
 	}
 	for _, w := range words {
 		cond, ok := trapCondition(w)
@@ -170,11 +170,7 @@ func listTraps(hc interp.HandlerContext, words []string) []string {
 			out.WriteString(trapLine(v.String(), cond))
 		}
 	}
-	if status == 0 {
-		return printArgv(out.String())
-	}
-	fmt.Fprint(hc.Stdout, out.String())
-	return statusArgv(status)
+	return s.wrote(ctx, hc, "trap", out.String(), status)
 }
 
 // mvdanTrap hands trapWord's arguments to mvdan/sh's trap.

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"unsafe"
 
@@ -228,7 +227,7 @@ func kindNoun(k Kind) string {
 
 const typeFlags = "afptP"
 
-func (s *Session) typeCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func (s *Session) typeCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], typeFlags, "")
 	if fa.bad != "" {
 		return refuse(hc, flagRefusal("type", fa, typeFlags, ""))
@@ -263,7 +262,7 @@ func (s *Session) typeCall(_ context.Context, hc interp.HandlerContext, args []s
 		describe(&b, name, ms, out)
 	}
 	hc.Stderr.Write([]byte(errs.String()))
-	return printStatusArgv(b.String(), status)
+	return s.wrote(ctx, hc, "type", b.String(), status)
 }
 
 const commandFlags = "pvV"
@@ -312,9 +311,9 @@ func (s *Session) commandCall(ctx context.Context, hc interp.HandlerContext, arg
 	}
 	hc.Stderr.Write([]byte(errs.String()))
 	if !found {
-		return printStatusArgv(b.String(), 1)
+		return s.wrote(ctx, hc, "command", b.String(), 1)
 	}
-	return printStatusArgv(b.String(), 0)
+	return s.wrote(ctx, hc, "command", b.String(), 0)
 }
 
 // commandRun is `command -p NAME ARGS`: NAME runs, functions skipped, a
@@ -340,7 +339,7 @@ func (s *Session) commandRun(ctx context.Context, hc interp.HandlerContext, args
 
 // enableCall lists the builtins as bash's enable does (enable, -a, -p);
 // turning one off or on is not supported.
-func (s *Session) enableCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func (s *Session) enableCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], "ap", "")
 	if fa.bad != "" || len(fa.rest) > 0 {
 		return refuse(hc, "enable: only lists the builtins (enable, enable -a, enable -p); they cannot be turned off or on")
@@ -349,16 +348,5 @@ func (s *Session) enableCall(_ context.Context, hc interp.HandlerContext, args [
 	for _, n := range bashBuiltinNames {
 		b.WriteString("enable " + n + "\n")
 	}
-	return printArgv(b.String())
-}
-
-// printStatusArgv prints out, then exits with status.
-func printStatusArgv(out string, status int) []string {
-	if status == 0 || out == "" {
-		if out == "" {
-			return statusArgv(status)
-		}
-		return printArgv(out)
-	}
-	return []string{"eval", "builtin printf %s " + quoteWord(out) + "; " + quoteWord(statusWord) + " " + strconv.Itoa(status)}
+	return s.wrote(ctx, hc, "enable", b.String(), 0)
 }

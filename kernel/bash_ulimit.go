@@ -180,7 +180,7 @@ func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args
 			}
 			b.WriteString(line)
 		}
-		return printArgv(b.String())
+		return s.wrote(ctx, hc, "ulimit", b.String(), 0)
 	}
 	if len(ops) == 0 {
 		// Without a resource, -f, and the first word left is its value;
@@ -219,7 +219,7 @@ func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args
 		next[op.kind.flag] = r
 	}
 	if !changed {
-		return printArgv(out.String())
+		return s.wrote(ctx, hc, "ulimit", out.String(), 0)
 	}
 	src := assignScalar(ulimitVar, next.String())
 	if out.Len() > 0 {

@@ -84,7 +84,7 @@ func (s *Session) umaskCall(ctx context.Context, hc interp.HandlerContext, args 
 				out = "umask " + out
 			}
 		}
-		return printArgv(out + "\n")
+		return s.wrote(ctx, hc, "umask", out+"\n", 0)
 	}
 	mode := rest[0]
 	var next fs.FileMode

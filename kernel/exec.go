@@ -19,8 +19,8 @@ import (
 
 // internalPrefix marks a command the call handler rerouted to the exec
 // handler: a tool whose name is also a shell builtin (help, jobs, kill,
-// wait), the status and the output of a replaced builtin (statusArgv,
-// printArgv). No script can type the prefix.
+// wait), and a replaced builtin's status (statusArgv) or SIGPIPE end.
+// No script can type the prefix.
 const internalPrefix = "\x00shelter:"
 
 // callHandler sees every simple command, builtins and functions included,
@@ -92,8 +92,6 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	if name, ok := strings.CutPrefix(args[0], internalPrefix); ok {
 		switch name {
-		case "printf":
-			return s.printfExec(ctx, hc, args[1:])
 		case "status":
 			return statusOf(args[1:])
 		case "sigpipe":

@@ -88,8 +88,8 @@ func TestSinkCutsLongLine(t *testing.T) {
 // dropped.
 func TestSinkSpillCap(t *testing.T) {
 	const limit = 100 << 10
-	s := spawn.NewSink(1<<10, 1<<10, t.TempDir(), "out")
-	s.SetSpillCap(limit)
+	s := new(spawn.Sink)
+	s.Init(1<<10, 1<<10, t.TempDir(), "out", limit)
 	runInto(t, s, "head -c 20000000 /dev/zero")
 	info, err := os.Stat(s.SpillPath())
 	if err != nil {
@@ -116,8 +116,8 @@ func TestSinkSpillCapKeepsTheEnd(t *testing.T) {
 	want := seqOutput(200000)
 	for round := range 30 {
 		limit := int64(1 + rng.IntN(300<<10))
-		s := spawn.NewSink(rng.IntN(100), rng.IntN(100), t.TempDir(), "out")
-		s.SetSpillCap(limit)
+		s := new(spawn.Sink)
+		s.Init(rng.IntN(100), rng.IntN(100), t.TempDir(), "out", limit)
 		for rest := want; len(rest) > 0; {
 			n := min(len(rest), rng.IntN(int(limit)*2+2))
 			s.Write(rest[:n])

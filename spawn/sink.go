@@ -19,7 +19,7 @@ const DefaultHardCap = 64 << 20
 // boundaries.
 //
 // The spill file is bounded too, by [DefaultSpillCap] unless
-// [Sink.SetSpillCap] says otherwise: past the cap it keeps the stream's
+// [Sink.Init] says otherwise: past the cap it keeps the stream's
 // last part, and the marker says how much of the front was dropped.
 // Writes to it are buffered; the file is complete once [Sink.Close] has
 // returned, and is not to be read before.
@@ -55,8 +55,10 @@ func NewSink(head, tail int, dir, name string) *Sink {
 	return s
 }
 
-// Init readies a zero Sink, one held in a larger struct, as NewSink and
-// SetSpillCap(spillCap) would. It is not for a sink already written.
+// Init readies a zero Sink as NewSink does, for one held in a larger
+// struct, and bounds its spill file to spillCap bytes of the stream, its
+// last ones; zero or less means [DefaultSpillCap]. It is not for a sink
+// already written.
 func (s *Sink) Init(head, tail int, dir, name string, spillCap int64) {
 	if head <= 0 && tail <= 0 {
 		head, tail = DefaultHardCap/2, DefaultHardCap/2
@@ -65,18 +67,6 @@ func (s *Sink) Init(head, tail int, dir, name string, spillCap int64) {
 		spillCap = DefaultSpillCap
 	}
 	s.head, s.tail, s.spillDir, s.spillName, s.spillCap = max(head, 0), max(tail, 0), dir, name, spillCap
-}
-
-// SetSpillCap bounds the spill file to n bytes of the stream, its last
-// ones; zero or less means [DefaultSpillCap]. It applies to a spill that
-// has not started yet.
-func (s *Sink) SetSpillCap(n int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if n <= 0 {
-		n = DefaultSpillCap
-	}
-	s.spillCap = n
 }
 
 // Write records p. It never fails for lack of memory; a failure to create or
