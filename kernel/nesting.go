@@ -157,21 +157,24 @@ func (sc *nestScanner) scan() bool {
 	sc.stack = append(sc.stack, nestFrame{kind: nestTop})
 	sc.closePos = true
 	for sc.i < len(sc.src) {
-		sc.tok = sc.i
-		var stop bool
-		switch sc.top().kind {
-		case nestDouble, nestHeredoc:
-			stop = sc.quoted()
-		case nestArith, nestArithParen, nestParam:
-			stop = sc.arith()
-		default:
-			stop = sc.code()
-		}
-		if stop {
+		if sc.step() {
 			return true
 		}
 	}
 	return false
+}
+
+// step scans one token in the innermost frame's grammar; true means the
+// nesting went past the limit.
+func (sc *nestScanner) step() bool {
+	sc.tok = sc.i
+	switch sc.top().kind {
+	case nestDouble, nestHeredoc:
+		return sc.quoted()
+	case nestArith, nestArithParen, nestParam:
+		return sc.arith()
+	}
+	return sc.code()
 }
 
 // quoted scans one byte of a double-quoted string or a here-document
@@ -664,17 +667,7 @@ func (sc *nestScanner) heredocs() bool {
 		sc.top().delim = delim
 		base := len(sc.stack) - 1
 		for sc.i < len(sc.src) && len(sc.stack) > base {
-			sc.tok = sc.i
-			var stop bool
-			switch sc.top().kind {
-			case nestDouble, nestHeredoc:
-				stop = sc.quoted()
-			case nestArith, nestArithParen, nestParam:
-				stop = sc.arith()
-			default:
-				stop = sc.code()
-			}
-			if stop {
+			if sc.step() {
 				return true
 			}
 		}
