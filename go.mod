@@ -13,4 +13,10 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require golang.org/x/tools v0.38.0 // indirect
+require (
+	github.com/itchyny/gojq v0.12.20 // indirect
+	github.com/itchyny/timefmt-go v0.1.9 // indirect
+	github.com/reeflective/readline v1.3.0 // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+	golang.org/x/tools v0.45.0 // indirect
+)
