@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,6 +65,10 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 			target = []string{real}
 		}
 	}
+	if line, ok := s.confinedCd(hc, target); ok {
+		fmt.Fprintln(hc.Stderr, line)
+		return statusArgv(1)
+	}
 	if !hc.Env.Get(dirStackVar).IsSet() {
 		return append([]string{"builtin", "cd"}, target...)
 	}
@@ -74,6 +79,29 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 	}
 	src.WriteString(" && " + dirStackVar + `[0]="$PWD"`)
 	return []string{"eval", src.String()}
+}
+
+// confinedCd refuses, in a confined session, a cd whose directory lies
+// outside the root, a symbolic link's target included.
+func (s *Session) confinedCd(hc interp.HandlerContext, target []string) (string, bool) {
+	if s.root == nil {
+		return "", false
+	}
+	dir := hc.Env.Get("HOME").String()
+	if len(target) == 1 {
+		dir = target[0]
+		if dir == "-" {
+			dir = hc.Env.Get("OLDPWD").String()
+		}
+	}
+	if dir == "" {
+		return "", false
+	}
+	o := Opener{dir: hc.Dir, root: s.root}
+	if _, err := o.EvalSymlinks(dir); errors.Is(err, ErrOutsideRoot) {
+		return fmt.Sprintf("cd: %s: %v", dir, s.root.outside()), true
+	}
+	return "", false
 }
 
 // cdWord is the command that hands cd's arguments to mvdan/sh's cd.

@@ -51,6 +51,9 @@ type Session struct {
 	spills  string
 	devnull *os.File
 	discard bool
+	// root confines the session's files in the sandbox profile; nil
+	// elsewhere.
+	root *confinement
 
 	// origOut and origErr are the runner's streams as of its first Reset,
 	// which process substitutions write to: the running call's.
@@ -81,6 +84,9 @@ var sessionCount atomic.Uint64
 // NewSession starts a session.
 func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	dir := opts.Dir
+	if dir == "" && k.cfg.Profile == ProfileSandbox {
+		dir = k.cfg.Root
+	}
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -105,33 +111,43 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		}
 		g = newGuard(tools)
 	}
-	tmpdir, err := os.MkdirTemp("", "shelter-")
-	if err != nil {
-		return nil, err
-	}
-	devnull, err := os.Open(os.DevNull)
-	if err != nil {
-		os.RemoveAll(tmpdir)
-		return nil, err
-	}
 	s := &Session{
 		k:       k,
 		caller:  opts.Caller,
 		tools:   tools,
 		guard:   g,
-		tmpdir:  tmpdir,
-		devnull: devnull,
 		discard: opts.DiscardSpills,
 	}
 	if s.caller.SessionID == "" {
 		s.caller.SessionID = fmt.Sprintf("s%d-%d", os.Getpid(), sessionCount.Add(1))
 	}
-	if s.spills, err = os.MkdirTemp("", "shelter-spill-"); err != nil {
+	if dir, err = s.confine(dir); err != nil {
+		return nil, err
+	}
+	temp := ""
+	if s.root != nil {
+		// A confined session's temporary files, spill files and job logs
+		// live inside its root.
+		temp = filepath.Join(s.root.dir, ".shelter")
+		if err := os.MkdirAll(temp, 0o700); err != nil {
+			s.cleanup()
+			return nil, err
+		}
+	}
+	if s.tmpdir, err = os.MkdirTemp(temp, "shelter-"); err != nil {
+		s.cleanup()
+		return nil, err
+	}
+	if s.devnull, err = os.Open(os.DevNull); err != nil {
+		s.cleanup()
+		return nil, err
+	}
+	if s.spills, err = os.MkdirTemp(temp, "shelter-spill-"); err != nil {
 		s.cleanup()
 		return nil, err
 	}
 	s.life, s.end = context.WithCancel(context.Background())
-	env := k.sessionEnv(opts, tmpdir, dir)
+	env := k.sessionEnv(opts, s.tmpdir, dir)
 	base := sessionEnviron{Environ: listEnviron(env), source: s.callSource}
 	s.runner, err = s.newRunner(base, dir)
 	if err != nil {
@@ -171,7 +187,10 @@ func (s *Session) newRunner(env expand.Environ, dir string) (*interp.Runner, err
 		interp.Dir(dir),
 		interp.StdIO(s.devnull, &s.origOut, &s.origErr),
 		interp.CallHandler(s.callHandler),
-		interp.OpenHandler(s.open),
+		interp.OpenHandler(s.openHandler),
+		interp.StatHandler(s.statHandler),
+		interp.ReadDirHandler2(s.readDirHandler),
+		interp.AccessHandler(s.accessHandler),
 		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return s.execHandler }),
 	)
 }
@@ -226,7 +245,36 @@ func (s *Session) Close() error {
 	return s.cleanup()
 }
 
+// confine opens the sandbox's root for a session of that profile and
+// returns its starting directory: dir, which must lie under the root, or
+// the root when the embedder named no directory.
+func (s *Session) confine(dir string) (string, error) {
+	if s.k.cfg.Profile != ProfileSandbox {
+		return dir, nil
+	}
+	root := s.k.cfg.Root
+	if root == "" {
+		root = dir
+	}
+	c, err := openConfinement(root)
+	if err != nil {
+		return "", err
+	}
+	s.root = c
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if !c.under(dir) {
+		c.r.Close()
+		return "", fmt.Errorf("session directory %s is outside the sandbox root %s", dir, c.dir)
+	}
+	return dir, nil
+}
+
 func (s *Session) cleanup() error {
+	if s.root != nil {
+		defer s.root.r.Close()
+	}
 	if s.devnull != nil {
 		s.devnull.Close()
 	}
@@ -236,6 +284,9 @@ func (s *Session) cleanup() error {
 		} else {
 			os.Remove(s.spills) // only when nothing spilled
 		}
+	}
+	if s.tmpdir == "" {
+		return nil
 	}
 	return os.RemoveAll(s.tmpdir)
 }

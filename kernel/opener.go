@@ -1,0 +1,660 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+)
+
+// An Opener is a call's view of the file system: every file the kernel
+// and its builtins open, stat, list or create goes through one
+// (docs/sandbox.md). Names are relative to the call's working directory.
+//
+// In every profile, /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N and
+// /proc/self/fd/N are the call's own streams, and shelter's own /proc
+// entries are refused. In the sandbox profile every name resolves beneath
+// the session's root: "..", absolute names and symbolic links cannot
+// leave it. Errors are *fs.PathError values naming what was asked for.
+type Opener struct {
+	dir    string
+	root   *confinement // nil outside the sandbox
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// Opener returns the call's opener. The returned opener sees the call's
+// working directory and streams as they are now.
+func (c *Call) Opener() *Opener {
+	o := &Opener{dir: c.Dir, stdin: c.Stdin, stdout: c.Stdout, stderr: c.Stderr}
+	if c.session != nil {
+		o.root = c.session.root
+	}
+	return o
+}
+
+// handlerOpener is the opener of the command an mvdan/sh handler serves.
+func (s *Session) handlerOpener(ctx context.Context) Opener {
+	hc := interp.HandlerCtx(ctx)
+	return Opener{dir: hc.Dir, root: s.root, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr}
+}
+
+// ErrOutsideRoot is the error of a name that leads outside the sandbox's
+// root; the error itself is an [*OutsideRootError].
+var ErrOutsideRoot = errors.New("outside the sandbox root")
+
+// OutsideRootError is the refusal of a name outside the sandbox's root.
+type OutsideRootError struct{ Root string }
+
+func (e *OutsideRootError) Error() string {
+	return fmt.Sprintf("outside the sandbox root; allowed: paths under %s", e.Root)
+}
+
+func (e *OutsideRootError) Is(target error) bool { return target == ErrOutsideRoot }
+
+// ErrShelterProc is the error of a name that leads into shelter's own
+// /proc entries.
+var ErrShelterProc = errors.New("shelter's own /proc entries are not readable")
+
+// Abs returns name as an absolute, clean path, relative names joined to
+// the working directory.
+func (o *Opener) Abs(name string) string {
+	if filepath.IsAbs(name) {
+		return filepath.Clean(name)
+	}
+	return filepath.Join(o.dir, name)
+}
+
+// Dir is the working directory names are relative to.
+func (o *Opener) Dir() string { return o.dir }
+
+// Confined reports whether the opener is confined to a root directory (the
+// sandbox profile), and which.
+func (o *Opener) Confined() (root string, ok bool) {
+	if o.root == nil {
+		return "", false
+	}
+	return o.root.dir, true
+}
+
+// Open opens name for reading.
+func (o *Opener) Open(ctx context.Context, name string) (io.ReadCloser, error) {
+	return o.OpenFile(ctx, name, os.O_RDONLY, 0)
+}
+
+// OpenFile opens name as os.OpenFile does. A file it creates gets the
+// permissions the session's umask lets through. An open that would block
+// (a FIFO with no other end) gives up when ctx ends.
+func (o *Opener) OpenFile(ctx context.Context, name string, flag int, perm fs.FileMode) (io.ReadWriteCloser, error) {
+	abs := o.Abs(name)
+	if f, ok, err := o.stream(abs, flag); ok {
+		return f, pathErr("open", name, err)
+	}
+	if err := o.allowed(abs); err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	f, err := o.openFile(ctx, name, abs, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOpened(f); err != nil {
+		f.Close()
+		return nil, pathErr("open", name, err)
+	}
+	return f, nil
+}
+
+func (o *Opener) openFile(ctx context.Context, name, abs string, flag int, perm fs.FileMode) (*os.File, error) {
+	fi, err := o.stat(name, abs, true)
+	if err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
+		return o.openFIFO(ctx, name, abs, flag, perm)
+	}
+	mask, masked := sessionUmask(ctx)
+	if flag&os.O_CREATE == 0 || err == nil || !masked {
+		return o.rawOpen(name, abs, flag, perm)
+	}
+	// shelter's own umask applies too on create, so the file is chmodded
+	// to exactly what the session's umask lets through; O_EXCL makes sure
+	// it is the file this open created. One that appeared since the stat
+	// (or a dangling symlink's target) is opened as it is.
+	f, err := o.rawOpen(name, abs, flag|os.O_EXCL, perm&^mask)
+	if errors.Is(err, fs.ErrExist) && flag&os.O_EXCL == 0 {
+		return o.rawOpen(name, abs, flag, perm&^mask)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.Chmod(perm &^ mask)
+	return f, nil
+}
+
+func (o *Opener) rawOpen(name, abs string, flag int, perm fs.FileMode) (*os.File, error) {
+	if o.root == nil || hostDevice(abs) {
+		return os.OpenFile(abs, flag, perm)
+	}
+	rel, err := o.root.rel(name, abs)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	f, err := o.root.r.OpenFile(rel, flag, perm)
+	return f, o.root.fix(err, "open", name)
+}
+
+// openFIFO opens a FIFO in a goroutine. When ctx ends first, it opens the
+// other end itself, without blocking, so that the pending open returns,
+// and closes both.
+func (o *Opener) openFIFO(ctx context.Context, name, abs string, flag int, perm fs.FileMode) (*os.File, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := o.rawOpen(name, abs, flag, perm)
+		done <- opened{f, err}
+	}()
+	select {
+	case r := <-done:
+		return r.f, r.err
+	case <-ctx.Done():
+	}
+	other := os.O_WRONLY
+	if flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+		other = os.O_RDONLY
+	}
+	if f, err := o.rawOpen(name, abs, other|syscall.O_NONBLOCK, 0); err == nil {
+		defer f.Close()
+	}
+	if r := <-done; r.f != nil {
+		r.f.Close()
+	}
+	return nil, ctx.Err()
+}
+
+// Stat returns the file's information, following symbolic links.
+func (o *Opener) Stat(name string) (fs.FileInfo, error) {
+	return o.statChecked("stat", name, true)
+}
+
+// Lstat returns the file's information; a symbolic link is described,
+// not followed.
+func (o *Opener) Lstat(name string) (fs.FileInfo, error) {
+	return o.statChecked("lstat", name, false)
+}
+
+func (o *Opener) statChecked(op, name string, follow bool) (fs.FileInfo, error) {
+	abs := o.Abs(name)
+	if s, ok := o.streamFor(abs); ok {
+		if f, isFile := s.(*os.File); isFile {
+			return f.Stat()
+		}
+		if s == nil {
+			return nil, pathErr(op, name, syscall.EBADF)
+		}
+		return streamInfo(filepath.Base(abs)), nil
+	}
+	if err := o.allowed(abs); err != nil {
+		return nil, pathErr(op, name, err)
+	}
+	fi, err := o.stat(name, abs, follow)
+	if err != nil {
+		return nil, err
+	}
+	if onProc(fi) {
+		if err := checkProcPath(abs, follow); err != nil {
+			return nil, pathErr(op, name, err)
+		}
+	}
+	return fi, nil
+}
+
+func (o *Opener) stat(name, abs string, follow bool) (fs.FileInfo, error) {
+	if o.root == nil || hostDevice(abs) {
+		if follow {
+			return os.Stat(abs)
+		}
+		return os.Lstat(abs)
+	}
+	rel, err := o.root.rel(name, abs)
+	if err != nil {
+		return nil, pathErr("stat", name, err)
+	}
+	var fi fs.FileInfo
+	if follow {
+		fi, err = o.root.r.Stat(rel)
+	} else {
+		fi, err = o.root.r.Lstat(rel)
+	}
+	return fi, o.root.fix(err, "stat", name)
+}
+
+// ReadDir lists a directory, sorted by name.
+func (o *Opener) ReadDir(name string) ([]fs.DirEntry, error) {
+	f, err := o.OpenFile(context.Background(), name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	d, ok := f.(*os.File)
+	if !ok {
+		return nil, pathErr("readdir", name, syscall.ENOTDIR)
+	}
+	entries, err := d.ReadDir(-1)
+	if err != nil {
+		return nil, pathErr("readdir", name, unwrapPathError(err))
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
+}
+
+// Access reports whether the file may be read (mode 4), written (2) or
+// executed (1), as access(2) does.
+func (o *Opener) Access(name string, mode uint32) error {
+	abs := o.Abs(name)
+	if s, ok := o.streamFor(abs); ok {
+		if s == nil {
+			return pathErr("access", name, syscall.EBADF)
+		}
+		return nil
+	}
+	if err := o.allowed(abs); err != nil {
+		return pathErr("access", name, err)
+	}
+	if o.root == nil || hostDevice(abs) {
+		return pathErr("access", name, syscall.Access(abs, mode))
+	}
+	rel, err := o.root.rel(name, abs)
+	if err != nil {
+		return pathErr("access", name, err)
+	}
+	return o.root.fix(o.root.access(rel, mode), "access", name)
+}
+
+// Mkdir creates a directory.
+func (o *Opener) Mkdir(name string, perm fs.FileMode) error {
+	return o.do("mkdir", name, func(p string) error { return os.Mkdir(p, perm) },
+		func(r *os.Root, p string) error { return r.Mkdir(p, perm) })
+}
+
+// MkdirAll creates a directory and any parents it lacks.
+func (o *Opener) MkdirAll(name string, perm fs.FileMode) error {
+	return o.do("mkdir", name, func(p string) error { return os.MkdirAll(p, perm) },
+		func(r *os.Root, p string) error { return r.MkdirAll(p, perm) })
+}
+
+// Remove removes a file or an empty directory.
+func (o *Opener) Remove(name string) error {
+	return o.do("remove", name, os.Remove, (*os.Root).Remove)
+}
+
+// RemoveAll removes name and everything it contains.
+func (o *Opener) RemoveAll(name string) error {
+	return o.do("remove", name, os.RemoveAll, (*os.Root).RemoveAll)
+}
+
+// Chmod changes a file's mode.
+func (o *Opener) Chmod(name string, mode fs.FileMode) error {
+	return o.do("chmod", name, func(p string) error { return os.Chmod(p, mode) },
+		func(r *os.Root, p string) error { return r.Chmod(p, mode) })
+}
+
+// Chtimes changes a file's access and modification times.
+func (o *Opener) Chtimes(name string, atime, mtime time.Time) error {
+	return o.do("chtimes", name, func(p string) error { return os.Chtimes(p, atime, mtime) },
+		func(r *os.Root, p string) error { return r.Chtimes(p, atime, mtime) })
+}
+
+// Readlink returns a symbolic link's target.
+func (o *Opener) Readlink(name string) (string, error) {
+	var target string
+	err := o.do("readlink", name,
+		func(p string) (err error) { target, err = os.Readlink(p); return err },
+		func(r *os.Root, p string) (err error) { target, err = r.Readlink(p); return err })
+	return target, err
+}
+
+// Rename renames (moves) oldname to newname.
+func (o *Opener) Rename(oldname, newname string) error {
+	return o.do2("rename", oldname, newname, os.Rename, (*os.Root).Rename)
+}
+
+// Link creates newname as a hard link to oldname.
+func (o *Opener) Link(oldname, newname string) error {
+	return o.do2("link", oldname, newname, os.Link, (*os.Root).Link)
+}
+
+// Symlink creates name as a symbolic link to target. Beneath a root the
+// link must resolve inside it; a target that is an absolute path under
+// the root is written relative, which is how a confined link must read.
+func (o *Opener) Symlink(target, name string) error {
+	if o.root == nil {
+		abs := o.Abs(name)
+		if err := o.allowed(abs); err != nil {
+			return pathErr("symlink", name, err)
+		}
+		return os.Symlink(target, abs)
+	}
+	abs := o.Abs(name)
+	rel, err := o.root.rel(name, abs)
+	if err != nil {
+		return pathErr("symlink", name, err)
+	}
+	resolved := target
+	if !filepath.IsAbs(target) {
+		resolved = filepath.Join(filepath.Dir(abs), target)
+	}
+	if !o.root.under(filepath.Clean(resolved)) {
+		return pathErr("symlink", name, fmt.Errorf("target %s is %w", target, o.root.outside()))
+	}
+	if filepath.IsAbs(target) {
+		if target, err = filepath.Rel(filepath.Dir(abs), filepath.Clean(target)); err != nil {
+			return pathErr("symlink", name, err)
+		}
+	}
+	return o.root.fix(o.root.r.Symlink(target, rel), "symlink", name)
+}
+
+// EvalSymlinks returns the absolute path name leads to, every symbolic
+// link resolved (realpath(3)). Beneath a root it never leaves the root.
+func (o *Opener) EvalSymlinks(name string) (string, error) {
+	abs := o.Abs(name)
+	if err := o.allowed(abs); err != nil {
+		return "", pathErr("realpath", name, err)
+	}
+	if o.root == nil {
+		p, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return "", err
+		}
+		if err := o.allowed(p); err != nil {
+			return "", pathErr("realpath", name, err)
+		}
+		return p, nil
+	}
+	return o.root.evalSymlinks(name, abs)
+}
+
+// do runs a one-name operation on the host or beneath the root.
+func (o *Opener) do(op, name string, host func(string) error, rooted func(*os.Root, string) error) error {
+	abs := o.Abs(name)
+	if err := o.allowed(abs); err != nil {
+		return pathErr(op, name, err)
+	}
+	if _, ok := o.streamFor(abs); ok {
+		return pathErr(op, name, syscall.EPERM)
+	}
+	if o.root == nil {
+		return host(abs)
+	}
+	rel, err := o.root.rel(name, abs)
+	if err != nil {
+		return pathErr(op, name, err)
+	}
+	return o.root.fix(rooted(o.root.r, rel), op, name)
+}
+
+// do2 runs a two-name operation on the host or beneath the root.
+func (o *Opener) do2(op, oldname, newname string, host func(string, string) error, rooted func(*os.Root, string, string) error) error {
+	oldAbs, newAbs := o.Abs(oldname), o.Abs(newname)
+	for _, p := range [][2]string{{oldname, oldAbs}, {newname, newAbs}} {
+		if err := o.allowed(p[1]); err != nil {
+			return pathErr(op, p[0], err)
+		}
+	}
+	if o.root == nil {
+		return host(oldAbs, newAbs)
+	}
+	oldRel, err := o.root.rel(oldname, oldAbs)
+	if err != nil {
+		return pathErr(op, oldname, err)
+	}
+	newRel, err := o.root.rel(newname, newAbs)
+	if err != nil {
+		return pathErr(op, newname, err)
+	}
+	err = rooted(o.root.r, oldRel, newRel)
+	return o.root.fix(err, op, oldname)
+}
+
+// stream returns the call's stream a name stands for, opened with flag.
+func (o *Opener) stream(abs string, flag int) (io.ReadWriteCloser, bool, error) {
+	fd, ok := streamFD(abs)
+	if !ok {
+		return nil, false, nil
+	}
+	write := flag&(os.O_WRONLY|os.O_RDWR) != 0
+	switch {
+	case fd == 0 && o.stdin != nil && !write:
+		return nopCloser{r: o.stdin}, true, nil
+	case fd == 1 && o.stdout != nil && write:
+		return nopCloser{w: o.stdout}, true, nil
+	case fd == 2 && o.stderr != nil && write:
+		return nopCloser{w: o.stderr}, true, nil
+	}
+	return nil, true, syscall.EBADF
+}
+
+// streamFor returns the call's stream abs stands for, nil when the call
+// has none there.
+func (o *Opener) streamFor(abs string) (any, bool) {
+	fd, ok := streamFD(abs)
+	if !ok {
+		return nil, false
+	}
+	switch {
+	case fd == 0 && o.stdin != nil:
+		return o.stdin, true
+	case fd == 1 && o.stdout != nil:
+		return o.stdout, true
+	case fd == 2 && o.stderr != nil:
+		return o.stderr, true
+	}
+	return nil, true
+}
+
+// streamFD reports which descriptor a clean absolute path names when it
+// is one of the call's streams.
+func streamFD(abs string) (int, bool) {
+	switch abs {
+	case "/dev/stdin":
+		return 0, true
+	case "/dev/stdout":
+		return 1, true
+	case "/dev/stderr":
+		return 2, true
+	}
+	var rest string
+	switch {
+	case strings.HasPrefix(abs, "/dev/fd/"):
+		rest = abs[len("/dev/fd/"):]
+	case strings.HasPrefix(abs, "/proc/self/fd/"):
+		rest = abs[len("/proc/self/fd/"):]
+	case strings.HasPrefix(abs, "/proc/thread-self/fd/"):
+		rest = abs[len("/proc/thread-self/fd/"):]
+	case strings.HasPrefix(abs, "/proc/"):
+		pid, tail, ok := strings.Cut(abs[len("/proc/"):], "/fd/")
+		if !ok || pid != selfPID {
+			return 0, false
+		}
+		rest = tail
+	default:
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return n, true
+}
+
+var selfPID = strconv.Itoa(os.Getpid())
+
+// allowed refuses shelter's own /proc entries and, beneath a root,
+// absolute paths outside it.
+func (o *Opener) allowed(abs string) error {
+	if shelterProc(abs) {
+		return ErrShelterProc
+	}
+	if o.root != nil && !o.root.under(abs) && !hostDevice(abs) {
+		return o.root.outside()
+	}
+	return nil
+}
+
+// hostDevice names the device files a confined session still reaches:
+// they hold nothing of the host's.
+func hostDevice(abs string) bool {
+	switch abs {
+	case os.DevNull, "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom":
+		return true
+	}
+	return false
+}
+
+// shelterProc reports whether a clean absolute path lies in shelter's own
+// /proc entries: /proc/self, /proc/thread-self, and /proc/N for shelter's
+// pid or one of its threads.
+func shelterProc(abs string) bool {
+	rest, ok := strings.CutPrefix(abs, "/proc/")
+	if !ok {
+		return false
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	switch first {
+	case "self", "thread-self", selfPID:
+		return true
+	}
+	if first == "" || strings.Trim(first, "0123456789") != "" {
+		return false
+	}
+	_, err := os.Lstat("/proc/self/task/" + first)
+	return err == nil
+}
+
+// checkProcPath resolves a path that lies on /proc and refuses it when it
+// leads into shelter's own entries (through a link such as /dev/fd).
+func checkProcPath(abs string, follow bool) error {
+	p := abs
+	if !follow {
+		dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+		if err != nil {
+			return nil
+		}
+		p = filepath.Join(dir, filepath.Base(abs))
+	} else if r, err := filepath.EvalSymlinks(abs); err == nil {
+		p = r
+	}
+	if shelterProc(p) {
+		return ErrShelterProc
+	}
+	return nil
+}
+
+// checkOpened refuses an opened file that is one of shelter's own /proc
+// entries, however the name led there (a symbolic link, a race).
+func checkOpened(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil || !onProc(fi) {
+		return nil
+	}
+	p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
+	if err != nil || shelterProc(p) {
+		return ErrShelterProc
+	}
+	return nil
+}
+
+// onProc reports whether a file lies on the proc file system.
+func onProc(fi fs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && procDev != 0 && uint64(st.Dev) == procDev
+}
+
+var procDev = func() uint64 {
+	var st syscall.Stat_t
+	if syscall.Stat("/proc/self", &st) != nil {
+		return 0
+	}
+	return uint64(st.Dev)
+}()
+
+func pathErr(op, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return err
+	}
+	return &fs.PathError{Op: op, Path: name, Err: err}
+}
+
+// nopCloser is a call's stream opened by name: closing it leaves the
+// stream open.
+type nopCloser struct {
+	r io.Reader
+	w io.Writer
+}
+
+func (n nopCloser) Read(p []byte) (int, error) {
+	if n.r == nil {
+		return 0, syscall.EBADF
+	}
+	return n.r.Read(p)
+}
+
+func (n nopCloser) Write(p []byte) (int, error) {
+	if n.w == nil {
+		return 0, syscall.EBADF
+	}
+	return n.w.Write(p)
+}
+
+func (nopCloser) Close() error { return nil }
+
+// streamInfo describes a call's stream that is not a file: a pipe.
+type streamInfo string
+
+func (s streamInfo) Name() string     { return string(s) }
+func (streamInfo) Size() int64        { return 0 }
+func (streamInfo) Mode() fs.FileMode  { return fs.ModeNamedPipe | 0o600 }
+func (streamInfo) ModTime() time.Time { return time.Time{} }
+func (streamInfo) IsDir() bool        { return false }
+func (streamInfo) Sys() any           { return nil }
+
+// The session's handlers for mvdan/sh: every file the interpreter opens,
+// stats, lists or checks goes through the opener.
+
+func (s *Session) openHandler(ctx context.Context, path string, flag int, perm fs.FileMode) (io.ReadWriteCloser, error) {
+	o := s.handlerOpener(ctx)
+	return o.OpenFile(ctx, path, flag, perm)
+}
+
+func (s *Session) statHandler(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
+	o := s.handlerOpener(ctx)
+	if follow {
+		return o.Stat(name)
+	}
+	return o.Lstat(name)
+}
+
+func (s *Session) readDirHandler(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	o := s.handlerOpener(ctx)
+	return o.ReadDir(name)
+}
+
+func (s *Session) accessHandler(ctx context.Context, name string, mode interp.AccessMode) error {
+	o := s.handlerOpener(ctx)
+	return o.Access(name, uint32(mode))
+}
