@@ -1,0 +1,345 @@
+package builtins
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// A command is one coreutil: its flags, its help and its run function.
+type command struct {
+	name  string
+	usage string // the synopsis after the name: "[OPTION]... [FILE]..."
+	about string // one sentence
+	flags []flag
+	// numeric lets a leading -NUM stand for the flag of that long name
+	// (head -5 is head -n 5); empty when the command has none.
+	numeric string
+	// operands says what the words after the flags are, for the schema.
+	operands string
+	run      func(ctx context.Context, c *kernel.Call, a *args) error
+}
+
+// A flag is one option: a short letter, a long name or both. A flag with
+// a value names it (arg: "NUM"); one without is a switch.
+type flag struct {
+	short rune
+	long  string
+	arg   string
+	about string
+}
+
+func (f flag) String() string {
+	switch {
+	case f.short != 0 && f.long != "":
+		return fmt.Sprintf("-%c, --%s", f.short, f.long)
+	case f.short != 0:
+		return fmt.Sprintf("-%c", f.short)
+	}
+	return "--" + f.long
+}
+
+// key is how a command's run asks for a flag: its long name, or its short
+// letter as a string when it has none.
+func (f flag) key() string {
+	if f.long != "" {
+		return f.long
+	}
+	return string(f.short)
+}
+
+// args is a parsed command line.
+type args struct {
+	// set holds each flag given, by key, with its values in order (a
+	// switch has one empty value per time it was given).
+	set map[string][]string
+	// order lists the flags as given, for commands where order matters
+	// (sed -e, grep -e).
+	order []given
+	// operands are the words that are not flags, "-" included.
+	operands []string
+}
+
+type given struct{ key, value string }
+
+// has reports whether a flag was given.
+func (a *args) has(key string) bool { return len(a.set[key]) > 0 }
+
+// value is the last value of a flag, or def when it was not given.
+func (a *args) value(key, def string) string {
+	if v := a.set[key]; len(v) > 0 {
+		return v[len(v)-1]
+	}
+	return def
+}
+
+// values are every value of a flag, in order.
+func (a *args) values(key string) []string { return a.set[key] }
+
+// count is how many times a flag was given.
+func (a *args) count(key string) int { return len(a.set[key]) }
+
+// last reports which of keys was given last, "" when none was.
+func (a *args) last(keys ...string) string {
+	for i := len(a.order) - 1; i >= 0; i-- {
+		if slices.Contains(keys, a.order[i].key) {
+			return a.order[i].key
+		}
+	}
+	return ""
+}
+
+func (c *command) Name() string                 { return c.name }
+func (c *command) Kind() kernel.Kind            { return kernel.Builtin }
+func (c *command) Description() string          { return c.about }
+func (c *command) Help() string                 { return c.help() }
+func (c *command) InputSchema() json.RawMessage { return c.schema() }
+
+// Run parses the words and runs the command. --help prints the usage.
+func (c *command) Run(ctx context.Context, call *kernel.Call) error {
+	a, help, err := c.parse(call.Args[1:])
+	if err != nil {
+		return err
+	}
+	if help {
+		_, err := io.WriteString(call.Stdout, c.help())
+		return err
+	}
+	return c.run(ctx, call, a)
+}
+
+// parse reads argv as getopt_long does: flags and operands may mix, short
+// flags cluster, a value is attached or the next word, a long name may be
+// abbreviated to a unique prefix, and "--" ends the flags.
+func (c *command) parse(argv []string) (*args, bool, error) {
+	a := &args{set: map[string][]string{}}
+	add := func(f flag, v string) {
+		a.set[f.key()] = append(a.set[f.key()], v)
+		a.order = append(a.order, given{f.key(), v})
+	}
+	for i := 0; i < len(argv); i++ {
+		w := argv[i]
+		switch {
+		case w == "--":
+			a.operands = append(a.operands, argv[i+1:]...)
+			return a, false, nil
+		case w == "--help":
+			return nil, true, nil
+		case strings.HasPrefix(w, "--"):
+			name, v, hasV := strings.Cut(w[2:], "=")
+			f, err := c.long(name)
+			if err != nil {
+				return nil, false, err
+			}
+			switch {
+			case f.arg == "" && hasV:
+				return nil, false, c.refuse("flag '--%s' takes no value", f.long)
+			case f.arg != "" && !hasV:
+				if i+1 >= len(argv) {
+					return nil, false, c.refuse("flag '--%s' needs %s", f.long, f.arg)
+				}
+				i++
+				v = argv[i]
+			}
+			add(f, v)
+		case len(w) > 1 && w[0] == '-':
+			if c.numeric != "" && isDigits(w[1:]) {
+				f, _ := c.long(c.numeric)
+				add(f, w[1:])
+				continue
+			}
+			for j := 1; j < len(w); j++ {
+				f, ok := c.short(rune(w[j]))
+				if !ok {
+					return nil, false, c.refuse("unknown flag '-%c'; allowed: %s", w[j], c.pool())
+				}
+				if f.arg == "" {
+					add(f, "")
+					continue
+				}
+				v := w[j+1:]
+				if v == "" {
+					if i+1 >= len(argv) {
+						return nil, false, c.refuse("flag '-%c' needs %s", f.short, f.arg)
+					}
+					i++
+					v = argv[i]
+				}
+				add(f, v)
+				break
+			}
+		default:
+			a.operands = append(a.operands, w)
+		}
+	}
+	return a, false, nil
+}
+
+func (c *command) short(r rune) (flag, bool) {
+	for _, f := range c.flags {
+		if f.short == r {
+			return f, true
+		}
+	}
+	return flag{}, false
+}
+
+// long finds a long flag by its name or a unique prefix of it.
+func (c *command) long(name string) (flag, error) {
+	var found []flag
+	for _, f := range c.flags {
+		if f.long == name {
+			return f, nil
+		}
+		if f.long != "" && strings.HasPrefix(f.long, name) {
+			found = append(found, f)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) > 1:
+		names := make([]string, len(found))
+		for i, f := range found {
+			names[i] = "--" + f.long
+		}
+		return flag{}, c.refuse("flag '--%s' is ambiguous; allowed: %s", name, kernel.Pool(names))
+	}
+	return flag{}, c.refuse("unknown flag '--%s'; allowed: %s", name, c.pool())
+}
+
+// pool is every flag the command takes, for a refusal.
+func (c *command) pool() string {
+	names := []string{"--help"}
+	for _, f := range c.flags {
+		if f.short != 0 {
+			names = append(names, "-"+string(f.short))
+		}
+		if f.long != "" {
+			names = append(names, "--"+f.long)
+		}
+	}
+	return kernel.Pool(names)
+}
+
+// refuse is the command's refusal line.
+func (c *command) refuse(format string, a ...any) error {
+	return &kernel.Refusal{Line: c.name + ": " + fmt.Sprintf(format, a...)}
+}
+
+func (c *command) help() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: %s %s\n\n%s\n", c.name, c.usage, c.about)
+	if len(c.flags) > 0 {
+		b.WriteString("\nflags:\n")
+		for _, f := range c.flags {
+			s := f.String()
+			if f.arg != "" {
+				if f.long != "" {
+					s += "=" + f.arg
+				} else {
+					s += " " + f.arg
+				}
+			}
+			fmt.Fprintf(&b, "  %-28s %s\n", s, f.about)
+		}
+	}
+	fmt.Fprintf(&b, "  %-28s %s\n", "--help", "print this help")
+	return b.String()
+}
+
+// schema describes the command for agents: its words, and each flag by
+// its long name (the short letter where it has none).
+func (c *command) schema() json.RawMessage {
+	type prop struct {
+		Type        string `json:"type"`
+		Description string `json:"description"`
+		Items       any    `json:"items,omitempty"`
+	}
+	props := map[string]prop{
+		"args": {Type: "array", Items: map[string]string{"type": "string"}, Description: "the words after the command's name: " + c.usage},
+	}
+	for _, f := range c.flags {
+		p := prop{Type: "boolean", Description: f.String() + ": " + f.about}
+		if f.arg != "" {
+			p.Type = "string"
+		}
+		props[f.key()] = p
+	}
+	b, _ := json.Marshal(map[string]any{
+		"type":                 "object",
+		"description":          c.about,
+		"properties":           props,
+		"additionalProperties": false,
+	})
+	return b
+}
+
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// errText renders an error as GNU tools print it after the name:
+// "FILE: No such file or directory".
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Path + ": " + reason(pe.Err)
+	}
+	return reason(err)
+}
+
+// reason is strerror(3)'s wording for an errno, the error's own text
+// otherwise.
+func reason(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		s := errno.Error()
+		return strings.ToUpper(s[:1]) + s[1:]
+	}
+	return err.Error()
+}
+
+// failf prints "NAME: MESSAGE" on the call's stderr.
+func failf(c *kernel.Call, format string, a ...any) {
+	fmt.Fprintf(c.Stderr, "%s: %s\n", c.Args[0], fmt.Sprintf(format, a...))
+}
+
+// openInput opens an operand for reading: "-" is the call's stdin (empty
+// when it has none).
+func openInput(ctx context.Context, c *kernel.Call, name string) (io.ReadCloser, error) {
+	if name == "-" {
+		if c.Stdin == nil {
+			return io.NopCloser(strings.NewReader("")), nil
+		}
+		return io.NopCloser(c.Stdin), nil
+	}
+	f, err := c.Opener().Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if st, ok := f.(*os.File); ok {
+		if fi, err := st.Stat(); err == nil && fi.IsDir() {
+			f.Close()
+			return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+		}
+	}
+	return f, nil
+}
+
+// status is the error that ends a command with a status: nil for 0.
+func status(n int) error {
+	if n == 0 {
+		return nil
+	}
+	return kernel.ExitStatus(n)
+}

@@ -1,0 +1,11 @@
+// Package builtins holds shelter's in-process commands, each a
+// [kernel.Tool]: the coreutils the sandbox serves (cat, grep, sed, sort,
+// jq, …), which work on files only through the call's
+// [kernel.Opener], so that a confined session's files stay beneath its
+// root.
+//
+// Each command is GNU-compatible for the flags it accepts (short and long
+// forms, clustered short flags, --long=value, --), prints its usage with
+// --help, and refuses a flag it does not take with one line naming the
+// flags it does. The contract is docs/sandbox.md.
+package builtins
