@@ -85,3 +85,103 @@ func childEnv(env expand.Environ, dir string) []string {
 	slices.Sort(pairs)
 	return pairs
 }
+
+// ProgramEnv is the environment a declared program gets: a wrapped
+// command, a harness executable, an allowed external (docs/sandbox.md).
+// In the sandbox profile that is the session's starting variables (the
+// core set, the profile's and the embedder's values), PWD, and of the
+// agent's own exports only those pass names; elsewhere it is the
+// session's exported variables. In every profile the variables that
+// inject code into a program ([InjectionVar]) are left out, and those
+// that name a program to run (PAGER, EDITOR, GIT_PAGER, …) keep the
+// session's starting value; a declaration that pins one sets it after.
+func (c *Call) ProgramEnv(pass []string) []string {
+	var start map[string]string
+	if c.session != nil {
+		start = c.session.startEnv
+	}
+	vars := make(map[string]string, len(c.Env))
+	if c.session != nil && c.session.root != nil {
+		for name, v := range start {
+			if name != "PWD" {
+				vars[name] = v
+			}
+		}
+		vars["PWD"] = c.Dir
+		for _, name := range pass {
+			if v, ok := c.lookup(name); ok {
+				vars[name] = v
+			}
+		}
+	} else {
+		for _, kv := range c.Env {
+			name, v, _ := strings.Cut(kv, "=")
+			vars[name] = v
+		}
+	}
+	out := make([]string, 0, len(vars))
+	for name, v := range vars {
+		switch {
+		case InjectionVar(name):
+			continue
+		case commandVar(name):
+			sv, ok := start[name]
+			if !ok {
+				continue
+			}
+			v = sv
+		}
+		out = append(out, name+"="+v)
+	}
+	for _, name := range commandVars {
+		if _, ok := vars[name]; !ok {
+			if v, ok := start[name]; ok {
+				out = append(out, name+"="+v)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (c *Call) lookup(name string) (string, bool) {
+	for i := len(c.Env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(c.Env[i], name+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// commandVars name a program that programs run (a pager, an editor):
+// a declared program gets the session's starting value, never the
+// agent's.
+var commandVars = []string{"PAGER", "GIT_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "LESSOPEN", "LESSCLOSE", "MANPAGER"}
+
+func commandVar(name string) bool { return slices.Contains(commandVars, name) }
+
+// InjectionVar reports whether a variable makes a program load or run
+// code it names: the dynamic loader's, git's configuration and helpers,
+// shells' and interpreters' start-up files and options. They never reach
+// a declared program unless its declaration pins them.
+func InjectionVar(name string) bool {
+	for _, p := range []string{"LD_", "DYLD_", "GIT_CONFIG", "BASH_FUNC_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	switch name {
+	case "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND",
+		"GIT_EXEC_PATH", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS",
+		"GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "GIT_DIR", "GIT_WORK_TREE",
+		"GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_TEMPLATE_DIR",
+		"PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONINSPECT", "PYTHONUSERBASE",
+		"PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB",
+		"RUBYOPT", "RUBYLIB", "NODE_OPTIONS", "NODE_PATH",
+		"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS",
+		"GCONV_PATH", "HOSTALIASES", "RESOLV_HOST_CONF", "MALLOC_CHECK_":
+		return true
+	}
+	return false
+}

@@ -54,6 +54,9 @@ type Session struct {
 	// root confines the session's files in the sandbox profile; nil
 	// elsewhere.
 	root *confinement
+	// startEnv is the session's variables as it started, PWD aside: what
+	// a declared program inherits in the sandbox.
+	startEnv map[string]string
 
 	// origOut and origErr are the runner's streams as of its first Reset,
 	// which process substitutions write to: the running call's.
@@ -148,6 +151,7 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	}
 	s.life, s.end = context.WithCancel(context.Background())
 	env := k.sessionEnv(opts, s.tmpdir, dir)
+	s.startEnv = env
 	base := sessionEnviron{Environ: listEnviron(env), source: s.callSource}
 	s.runner, err = s.newRunner(base, dir)
 	if err != nil {
