@@ -1,0 +1,125 @@
+package builtins
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+var catFiles = map[string]string{
+	"a":     "one\n\n\n\ntwo\tTAB\n\n",
+	"b":     "no newline",
+	"bin":   "x\x00y\x01\x1b\x7f\x80\x89\xff\xc3\xa9\tz\n\n\nM\n",
+	"blank": "\n\n\nx\n",
+	"d/":    "",
+}
+
+func TestCatGNU(t *testing.T) {
+	tools := []kernel.Tool{cmdCat}
+	cases := []gnuCase{
+		{name: "plain", script: "cat a b bin"},
+		{name: "stdin", script: "cat", stdin: "from\nstdin"},
+		{name: "dash", script: "cat a - b", stdin: "mid\n"},
+		{name: "dash twice", script: "cat - a -", stdin: "in\n"},
+		{name: "number", script: "cat -n a b blank"},
+		{name: "number long", script: "cat --number a"},
+		{name: "number nonblank", script: "cat -b a blank"},
+		{name: "number nonblank long", script: "cat --number-nonblank a"},
+		{name: "b beats n", script: "cat -nb a"},
+		{name: "squeeze", script: "cat -s a blank"},
+		{name: "squeeze long", script: "cat --squeeze-blank blank a"},
+		{name: "squeeze number", script: "cat -sn a blank"},
+		{name: "squeeze nonblank ends", script: "cat -sbE a blank"},
+		{name: "ends", script: "cat -E a b"},
+		{name: "ends long", script: "cat --show-ends a"},
+		{name: "tabs", script: "cat -T a bin"},
+		{name: "tabs long", script: "cat --show-tabs a"},
+		{name: "nonprinting", script: "cat -v bin"},
+		{name: "nonprinting long", script: "cat --show-nonprinting bin"},
+		{name: "all", script: "cat -A bin a"},
+		{name: "all long", script: "cat --show-all bin"},
+		{name: "e", script: "cat -e bin"},
+		{name: "t", script: "cat -t bin"},
+		{name: "u", script: "cat -u a"},
+		{name: "clustered", script: "cat -vnET bin"},
+		{name: "continued line numbers", script: "cat -n b a b"},
+		{name: "missing", script: "cat a nope b"},
+		{name: "directory", script: "cat d a"},
+		{name: "dashdash", script: "cat -- a"},
+		{name: "long line", script: "cat -n big", files: map[string]string{"big": strings.Repeat("y", 200000) + "\nz\n"}},
+	}
+	for i := range cases {
+		if cases[i].files == nil {
+			cases[i].files = catFiles
+		}
+	}
+	compareGNU(t, tools, cases)
+}
+
+// catSandbox runs script in a sandbox session confined to a fresh root
+// with the given tools and files, and returns its result and the root's
+// parent, where an outside file "secret" lies.
+func catSandbox(t *testing.T, tools []kernel.Tool, files map[string]string, script string) (kernel.Result, string) {
+	t.Helper()
+	parent := t.TempDir()
+	root := filepath.Join(parent, "root")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(parent, "secret"), []byte("SECRET\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, root, files)
+	if err := os.Symlink(filepath.Join(parent, "secret"), filepath.Join(root, "abs-link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../secret", filepath.Join(root, "rel-link")); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
+	cfg.Root = root
+	cfg.Tools = tools
+	cfg.AllowExternal = nil
+	cfg.Env["LC_ALL"] = "C"
+	cfg.Env["TZ"] = "UTC"
+	k, err := kernel.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession(kernel.SessionOptions{Dir: root, DiscardSpills: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), strings.ReplaceAll(script, "$OUT", parent), kernel.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, parent
+}
+
+func TestCatSandbox(t *testing.T) {
+	for _, operand := range []string{"/etc/passwd", "../secret", "abs-link", "rel-link", "$OUT/secret"} {
+		res, _ := catSandbox(t, []kernel.Tool{cmdCat}, map[string]string{"in": "inside\n"}, "cat in "+operand+" in")
+		if res.Stdout != "inside\ninside\n" || res.ExitCode != 1 {
+			t.Errorf("cat %s: stdout %q status %d", operand, res.Stdout, res.ExitCode)
+		}
+		if !strings.HasPrefix(res.Stderr, "cat: ") || !strings.Contains(res.Stderr, "outside the sandbox root") || strings.Contains(res.Stderr, "SECRET") {
+			t.Errorf("cat %s: stderr %q", operand, res.Stderr)
+		}
+	}
+}
+
+func TestCatCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out strings.Builder
+	call := &kernel.Call{Args: []string{"cat"}, Stdin: strings.NewReader(strings.Repeat("x\n", 100000)), Stdout: &out, Stderr: &out}
+	if err := cmdCat.Run(ctx, call); err == nil {
+		t.Errorf("cat with a cancelled context: no error")
+	}
+}
