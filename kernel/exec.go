@@ -163,9 +163,15 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	if t := s.tools[name]; t != nil {
 		return s.runTool(ctx, t, c)
 	}
-	if line, ok := s.externalRefusal(name, c); ok {
+	line, path, refused := s.externalRefusal(name, c)
+	if refused {
 		fmt.Fprintln(c.Stderr, line)
 		return 127, nil
+	}
+	if path != "" {
+		// An allowed external is a declared program.
+		c.Env = c.ProgramEnv(nil)
+		return s.spawn(ctx, c, path)
 	}
 	path, err := spawn.LookPath(c.Getenv("PATH"), c.Dir, name)
 	if err != nil {
@@ -291,25 +297,31 @@ func (s *Session) runScriptFile(ctx context.Context, c *Call, path string) (int,
 }
 
 // externalRefusal applies the session's policy for programs from PATH.
-func (s *Session) externalRefusal(name string, c *Call) (string, bool) {
+// Under ExternalsDenied an allowed name runs what it resolved to when the
+// kernel was built (path), whatever the session's PATH says now; a path
+// typed out is allowed only when it is that program.
+func (s *Session) externalRefusal(name string, c *Call) (line, path string, refused bool) {
 	cfg := s.k.cfg
 	if cfg.Externals == ExternalsAllowed {
-		return "", false
+		return "", "", false
 	}
 	base := filepath.Base(name)
-	if slices.Contains(cfg.AllowExternal, base) {
-		if base == name {
-			return "", false
-		}
-		// A path is allowed only when it is what the allowed name resolves to.
-		want, err := spawn.LookPath(c.Getenv("PATH"), c.Dir, base)
-		got := name
-		if !filepath.IsAbs(got) {
-			got = filepath.Join(c.Dir, got)
-		}
-		if err == nil && filepath.Clean(want) == filepath.Clean(got) {
-			return "", false
-		}
+	if !slices.Contains(cfg.AllowExternal, base) {
+		return externalRefusalLine(name, cfg.AllowExternal), "", true
 	}
-	return externalRefusalLine(name, cfg.AllowExternal, c.Getenv("PATH"), c.Dir), true
+	want, ok := s.k.allowed[base]
+	if !ok {
+		return fmt.Sprintf("shelter: external command '%s' is allowed, but shelter's PATH had no '%s' when the kernel was built", name, base), "", true
+	}
+	if base == name {
+		return "", want, false
+	}
+	got := name
+	if !filepath.IsAbs(got) {
+		got = filepath.Join(c.Dir, got)
+	}
+	if filepath.Clean(got) != want {
+		return fmt.Sprintf("shelter: external command '%s' is not allowed in this session; the allowed '%s' is %s", name, base, want), "", true
+	}
+	return "", want, false
 }

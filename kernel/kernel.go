@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -16,6 +17,10 @@ type Kernel struct {
 	tools map[string]Tool
 	names []string // sorted tool names
 	guard *guard
+	// allowed holds what each of Config.AllowExternal resolved to in the
+	// kernel's own PATH when it was built; a name PATH did not find is
+	// absent.
+	allowed map[string]string
 }
 
 // New builds a kernel from cfg. It fails when two tools share a name or a
@@ -36,7 +41,8 @@ func New(cfg Config) (*Kernel, error) {
 	if cfg.LookupEnv == nil {
 		cfg.LookupEnv = os.LookupEnv
 	}
-	k := &Kernel{cfg: cfg}
+	k := &Kernel{cfg: cfg, allowed: resolveAllowed(cfg)}
+	nonDumpable()
 	tools, err := registry(nil, append(kernelBuiltins(), cfg.Tools...))
 	if err != nil {
 		return nil, err
@@ -99,4 +105,22 @@ func profileNames() string {
 		names[i] = string(p)
 	}
 	return strings.Join(names, ", ")
+}
+
+// resolveAllowed finds each allowed external in the PATH of shelter's own
+// environment, once: what a session's PATH says never decides which
+// program an allowed name runs.
+func resolveAllowed(cfg Config) map[string]string {
+	if len(cfg.AllowExternal) == 0 {
+		return nil
+	}
+	path, _ := cfg.LookupEnv("PATH")
+	wd, _ := os.Getwd()
+	out := make(map[string]string, len(cfg.AllowExternal))
+	for _, name := range cfg.AllowExternal {
+		if p, err := spawn.LookPath(path, wd, name); err == nil && filepath.IsAbs(p) {
+			out[name] = p
+		}
+	}
+	return out
 }

@@ -1,31 +1,69 @@
 package kernel
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 func TestExternalRefusalLine(t *testing.T) {
-	bin := t.TempDir()
-	cat := filepath.Join(bin, "cat")
-	if err := os.WriteFile(cat, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		name    string
 		allowed []string
-		path    string
 		want    string
 	}{
-		{"cat", nil, bin, "shelter: external command 'cat' is not allowed in this session; allowed: (none); to allow it, add 'cat' to Config.AllowExternal (shelter --allow-external cat)"},
-		{"/usr/bin/curl", []string{"sh", "cat"}, bin, "shelter: external command 'curl' is not allowed in this session; allowed: cat, sh; to allow it, add 'curl' to Config.AllowExternal (shelter --allow-external curl)"},
-		{"/tmp/evil/cat", []string{"cat"}, bin, "shelter: external command '/tmp/evil/cat' is not allowed in this session; the allowed 'cat' is the one PATH finds, " + cat},
-		{"/tmp/evil/cat", []string{"cat"}, "", "shelter: external command '/tmp/evil/cat' is not allowed in this session; the allowed 'cat' is the one PATH finds, and PATH finds none"},
+		{"cat", nil, "shelter: external command 'cat' is not allowed in this session; allowed: (none); to allow it, add 'cat' to Config.AllowExternal (shelter --allow-external cat)"},
+		{"/usr/bin/curl", []string{"sh", "cat"}, "shelter: external command 'curl' is not allowed in this session; allowed: cat, sh; to allow it, add 'curl' to Config.AllowExternal (shelter --allow-external curl)"},
 	} {
-		if got := externalRefusalLine(tc.name, tc.allowed, tc.path, bin); got != tc.want {
+		if got := externalRefusalLine(tc.name, tc.allowed); got != tc.want {
 			t.Errorf("externalRefusalLine(%q, %q)\n got %s\nwant %s", tc.name, tc.allowed, got, tc.want)
 		}
+	}
+}
+
+// An allowed external is what shelter's own PATH found when the kernel
+// was built: a session's PATH, a planted file of the same name or a path
+// typed out do not change which program runs.
+func TestAllowedExternalResolvedOnce(t *testing.T) {
+	bin := t.TempDir()
+	tool := filepath.Join(bin, "tool")
+	if err := os.WriteFile(tool, []byte("#!/bin/sh\necho real\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := Preset(ProfileSandbox)
+	cfg.Root = t.TempDir()
+	cfg.AllowExternal = []string{"tool", "absent-program"}
+	cfg.LookupEnv = func(name string) (string, bool) {
+		if name == "PATH" {
+			return bin + ":/usr/bin:/bin", true
+		}
+		return "", false
+	}
+	k, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession(SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := os.Mkdir(filepath.Join(cfg.Root, "evil"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Root, "evil", "tool"), []byte("#!/bin/sh\necho evil\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Run(context.Background(), `PATH=$PWD/evil:$PATH; tool; `+tool+`; ./evil/tool; absent-program`, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "shelter: external command './evil/tool' is not allowed in this session; the allowed 'tool' is " + tool + "\n" +
+		"shelter: external command 'absent-program' is allowed, but shelter's PATH had no 'absent-program' when the kernel was built\n"
+	if res.Stdout != "real\nreal\n" || !strings.HasSuffix(res.Stderr, want) {
+		t.Errorf("stdout %q, stderr %q; want real twice and %q", res.Stdout, res.Stderr, want)
 	}
 }
 

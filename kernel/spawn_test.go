@@ -161,15 +161,16 @@ func TestShebanglessScriptUsesSessionTools(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "spawned")
 	fakeCurl(t, dir, marker)
-	s := newSession(t, kernel.Config{Externals: kernel.ExternalsDenied, AllowExternal: []string{"script"}}, kernel.SessionOptions{
-		Dir:   dir,
-		Tools: []kernel.Tool{greetTool{}},
-		Env:   map[string]string{"PATH": dir},
-	})
 	script := "greet from script\necho \"args: $*\"\ncurl x\necho \"curl: $?\"\n"
 	if err := os.WriteFile(filepath.Join(dir, "script"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The allowed script is found in shelter's own PATH, once.
+	hostPath := func(name string) (string, bool) { return dir, name == "PATH" }
+	s := newSession(t, kernel.Config{Externals: kernel.ExternalsDenied, AllowExternal: []string{"script"}, LookupEnv: hostPath}, kernel.SessionOptions{
+		Dir:   dir,
+		Tools: []kernel.Tool{greetTool{}},
+	})
 	res := runWith(t, s, "./script a b", kernel.RunOptions{})
 	want := "hello from script\nargs: a b\ncurl: 127\n"
 	if res.ExitCode != 0 || res.Stdout != want {

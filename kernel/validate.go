@@ -192,7 +192,7 @@ func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, fu
 	if interp.IsBuiltin(name) || syntax.IsKeyword(name) {
 		return
 	}
-	if line, ok := s.externalRefusal(name, &Call{Dir: s.runner.Dir, Env: []string{"PATH=" + s.pathVar()}}); ok {
+	if line, _, refused := s.externalRefusal(name, &Call{Dir: s.runner.Dir}); refused {
 		*issues = append(*issues, issueAt(pos, SeverityWarning, CodeExternal, line))
 		return
 	}
