@@ -19,6 +19,7 @@ var catFiles = map[string]string{
 }
 
 func TestCatGNU(t *testing.T) {
+	t.Parallel()
 	tools := []kernel.Tool{cmdCat}
 	cases := []gnuCase{
 		{name: "plain", script: "cat a b bin"},
