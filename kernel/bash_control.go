@@ -76,8 +76,13 @@ func mvdanReturn(_ *Session, _ context.Context, _ interp.HandlerContext, args []
 // status 2, as in bash, where mvdan/sh's fails with 1.
 func (s *Session) evalBuiltin(_ context.Context, hc interp.HandlerContext, args []string) []string {
 	src := strings.Join(args[1:], " ")
-	if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), ""); err != nil {
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
 		fmt.Fprintf(hc.Stderr, "eval: %v\n", err)
+		return statusArgv(2)
+	}
+	if line, ok := s.confinedRefusal(file); ok {
+		fmt.Fprintf(hc.Stderr, "eval: %s\n", line)
 		return statusArgv(2)
 	}
 	return args

@@ -53,6 +53,10 @@ func (v *validation) visit(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.CoprocClause:
 		v.issues = append(v.issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "coproc is not supported"))
+	case *syntax.ProcSubst:
+		if s.root != nil {
+			v.issues = append(v.issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, procSubstRefusal))
+		}
 	case *syntax.FuncDecl:
 		if n.Name == nil {
 			v.issues = append(v.issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "a function needs a name"))
@@ -90,6 +94,25 @@ func (v *validation) visit(n syntax.Node) bool {
 		}
 	}
 	return true
+}
+
+// procSubstRefusal is the line of a process substitution in the sandbox.
+const procSubstRefusal = "process substitution is not available in the sandbox profile; allowed: a pipe (cmd | ...) or a file under $TMPDIR"
+
+// confinedRefusal finds, in a confined session, what a script may not
+// use there: process substitution.
+func (s *Session) confinedRefusal(file *syntax.File) (string, bool) {
+	if s.root == nil {
+		return "", false
+	}
+	found := false
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if _, ok := n.(*syntax.ProcSubst); ok {
+			found = true
+		}
+		return !found
+	})
+	return procSubstRefusal, found
 }
 
 // assocVar reports whether the session holds name as an associative
