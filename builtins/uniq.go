@@ -35,8 +35,8 @@ var cmdUniq = &command{
 
 type uniqSpec struct {
 	count, repeated, unique, fold bool
-	fields, chars, check         uint64
-	eol                          byte
+	fields, chars, check          uint64
+	eol                           byte
 }
 
 // uniqNumber reads N as GNU does: a number too large means "all".
