@@ -1,0 +1,238 @@
+package kernel_test
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// outsideMarker is in every file outside the sandbox's root: no stdout or
+// stderr may ever hold it.
+const outsideMarker = "OUTSIDE-MARKER-4f1c"
+
+// escapeTree makes a directory holding the sandbox's root and a tree
+// outside it, with links from the root to the outside: absolute,
+// relative, and a chain of them.
+func escapeTree(t *testing.T) (root, outside string) {
+	t.Helper()
+	base := t.TempDir()
+	root, outside = filepath.Join(base, "root"), filepath.Join(base, "outside")
+	for _, d := range []string{root, outside, filepath.Join(outside, "sub")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, content := range map[string]string{
+		"secret":     outsideMarker + "\n",
+		"sub/secret": outsideMarker + "\n",
+		"script.sh":  "echo " + outsideMarker + "; echo ran > " + filepath.Join(outside, "ran") + "\n",
+	} {
+		if err := os.WriteFile(filepath.Join(outside, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "inside"), []byte("inside\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		"abslink": outside,
+		"rellink": "../outside",
+		"chain1":  "chain2",
+		"chain2":  "rellink/sub",
+		"etc":     "/etc",
+	} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, outside
+}
+
+// treeHash lists a tree and hashes every file in it.
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		line := p + " " + d.Type().String()
+		if d.Type().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			line += fmt.Sprintf(" %x", sha256.Sum256(b))
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+func sandboxSession(t *testing.T, root string) *kernel.Session {
+	t.Helper()
+	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
+	cfg.Root = root
+	return newSession(t, cfg, kernel.SessionOptions{Dir: root, DiscardSpills: true})
+}
+
+// The escape corpus of docs/sandbox.md: every vector fails with a line
+// that says why, reads nothing from outside, and changes nothing there.
+func TestSandboxEscapeCorpus(t *testing.T) {
+	root, outside := escapeTree(t)
+	before := treeHash(t, outside)
+	s := sandboxSession(t, root)
+	for _, tc := range []struct {
+		name, script string
+		refusal      string // a part of the line stderr must hold
+	}{
+		{"dotdot read", `read l < ../outside/secret; echo "$l"`, "outside the sandbox root"},
+		{"absolute read", `read l < ` + outside + `/secret; echo "$l"`, "outside the sandbox root"},
+		{"absolute link", `read l < abslink/secret; echo "$l"`, "outside the sandbox root"},
+		{"relative link", `read l < rellink/secret; echo "$l"`, "outside the sandbox root"},
+		{"link chain", `read l < chain1/secret; echo "$l"`, "outside the sandbox root"},
+		{"etc passwd", `read l < /etc/passwd; echo "$l"`, "outside the sandbox root"},
+		{"etc link", `read l < etc/passwd; echo "$l"`, "outside the sandbox root"},
+		{"substitution", `echo "$(< ../outside/secret)"`, "outside the sandbox root"},
+		{"mapfile", `mapfile -t a < ` + outside + `/secret; echo "${a[@]}"`, "outside the sandbox root"},
+		{"proc root", `read l < /proc/self/root` + outside + `/secret; echo "$l"`, "not readable"},
+		{"proc environ", `e=$(< /proc/self/environ); echo "$e"`, "not readable"},
+		{"write dotdot", `echo x > ../outside/new`, "outside the sandbox root"},
+		{"write absolute", `echo x > ` + outside + `/new`, "outside the sandbox root"},
+		{"append link", `echo x >> rellink/secret`, "outside the sandbox root"},
+		{"write chain", `echo x > chain1/new`, "outside the sandbox root"},
+		{"cd dotdot", `cd ..`, "cd: ..: outside the sandbox root; allowed: paths under"},
+		{"cd absolute", `cd /`, "cd: /: outside the sandbox root"},
+		{"cd link", `cd abslink`, "cd: abslink: outside the sandbox root"},
+		{"pushd", `pushd .. >/dev/null`, "outside the sandbox root"},
+		{"source", `source ../outside/script.sh`, "outside the sandbox root"},
+		{"test", `test -e ` + outside + `/secret && echo ` + outsideMarker + `; [ -r rellink/secret ] && echo ` + outsideMarker + `; true`, ""},
+		{"process substitution", `cat <(echo x)`, "process substitution is not available in the sandbox profile"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(t, s, tc.script)
+			if strings.Contains(res.Stdout+res.Stderr, outsideMarker) {
+				t.Fatalf("read outside: stdout %q stderr %q", res.Stdout, res.Stderr)
+			}
+			if !strings.Contains(res.Stderr+issueText(res), tc.refusal) {
+				t.Errorf("stderr %q (issues %q), want a line with %q", res.Stderr, issueText(res), tc.refusal)
+			}
+			if strings.Count(strings.TrimSuffix(res.Stderr, "\n"), "\n") > 1 {
+				t.Errorf("more than a line or two of refusal: %q", res.Stderr)
+			}
+			if res.Cwd != root && !strings.HasPrefix(res.Cwd, root+"/") {
+				t.Errorf("cwd %s left the root", res.Cwd)
+			}
+		})
+	}
+	// Globs list nothing outside.
+	res := run(t, s, `echo `+outside+`/* /etc/* abslink/* rellink/*`)
+	if strings.Contains(res.Stdout, outside+"/secret") || strings.Contains(res.Stdout, "/etc/passwd") || strings.Contains(res.Stdout, "abslink/secret") {
+		t.Errorf("a glob listed outside: %q", res.Stdout)
+	}
+	if after := treeHash(t, outside); after != before {
+		t.Errorf("the outside tree changed:\nbefore\n%s\nafter\n%s", before, after)
+	}
+	// What is inside works as usual.
+	res = run(t, s, `read l < inside; echo "$l"; echo ok > made; read m < `+root+`/made; echo "$m"; cd /dev/null 2>/dev/null; echo x > /dev/null; echo $HOME; echo $TMPDIR`)
+	want := fmt.Sprintf("inside\nok\n%s\n", root)
+	if !strings.HasPrefix(res.Stdout, want) || !strings.Contains(res.Stdout, root+"/.shelter/") {
+		t.Errorf("inside the root: %q (stderr %q), want %q and a TMPDIR in %s/.shelter", res.Stdout, res.Stderr, want, root)
+	}
+}
+
+func issueText(res kernel.Result) string {
+	var b strings.Builder
+	for _, is := range res.Issues {
+		b.WriteString(is.Message + "\n")
+	}
+	return b.String()
+}
+
+// A directory swapped for a link to outside while a loop reads through
+// it: no read ever lands outside, since every open resolves beneath the
+// root at the moment it happens.
+func TestSandboxSwappedLink(t *testing.T) {
+	root, outside := escapeTree(t)
+	swap := filepath.Join(root, "swap")
+	if err := os.Mkdir(swap, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(swap, "secret"), []byte("inside\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link, parked := filepath.Join(root, "swaplink"), filepath.Join(root, "parked")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	s := sandboxSession(t, root)
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	swaps := 0
+	go func() {
+		defer wg.Done()
+		for !stop.Load() {
+			os.Rename(swap, parked)
+			os.Rename(link, swap)
+			os.Rename(swap, link)
+			os.Rename(parked, swap)
+			swaps++
+		}
+	}()
+	res := run(t, s, `for i in {1..300}; do read l < swap/secret 2>/dev/null && echo "$l"; done`)
+	stop.Store(true)
+	wg.Wait()
+	if strings.Contains(res.Stdout, outsideMarker) {
+		t.Fatalf("a read landed outside after %d swaps: %q", swaps, res.Stdout)
+	}
+	if !strings.Contains(res.Stdout, "inside") {
+		t.Logf("no read landed inside either (%d swaps)", swaps)
+	}
+}
+
+// In every profile, the call's streams are what /dev/stdout and friends
+// name, and shelter's own /proc entries are refused.
+func TestOpenerStreamsAndProc(t *testing.T) {
+	for _, p := range kernel.Profiles() {
+		t.Run(string(p), func(t *testing.T) {
+			cfg, _ := kernel.Preset(p)
+			cfg.Root = t.TempDir()
+			cfg.LookupEnv = func(name string) (string, bool) {
+				if name == "SHELTER_TEST_SECRET" {
+					return outsideMarker, true
+				}
+				return os.LookupEnv(name)
+			}
+			s := newSession(t, cfg, kernel.SessionOptions{Dir: cfg.Root, DiscardSpills: true})
+			res := runWith(t, s, `echo out > /dev/stdout; echo fd > /proc/self/fd/1; echo pid > /proc/$$/fd/1; echo err > /dev/stderr; echo fd2 > /dev/fd/2
+read l < /dev/stdin; echo "in=$l"
+e=$(< /proc/self/environ); e=$(< /proc/$$/environ); e=$(< /proc/thread-self/environ)
+for fd in 3 4 5 6 7 8 9 10; do read l < /proc/$$/fd/$fd; read l < /proc/self/fd/$fd; done 2>/dev/null
+echo end`, kernel.RunOptions{Stdin: strings.NewReader("typed\n")})
+			if res.Stdout != "out\nfd\npid\nin=typed\nend\n" {
+				t.Errorf("stdout %q", res.Stdout)
+			}
+			if !strings.HasPrefix(res.Stderr, "err\nfd2\n") || strings.Count(res.Stderr, "shelter's own /proc entries are not readable") != 3 {
+				t.Errorf("stderr %q", res.Stderr)
+			}
+			if strings.Contains(res.Stdout+res.Stderr, outsideMarker) {
+				t.Errorf("the host's environment leaked")
+			}
+		})
+	}
+}
