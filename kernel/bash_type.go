@@ -131,13 +131,26 @@ func (s *Session) meanings(hc interp.HandlerContext, name string, o lookupOption
 	} else if s.tools[name] != nil {
 		return nil
 	}
-	for _, p := range pathFiles(hc.Dir, o.path, name, o.all) {
+	for _, p := range s.runnableFiles(hc.Dir, o.path, name, o.all) {
 		out = append(out, meaning{kind: meansFile, path: p})
 	}
 	if len(out) > 0 && !o.all {
 		return out[:1]
 	}
 	return out
+}
+
+// runnableFiles is where name is found as a program the session may run:
+// on path, or, when the session's policy denies programs from PATH, the
+// allowed program it resolved to when the kernel was built.
+func (s *Session) runnableFiles(dir, path, name string, all bool) []string {
+	if s.k.cfg.Externals == ExternalsAllowed {
+		return pathFiles(dir, path, name, all)
+	}
+	if p, ok := s.k.allowed[filepath.Base(name)]; ok && (name == filepath.Base(name) || filepath.Clean(filepath.Join(dir, name)) == p) {
+		return []string{p}
+	}
+	return nil
 }
 
 // pathFiles is where name is found as an executable file: itself when it

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -244,13 +242,18 @@ func (s *Session) runtimeCrashRefusal(hc interp.HandlerContext, args []string) (
 		if len(args) < 2 {
 			return "", false
 		}
-		path := args[1]
-		if !filepath.IsAbs(path) {
-			// A bare name the builtin may find on PATH instead is checked
-			// here only when the working directory has it.
-			path = filepath.Join(hc.Dir, path)
+		// A bare name the builtin may find on PATH instead is checked
+		// here only when the working directory has it.
+		o := Opener{dir: hc.Dir, root: s.root}
+		if fi, err := o.Stat(args[1]); err != nil || !fi.Mode().IsRegular() {
+			return "", false
 		}
-		src, err := os.ReadFile(path)
+		f, err := o.Open(context.Background(), args[1])
+		if err != nil {
+			return "", false
+		}
+		src, err := io.ReadAll(io.LimitReader(f, maxSourceCheck+1))
+		f.Close()
 		if err != nil || int64(len(src)) > maxSourceCheck {
 			return "", false
 		}

@@ -236,3 +236,17 @@ echo end`, kernel.RunOptions{Stdin: strings.NewReader("typed\n")})
 		})
 	}
 }
+
+// type and command -v say what the session may run: under a policy that
+// denies programs from PATH, only the allowed ones, as resolved at start.
+func TestSandboxTypeNamesOnlyRunnable(t *testing.T) {
+	root := t.TempDir()
+	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
+	cfg.Root = root
+	cfg.AllowExternal = []string{"sh"}
+	s := newSession(t, cfg, kernel.SessionOptions{Dir: root, DiscardSpills: true})
+	res := run(t, s, `command -v ls; echo "ls $?"; type -P passwd; echo "passwd $?"; command -v sh`)
+	if !strings.HasPrefix(res.Stdout, "ls 1\npasswd 1\n/") || !strings.HasSuffix(res.Stdout, "/sh\n") {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+}
