@@ -3,7 +3,9 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/shelter-sh/shelter/kernel"
@@ -28,6 +30,18 @@ type Def struct {
 	// upper-case word names an environment variable (see the kernel's
 	// guard).
 	Replaces []string
+	// PassEnv names variables of the agent's own that an executable tool
+	// ([Exec]) gets in the sandbox profile, where a declared program
+	// otherwise sees only the session's starting variables
+	// (kernel.Call.ProgramEnv); elsewhere it already gets the session's
+	// exports. Each must be a variable name and not one that injects
+	// code into a program ([kernel.InjectionVar]). A function tool
+	// ignores it.
+	PassEnv []string
+	// Env pins variables of an executable tool's environment: they win
+	// over the session's, and may set an injection variable on purpose.
+	// A function tool ignores it.
+	Env map[string]string
 }
 
 // Annotations are hints about a tool's behaviour for clients; shelter
@@ -51,7 +65,49 @@ func checkDef(d Def) error {
 			return fmt.Errorf("harness: tool %s: an empty replaces entry", d.Name)
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(d.Env)) {
+		if !varName.MatchString(name) {
+			return &keyError{tool: d.Name, key: "env", index: -1, msg: fmt.Sprintf("'%s' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", printable(name))}
+		}
+		if strings.IndexByte(d.Env[name], 0) >= 0 {
+			return &keyError{tool: d.Name, key: "env", index: -1, msg: fmt.Sprintf("%s: the value contains a NUL byte", name)}
+		}
+	}
+	for i, name := range d.PassEnv {
+		if err := checkPassName(name, d.PassEnv[:i]); err != nil {
+			return &keyError{tool: d.Name, key: "pass_env", index: i, msg: err.Error()}
+		}
+	}
 	return nil
+}
+
+// checkPassName accepts a pass_env entry: a variable name, not listed
+// before, that does not inject code into the program.
+func checkPassName(name string, before []string) error {
+	if !varName.MatchString(name) {
+		return fmt.Errorf("'%s' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", printable(name))
+	}
+	if kernel.InjectionVar(name) {
+		return fmt.Errorf("'%s' makes the program load or run code it names, so the agent's value may not reach it; pin it under env: to set it on purpose", name)
+	}
+	if slices.Contains(before, name) {
+		return fmt.Errorf("'%s' listed twice", name)
+	}
+	return nil
+}
+
+var varName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// keyError is a definition refused for one key's value; the YAML loader
+// points at that value (item index of a list).
+type keyError struct {
+	tool, key string
+	index     int
+	msg       string
+}
+
+func (e *keyError) Error() string {
+	return fmt.Sprintf("harness: tool %s: %s: %s", e.tool, e.key, e.msg)
 }
 
 // agentDescription is the description agents see: the tool's own, then

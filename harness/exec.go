@@ -8,7 +8,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/spawn"
@@ -20,34 +24,103 @@ const MaxOutput = 16 << 20
 
 // Exec makes an executable tool: argv[0] is run with argv[1:], the
 // validated input as one line of JSON on stdin (the object, then a
-// newline), the session's exported environment exactly and the session's
-// working directory, under the session's process discipline. Its stdout
-// and stderr are the tool's; its exit status is the call's.
+// newline), the environment of a declared program
+// (kernel.Call.ProgramEnv with def.PassEnv) with def.Env pinned over it,
+// and the session's working directory, under the session's process
+// discipline. Its stdout and stderr are the tool's; its exit status is
+// the call's.
 //
-// argv[0] is an absolute path, a path relative to the session's working
-// directory when it holds a slash, or a name looked up on the session's
-// PATH at each call. When def has an output schema and the program exits
-// 0, its stdout must be one JSON value matching the schema; it becomes the
-// call's data.
+// argv[0] is an absolute path; a path relative to the session's working
+// directory when it holds a slash; or a bare name, looked up once, now, in
+// the PATH of shelter's own process (never the session's, which the agent
+// may set) and run by that absolute path ever after. A bare name that is
+// not found there is Exec's error. When def has an output schema and the
+// program exits 0, its stdout must be one JSON value matching the schema;
+// it becomes the call's data.
 func Exec(def Def, argv []string) (kernel.Tool, error) {
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, fmt.Errorf("harness: tool %s: empty command to run", def.Name)
 	}
 	argv = slices.Clone(argv)
+	var path string
 	t, err := newTool(def, func(ctx context.Context, t *Tool, c *kernel.Call, input json.RawMessage) error {
+		p := program{path: path, argv: argv, env: pins(t.def.Env), pass: t.def.PassEnv}
 		if t.output != nil {
-			return runWithOutput(ctx, t, c, argv, input)
+			return runWithOutput(ctx, t, c, p, input)
 		}
-		return runExecutable(ctx, c, argv, input)
+		return runExecutable(ctx, c, p, input)
 	})
 	if err != nil {
+		return nil, err
+	}
+	// After the definition's checks: a bad schema is reported first.
+	if path, err = pinProgram(def.Name, argv[0]); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
-func runExecutable(ctx context.Context, c *kernel.Call, argv []string, input json.RawMessage) error {
-	status, err := spawnTool(ctx, c, argv, input, c.Stdout)
+// program is what an executable tool runs: path is "" when argv[0] is
+// looked up at each call (a path with a slash).
+type program struct {
+	path string
+	argv []string
+	env  []string // pins, NAME=VALUE, sorted
+	pass []string
+}
+
+// pinProgram resolves a bare program name once, in the PATH of shelter's
+// process; a name with a slash is left to each call.
+func pinProgram(tool, name string) (string, error) {
+	if strings.Contains(name, "/") {
+		return "", nil
+	}
+	wd, _ := os.Getwd()
+	p, err := spawn.LookPath(os.Getenv("PATH"), wd, name)
+	if err != nil {
+		var le *spawn.LookPathError
+		if errors.As(err, &le) && le.Status == 126 {
+			return "", &keyError{tool: tool, key: "run", msg: fmt.Sprintf("program '%s' found in PATH but not runnable: %s", name, strings.ToLower(le.Reason))}
+		}
+		return "", &keyError{tool: tool, key: "run", msg: fmt.Sprintf("program '%s' not found in PATH", name)}
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return p, nil
+}
+
+// pins renders a declaration's env, sorted by name.
+func pins(env map[string]string) []string {
+	out := make([]string, 0, len(env))
+	for _, name := range slices.Sorted(maps.Keys(env)) {
+		out = append(out, name+"="+env[name])
+	}
+	return out
+}
+
+// environ is the program's environment: the call's ProgramEnv with the
+// pins replacing what it has of theirs.
+func (p program) environ(c *kernel.Call) []string {
+	base := c.ProgramEnv(p.pass)
+	if len(p.env) == 0 {
+		return base
+	}
+	out := make([]string, 0, len(base)+len(p.env))
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, pinned := slices.BinarySearchFunc(p.env, name, func(pin, name string) int {
+			n, _, _ := strings.Cut(pin, "=")
+			return strings.Compare(n, name)
+		}); !pinned {
+			out = append(out, kv)
+		}
+	}
+	return append(out, p.env...)
+}
+
+func runExecutable(ctx context.Context, c *kernel.Call, p program, input json.RawMessage) error {
+	status, err := spawnTool(ctx, c, p, input, c.Stdout)
 	if err != nil {
 		return err
 	}
@@ -59,9 +132,9 @@ func runExecutable(ctx context.Context, c *kernel.Call, argv []string, input jso
 
 // runWithOutput runs the program and, when it exits 0, parses what it
 // printed as the call's JSON data.
-func runWithOutput(ctx context.Context, t *Tool, c *kernel.Call, argv []string, input json.RawMessage) error {
+func runWithOutput(ctx context.Context, t *Tool, c *kernel.Call, p program, input json.RawMessage) error {
 	captured := &cappedBuffer{max: MaxOutput}
-	status, err := spawnTool(ctx, c, argv, input, io.MultiWriter(c.Stdout, captured))
+	status, err := spawnTool(ctx, c, p, input, io.MultiWriter(c.Stdout, captured))
 	if err != nil {
 		return err
 	}
@@ -88,23 +161,27 @@ func runWithOutput(ctx context.Context, t *Tool, c *kernel.Call, argv []string, 
 // spawnTool starts the program with the input on stdin. A program that
 // cannot be found or started is reported on stderr with the shell's
 // status (127, 126); err is non-nil only when ctx ended.
-func spawnTool(ctx context.Context, c *kernel.Call, argv []string, input json.RawMessage, stdout io.Writer) (int, error) {
-	name := c.Args[0]
-	path, err := spawn.LookPath(c.Getenv("PATH"), c.Dir, argv[0])
-	if err != nil {
-		status := 127
-		var le *spawn.LookPathError
-		if errors.As(err, &le) {
-			status = le.Status
+func spawnTool(ctx context.Context, c *kernel.Call, p program, input json.RawMessage, stdout io.Writer) (int, error) {
+	name, argv, path := c.Args[0], p.argv, p.path
+	if path == "" {
+		// A path with a slash: no PATH is searched.
+		var err error
+		if path, err = spawn.LookPath("", c.Dir, argv[0]); err != nil {
+			status := 127
+			var le *spawn.LookPathError
+			if errors.As(err, &le) {
+				status = le.Status
+			}
+			fmt.Fprintf(c.Stderr, "%s: %v\n", name, err)
+			return status, nil
 		}
-		fmt.Fprintf(c.Stderr, "%s: %v\n", name, err)
-		return status, nil
 	}
 	stdin := make([]byte, 0, len(input)+1)
 	stdin = append(append(stdin, input...), '\n')
 	status, err := c.Spawn(ctx, &spawn.Cmd{
 		Path:   path,
 		Args:   argv,
+		Env:    p.environ(c),
 		Stdin:  bytes.NewReader(stdin),
 		Stdout: stdout,
 		Stderr: c.Stderr,

@@ -151,23 +151,28 @@ func TestExecutableLookup(t *testing.T) {
 	if err := os.Symlink(helperPath, filepath.Join(bin, "probe-bin")); err != nil {
 		t.Fatal(err)
 	}
+	// A bare name is looked up once, in shelter's own PATH, when the tool
+	// is made; the session's PATH is never searched.
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	onpath := execTool(t, "onpath", "", "probe-bin", helperArg, "echo")
+	t.Setenv("PATH", t.TempDir())
 	s := session(t, []kernel.Tool{
-		execTool(t, "onpath", "", "probe-bin", helperArg, "echo"),
-		execTool(t, "missing", "", "no-such-program-here"),
+		onpath,
 		execTool(t, "notexec", "", "/dev/null"),
 		execTool(t, "gone", "", "/no/such/tool"),
-	}, kernel.SessionOptions{Env: map[string]string{"PATH": bin}})
+	}, kernel.SessionOptions{Env: map[string]string{"PATH": t.TempDir()}})
 	if res := run(t, s, "onpath --unit x"); res.ExitCode != 0 || !strings.Contains(res.Stdout, `"stdin":"{\"unit\":\"x\"}\n"`) {
 		t.Errorf("onpath: code %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
-	}
-	if res := run(t, s, "missing"); res.ExitCode != 127 || res.Stderr != "missing: no-such-program-here: command not found\n" {
-		t.Errorf("missing: code %d stderr %q", res.ExitCode, res.Stderr)
 	}
 	if res := run(t, s, "notexec"); res.ExitCode != 126 || res.Stderr != "notexec: /dev/null: Permission denied\n" {
 		t.Errorf("notexec: code %d stderr %q", res.ExitCode, res.Stderr)
 	}
 	if res := run(t, s, "gone"); res.ExitCode != 127 || res.Stderr != "gone: /no/such/tool: No such file or directory\n" {
 		t.Errorf("gone: code %d stderr %q", res.ExitCode, res.Stderr)
+	}
+	_, err := harness.Exec(harness.Def{Name: "missing"}, []string{"no-such-program-here"})
+	if want := "harness: tool missing: run: program 'no-such-program-here' not found in PATH"; err == nil || err.Error() != want {
+		t.Errorf("missing: got %v, want %s", err, want)
 	}
 	if _, err := harness.Exec(harness.Def{Name: "x"}, nil); err == nil {
 		t.Error("Exec with no argv succeeded")

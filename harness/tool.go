@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 
@@ -46,6 +47,8 @@ func newTool(def Def, run runFunc) (*Tool, error) {
 	}
 	def.Output = bytes.TrimSpace(def.Output)
 	def.Replaces = slices.Clone(def.Replaces)
+	def.PassEnv = slices.Clone(def.PassEnv)
+	def.Env = maps.Clone(def.Env)
 	t := &Tool{def: def, desc: agentDescription(def), run: run}
 	var err error
 	if t.input, err = compileSchema(def.Name, "input", def.Input); err != nil {
@@ -101,6 +104,8 @@ func (t *Tool) Replaces() []string { return slices.Clone(t.def.Replaces) }
 func (t *Tool) Def() Def {
 	d := t.def
 	d.Replaces = slices.Clone(d.Replaces)
+	d.PassEnv = slices.Clone(d.PassEnv)
+	d.Env = maps.Clone(d.Env)
 	return d
 }
 

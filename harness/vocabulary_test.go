@@ -46,7 +46,7 @@ func TestSchemaVocabulary(t *testing.T) {
 			input: "{$schema: 'http://json-schema.org/draft-07/schema#', type: object, definitions: {a: {type: string}}}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			src := "tools:\n  t:\n    run: [x]\n    input:\n      " + tc.input + "\n"
+			src := "tools:\n  t:\n    run: [/x]\n    input:\n      " + tc.input + "\n"
 			path := writeFile(t, t.TempDir(), "t.yaml", src)
 			_, err := harness.LoadFile(path)
 			if tc.msg == "" {

@@ -16,7 +16,7 @@ import (
 )
 
 // toolKeys are the keys of one tool's declaration.
-var toolKeys = []string{"annotations", "description", "input", "output", "replaces", "run"}
+var toolKeys = []string{"annotations", "description", "env", "input", "output", "pass_env", "replaces", "run"}
 
 // annotationKeys are the keys of `annotations:`.
 var annotationKeys = []string{"destructive", "idempotent", "open_world", "read_only"}
@@ -31,12 +31,15 @@ var annotationKeys = []string{"destructive", "idempotent", "open_world", "read_o
 //	  output: {type: object}                 # optional
 //	  replaces: [journalctl, systemctl status]
 //	  annotations: {read_only: true}         # read_only, destructive, idempotent, open_world
+//	  pass_env: [UNIT_FILTER]                # optional: the agent's variables it gets in the sandbox
+//	  env: {MESH_COLOR: never}               # optional: pinned variables
 //	  run: [/usr/local/bin/meshctl, call, logs]
 //
 // Keys are strict. A relative program path with a slash in `run` is taken
-// relative to the file's directory; a bare name is looked up on the
-// session's PATH at each call. Errors read FILE:LINE:COL: message
-// ([*LoadError]). A null node declares no tools.
+// relative to the file's directory; a bare name is looked up once, now, in
+// the PATH of shelter's process ([Exec]), and a name not found there is an
+// error. Errors read FILE:LINE:COL: message ([*LoadError]). A null node
+// declares no tools.
 func DecodeYAML(filename string, tools *yaml.Node) ([]kernel.Tool, error) {
 	d := &decoder{file: filename}
 	tools = resolveAlias(tools)
@@ -113,7 +116,7 @@ func (d *decoder) tool(name string, key, n *yaml.Node) (kernel.Tool, error) {
 	}
 	def := Def{Name: name}
 	var run []string
-	var runNode, inputNode, outputNode *yaml.Node
+	var runNode, inputNode, outputNode, passNode, envNode *yaml.Node
 	seen := make(map[string]bool)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolveAlias(n.Content[i+1])
@@ -138,6 +141,12 @@ func (d *decoder) tool(name string, key, n *yaml.Node) (kernel.Tool, error) {
 			def.Replaces, err = d.words(name, k.Value, v)
 		case "annotations":
 			def.Annotations, err = d.annotations(name, v)
+		case "pass_env":
+			passNode = v
+			def.PassEnv, err = d.words(name, k.Value, v)
+		case "env":
+			envNode = v
+			def.Env, err = d.env(name, v)
 		case "run":
 			runNode = v
 			run, err = d.words(name, k.Value, v)
@@ -165,15 +174,24 @@ func (d *decoder) tool(name string, key, n *yaml.Node) (kernel.Tool, error) {
 	}
 	t, err := Exec(def, run)
 	if err != nil {
-		// Point at the schema that failed, when one did.
+		// Point at the schema or the value that failed, when one did.
 		at := key
-		if bad := (*badSchemaError)(nil); errors.As(err, &bad) {
+		var bad *badSchemaError
+		var ke *keyError
+		switch {
+		case errors.As(err, &bad):
 			at = outputNode
 			if bad.which == "input" {
 				at = inputNode
 			}
-			at = orKey(at, key)
+		case errors.As(err, &ke) && ke.key == "run":
+			at = runNode.Content[0]
+		case errors.As(err, &ke) && ke.key == "pass_env":
+			at = passNode.Content[ke.index]
+		case errors.As(err, &ke) && ke.key == "env":
+			at = envNode
 		}
+		at = orKey(at, key)
 		return nil, d.errorf(at, "%s", strings.TrimPrefix(err.Error(), "harness: "))
 	}
 	return t, nil
@@ -206,6 +224,31 @@ func (d *decoder) words(tool, key string, n *yaml.Node) ([]string, error) {
 			return nil, d.errorf(item, "tool %s: %s: want a non-empty string", tool, key)
 		}
 		out = append(out, item.Value)
+	}
+	return out, nil
+}
+
+// env reads a mapping of variable names to string values.
+func (d *decoder) env(tool string, n *yaml.Node) (map[string]string, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, d.errorf(n, "tool %s: env: want a mapping of variable names to values, e.g. {LANG: C.UTF-8}", tool)
+	}
+	out := make(map[string]string, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolveAlias(n.Content[i+1])
+		if k.Kind != yaml.ScalarNode {
+			return nil, d.errorf(k, "tool %s: env: a name must be a plain string", tool)
+		}
+		if _, dup := out[k.Value]; dup {
+			return nil, d.errorf(k, "tool %s: env: %s given twice", tool, k.Value)
+		}
+		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+			return nil, d.errorf(v, "tool %s: env: %s: want a string", tool, k.Value)
+		}
+		if !varName.MatchString(k.Value) {
+			return nil, d.errorf(k, "tool %s: env: '%s' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", tool, printable(k.Value))
+		}
+		out[k.Value] = v.Value
 	}
 	return out, nil
 }

@@ -111,25 +111,32 @@ func TestLoadFileErrors(t *testing.T) {
 		{"unknown top key", "tool: {}\n", "1:1: unknown key 'tool'; allowed: commands, tools"},
 		{"top not a mapping", "- a\n", "1:1: want a mapping with the keys commands and/or tools"},
 		{"tools not a mapping", "tools: [a]\n", "1:8: tools: want a mapping of tool names to declarations"},
-		{"bad name", "tools:\n  Logs: {run: [x]}\n", `2:3: tool name "Logs" must match [a-z][a-z0-9_-]{0,47}`},
-		{"declared twice", "tools:\n  a: {run: [x]}\n  a: {run: [y]}\n", "3:3: tool a declared twice (first at line 2)"},
-		{"not a mapping", "tools:\n  a: x\n", "2:6: tool a: want a mapping with keys annotations, description, input, output, replaces, run"},
-		{"unknown key", "tools:\n  a:\n    run: [x]\n    dscription: y\n", "4:5: tool a: unknown key 'dscription'; allowed: annotations, description, input, output, replaces, run"},
-		{"key twice", "tools:\n  a:\n    run: [x]\n    run: [y]\n", "4:5: tool a: run given twice"},
+		{"bad name", "tools:\n  Logs: {run: [/x]}\n", `2:3: tool name "Logs" must match [a-z][a-z0-9_-]{0,47}`},
+		{"declared twice", "tools:\n  a: {run: [/x]}\n  a: {run: [/y]}\n", "3:3: tool a declared twice (first at line 2)"},
+		{"not a mapping", "tools:\n  a: x\n", "2:6: tool a: want a mapping with keys annotations, description, env, input, output, pass_env, replaces, run"},
+		{"unknown key", "tools:\n  a:\n    run: [/x]\n    dscription: y\n", "4:5: tool a: unknown key 'dscription'; allowed: annotations, description, env, input, output, pass_env, replaces, run"},
+		{"key twice", "tools:\n  a:\n    run: [/x]\n    run: [/y]\n", "4:5: tool a: run given twice"},
 		{"missing run", "tools:\n  a:\n    description: y\n", "2:3: tool a: missing key 'run' (the command to execute, e.g. [/usr/local/bin/meshctl, call, logs])"},
 		{"run a string", "tools:\n  a: {run: meshctl call logs}\n", "2:12: tool a: run: want a list of strings, e.g. [a, b]"},
 		{"run empty", "tools:\n  a: {run: []}\n", "2:12: tool a: run: want the command to execute, e.g. [/usr/local/bin/meshctl, call, logs]"},
 		{"run empty word", "tools:\n  a: {run: ['']}\n", "2:13: tool a: run: want a non-empty string"},
-		{"description not text", "tools:\n  a: {run: [x], description: [y]}\n", "2:30: tool a: description: want a string"},
-		{"replaces not a list", "tools:\n  a: {run: [x], replaces: journalctl}\n", "2:27: tool a: replaces: want a list of strings, e.g. [a, b]"},
-		{"annotations unknown", "tools:\n  a:\n    run: [x]\n    annotations: {readonly: true}\n", "4:19: tool a: annotations: unknown key 'readonly'; allowed: destructive, idempotent, open_world, read_only"},
-		{"annotations not bool", "tools:\n  a:\n    run: [x]\n    annotations: {read_only: yes}\n", "4:30: tool a: annotations: read_only: want true or false"},
-		{"input not a mapping", "tools:\n  a:\n    run: [x]\n    input: object\n", "4:12: tool a: input: want a JSON Schema object (a mapping)"},
-		{"input bad schema", "tools:\n  a:\n    run: [x]\n    input: {type: objekt}\n", "4:12: tool a: input schema: …"},
-		{"input not an object", "tools:\n  a:\n    run: [x]\n    input: {type: string}\n", "4:12: tool a: input schema must describe an object (type: object), not \"string\""},
-		{"input key twice", "tools:\n  a:\n    run: [x]\n    input: {type: object, type: object}\n", "4:27: tool a: input: key 'type' given twice"},
-		{"input non-JSON number", "tools:\n  a:\n    run: [x]\n    input: {maximum: .inf}\n", "4:22: tool a: input: .inf is not a JSON value"},
-		{"output bad schema", "tools:\n  a:\n    run: [x]\n    output: {minimum: a}\n", "4:13: tool a: output schema: …"},
+		{"description not text", "tools:\n  a: {run: [/x], description: [y]}\n", "2:31: tool a: description: want a string"},
+		{"replaces not a list", "tools:\n  a: {run: [/x], replaces: journalctl}\n", "2:28: tool a: replaces: want a list of strings, e.g. [a, b]"},
+		{"annotations unknown", "tools:\n  a:\n    run: [/x]\n    annotations: {readonly: true}\n", "4:19: tool a: annotations: unknown key 'readonly'; allowed: destructive, idempotent, open_world, read_only"},
+		{"annotations not bool", "tools:\n  a:\n    run: [/x]\n    annotations: {read_only: yes}\n", "4:30: tool a: annotations: read_only: want true or false"},
+		{"input not a mapping", "tools:\n  a:\n    run: [/x]\n    input: object\n", "4:12: tool a: input: want a JSON Schema object (a mapping)"},
+		{"input bad schema", "tools:\n  a:\n    run: [/x]\n    input: {type: objekt}\n", "4:12: tool a: input schema: …"},
+		{"input not an object", "tools:\n  a:\n    run: [/x]\n    input: {type: string}\n", "4:12: tool a: input schema must describe an object (type: object), not \"string\""},
+		{"input key twice", "tools:\n  a:\n    run: [/x]\n    input: {type: object, type: object}\n", "4:27: tool a: input: key 'type' given twice"},
+		{"input non-JSON number", "tools:\n  a:\n    run: [/x]\n    input: {maximum: .inf}\n", "4:22: tool a: input: .inf is not a JSON value"},
+		{"output bad schema", "tools:\n  a:\n    run: [/x]\n    output: {minimum: a}\n", "4:13: tool a: output schema: …"},
+		{"run not on PATH", "tools:\n  a:\n    run: [no-such-program-here, x]\n", "3:11: tool a: run: program 'no-such-program-here' not found in PATH"},
+		{"pass_env an injection variable", "tools:\n  a:\n    run: [/x]\n    pass_env: [HOME, LD_PRELOAD]\n", "4:22: tool a: pass_env: 'LD_PRELOAD' makes the program load or run code it names, so the agent's value may not reach it; pin it under env: to set it on purpose"},
+		{"pass_env not a name", "tools:\n  a:\n    run: [/x]\n    pass_env: [A-B]\n", "4:16: tool a: pass_env: 'A-B' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)"},
+		{"pass_env twice", "tools:\n  a:\n    run: [/x]\n    pass_env: [A, A]\n", "4:19: tool a: pass_env: 'A' listed twice"},
+		{"pass_env a string", "tools:\n  a:\n    run: [/x]\n    pass_env: A\n", "4:15: tool a: pass_env: want a list of strings, e.g. [a, b]"},
+		{"env not a mapping", "tools:\n  a:\n    run: [/x]\n    env: [A]\n", "4:10: tool a: env: want a mapping of variable names to values, e.g. {LANG: C.UTF-8}"},
+		{"env not a name", "tools:\n  a:\n    run: [/x]\n    env: {A=B: x}\n", "4:11: tool a: env: 'A=B' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)"},
 		{"yaml syntax", "tools:\n  a: [\n", "2:1: did not find expected node content"},
 	}
 	dir := t.TempDir()
@@ -169,11 +176,11 @@ func TestDecodeYAMLEmpty(t *testing.T) {
 // error is one line with the file's name.
 func FuzzDecodeYAML(f *testing.F) {
 	f.Add(specYAML)
-	f.Add("tools:\n  a: {run: [x], input: {type: object, properties: {n: {type: integer, minimum: 1}}}}\n")
-	f.Add("tools:\n  a: &x {run: [x]}\n  b: *x\n")
-	f.Add("tools:\n  a: {run: [x], input: {properties: {a: &p {type: string}, b: *p}}}\n")
-	f.Add("tools:\n  a: {run: [x], input: {<<: {type: object}}}\n")
-	f.Add("tools: {a: {run: [x], replaces: [' ']}}")
+	f.Add("tools:\n  a: {run: [/x], input: {type: object, properties: {n: {type: integer, minimum: 1}}}}\n")
+	f.Add("tools:\n  a: &x {run: [/x]}\n  b: *x\n")
+	f.Add("tools:\n  a: {run: [/x], input: {properties: {a: &p {type: string}, b: *p}}}\n")
+	f.Add("tools:\n  a: {run: [/x], input: {<<: {type: object}}}\n")
+	f.Add("tools: {a: {run: [/x], replaces: [' ']}}")
 	f.Fuzz(func(t *testing.T, src string) {
 		var doc yaml.Node
 		if yaml.Unmarshal([]byte(src), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
@@ -193,8 +200,11 @@ func FuzzDecodeYAML(f *testing.F) {
 }
 
 // TestExampleFile loads examples/harness.yaml and runs its word_count
-// tool when python3 is there.
+// tool. The file names python3 bare, which is looked up at load.
 func TestExampleFile(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
 	tools, err := harness.LoadFile(filepath.Join("..", "examples", "harness.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -221,9 +231,6 @@ func TestExampleFile(t *testing.T) {
 	}
 	if res := run(t, s, "logs --unit x --lines 0"); res.ExitCode != 2 || len(res.Issues) != 1 || res.Issues[0].Message != "logs: property 'lines': minimum: got 0, want 1" {
 		t.Errorf("lines 0: code %d issues %+v", res.ExitCode, res.Issues)
-	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
 	}
 	writeFile(t, s.Dir(), "notes.txt", "three little words\n")
 	res := run(t, s, "word_count --paths notes.txt")

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -76,6 +77,12 @@ func (c *CommandSpec) Build(opts LoadOptions) (*Command, error) {
 		}
 		cmd.env = append(cmd.env, e.name+"="+e.value)
 	}
+	for _, p := range c.pass {
+		if err := checkPassName(p.name, cmd.pass); err != nil {
+			return nil, p.pos.errorf("%s: pass_env: %v", c.name, err)
+		}
+		cmd.pass = append(cmd.pass, p.name)
+	}
 	for _, w := range c.lead {
 		if strings.IndexByte(w, 0) >= 0 {
 			return nil, c.pos.errorf("%s: lead word contains a NUL byte", c.name)
@@ -122,6 +129,37 @@ func checkName(name string) error {
 		return errors.New("a name may not contain spaces, '=' or control characters")
 	}
 	return nil
+}
+
+// checkPassName accepts a pass_env entry: a variable name, not listed
+// before, that does not inject code into the program. Pins may set an
+// injection variable; an agent's value may not reach one.
+func checkPassName(name string, before []string) error {
+	if !isVarName(name) {
+		return fmt.Errorf("'%s' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", show(name))
+	}
+	if kernel.InjectionVar(name) {
+		return fmt.Errorf("'%s' makes the program load or run code it names, so the agent's value may not reach it; pin it under env: to set it on purpose", name)
+	}
+	if slices.Contains(before, name) {
+		return fmt.Errorf("'%s' listed twice", name)
+	}
+	return nil
+}
+
+func isVarName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+		case '0' <= r && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // pin resolves the executable once: an absolute path, a path relative to

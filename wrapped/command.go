@@ -16,6 +16,7 @@ type Command struct {
 	path        string   // the pinned executable
 	lead        []string // words after the executable
 	env         []string // pins, NAME=VALUE
+	pass        []string // pass_env names
 	tty         bool
 	verbs       []*Verb // named verbs, declared order
 	byName      map[string]*Verb
@@ -51,6 +52,10 @@ func (c *Command) Executable() string { return c.path }
 // Env returns the pinned variables, NAME=VALUE each, in declared order.
 func (c *Command) Env() []string { return slices.Clone(c.env) }
 
+// PassEnv returns the names of the agent's variables the program gets in
+// the sandbox profile, in declared order.
+func (c *Command) PassEnv() []string { return slices.Clone(c.pass) }
+
 // Verbs returns the named verbs in declared order, then the root when one
 // is declared.
 func (c *Command) Verbs() []*Verb {
@@ -70,9 +75,11 @@ func (c *Command) Verb(name string) (*Verb, bool) {
 	return v, ok
 }
 
-// childEnv is the session's environment with the pins applied: a pinned
-// name replaces the session's value.
-func (c *Command) childEnv(base []string) []string {
+// childEnv is the environment of a declared program (the call's
+// ProgramEnv with pass_env) with the pins applied: a pinned name replaces
+// what that has, an injection variable included.
+func (c *Command) childEnv(call *kernel.Call) []string {
+	base := call.ProgramEnv(c.pass)
 	if len(c.env) == 0 {
 		return base
 	}

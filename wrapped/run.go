@@ -70,8 +70,9 @@ func (c *Command) CheckStatic(words []kernel.Word) error {
 const maxJSON = 16 << 20
 
 // Run executes one call: parse, check and render, then the pinned
-// executable through call.Spawn with the session's environment plus the
-// pins. PATH is never consulted. Refusals print one line and exit 2
+// executable through call.Spawn with the environment of a declared
+// program (kernel.Call.ProgramEnv with the declaration's pass_env) plus
+// the pins. PATH is never consulted. Refusals print one line and exit 2
 // without spawning anything.
 func (c *Command) Run(ctx context.Context, call *kernel.Call) error {
 	var args []string
@@ -90,7 +91,7 @@ func (c *Command) Run(ctx context.Context, call *kernel.Call) error {
 	cmd := &spawn.Cmd{
 		Path:   plan.Path,
 		Args:   plan.Argv,
-		Env:    c.childEnv(call.Env),
+		Env:    c.childEnv(call),
 		Stdout: call.Stdout,
 		Stderr: call.Stderr,
 	}

@@ -46,6 +46,7 @@ type CommandSpec struct {
 	about      string
 	lead       []string
 	env        []envPin
+	pass       []passName
 	tty        bool
 	verbs      []*VerbSpec
 	root       *VerbSpec
@@ -58,6 +59,11 @@ type CommandSpec struct {
 type envPin struct {
 	name, value string
 	pos         pos
+}
+
+type passName struct {
+	name string
+	pos  pos
 }
 
 // New starts the declaration of a command called name in the shell, run as
@@ -83,6 +89,20 @@ func (c *CommandSpec) Env(name, value string) *CommandSpec {
 		}
 	}
 	c.env = append(c.env, envPin{name: name, value: value})
+	return c
+}
+
+// PassEnv names variables of the agent's own that the child gets in the
+// sandbox profile, where a declared program otherwise sees only the
+// session's starting variables (see kernel.Call.ProgramEnv); in the other
+// profiles the child already gets the session's exports. A name must be a
+// variable name and not one that injects code into a program
+// (kernel.InjectionVar): Build refuses those; pin one with
+// [CommandSpec.Env] to set it on purpose. Later calls add names.
+func (c *CommandSpec) PassEnv(names ...string) *CommandSpec {
+	for _, n := range names {
+		c.pass = append(c.pass, passName{name: n})
+	}
 	return c
 }
 

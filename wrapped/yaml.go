@@ -94,6 +94,8 @@ func (d *decoder) command(name string, key, n *yaml.Node) (*CommandSpec, error) 
 				c.env = append(c.env, envPin{name: name, value: value, pos: d.pos(kn)})
 				return err
 			})
+		case "pass_env":
+			err = d.passEnv(c, v)
 		case "tty":
 			c.tty, err = d.boolean(v, "tty")
 		case "verbs":
@@ -110,11 +112,33 @@ func (d *decoder) command(name string, key, n *yaml.Node) (*CommandSpec, error) 
 		case "root":
 			c.root, err = d.verb(name, "", kn, v)
 		default:
-			err = d.unknownKey(kn, "command '"+name+"'", "about, env, executable, lead, root, tty, verbs")
+			err = d.unknownKey(kn, "command '"+name+"'", "about, env, executable, lead, pass_env, root, tty, verbs")
 		}
 		return err
 	})
 	return c, err
+}
+
+// passEnv decodes pass_env: a list of variable names, each keeping its
+// position for Build's refusals.
+func (d *decoder) passEnv(c *CommandSpec, n *yaml.Node) error {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return d.errf(n, "%s: pass_env must be a list of variable names", c.name)
+	}
+	for _, item := range n.Content {
+		if err := d.count(); err != nil {
+			return err
+		}
+		at := orNode(deref(item), n)
+		if at.Kind != yaml.ScalarNode || isNull(at) {
+			return d.errf(at, "%s: pass_env must be a list of variable names", c.name)
+		}
+		c.pass = append(c.pass, passName{name: at.Value, pos: d.pos(at)})
+	}
+	return nil
 }
 
 func (d *decoder) verb(scope, name string, key, n *yaml.Node) (*VerbSpec, error) {

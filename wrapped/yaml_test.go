@@ -28,7 +28,7 @@ func TestLoadErrors(t *testing.T) {
 		{"top level not a mapping", "- a\n", "1:1: want a mapping with the keys commands and/or tools"},
 		{"unknown top-level key", "command: {}\n", "1:1: unknown key 'command'; allowed: commands, tools"},
 		{"unknown command key", "commands:\n  git:\n    executable: @HELPER@\n    verb: {}\n",
-			"4:5: unknown key 'verb' in command 'git'; allowed: about, env, executable, lead, root, tty, verbs"},
+			"4:5: unknown key 'verb' in command 'git'; allowed: about, env, executable, lead, pass_env, root, tty, verbs"},
 		{"unknown verb key", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log: {flag: {}}\n",
 			"5:13: unknown key 'flag' in git log; allowed: about, examples, flags, json, lead, omit_name, positionals, stdin, tail"},
 		{"unknown flag key", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log:\n        flags:\n          n: {typ: int}\n",
