@@ -1,0 +1,273 @@
+package builtins
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"io/fs"
+	"strconv"
+)
+
+// grepBinaryWindow is how much of a file GNU grep reads first; a NUL
+// byte in it marks the whole file binary.
+const grepBinaryWindow = 32 << 10
+
+// search reads one input and prints what grep's flags ask for. It
+// reports true when grep should stop altogether.
+func (g *grepRun) search(name string, r io.Reader, withName bool) bool {
+	o := g.o
+	if o.maxCount == 0 {
+		// only -L gets here: no file has a selected line
+		g.out.WriteString(name)
+		g.out.WriteByte('\n')
+		return false
+	}
+	br := bufio.NewReaderSize(r, grepBinaryWindow)
+	binary := false
+	if _, err := br.Peek(1); err == nil {
+		buf, _ := br.Peek(br.Buffered())
+		binary = bytes.IndexByte(buf, 0) >= 0
+	}
+	printLines := !o.quiet && !o.count && !o.listMatching && !o.listMissing
+	s := grepFile{g: g, name: name, withName: withName}
+	var count, lineno int64
+	var acc []byte
+	afterLeft := 0
+	var ring grepRing
+	if printLines && o.before > 0 {
+		ring.lines = make([]grepLine, o.before)
+	}
+	limited := false // -m reached: only trailing context is left
+	for {
+		line, err := grepReadLine(br, &acc)
+		if err != nil {
+			if err != io.EOF {
+				g.fail(&fs.PathError{Op: "read", Path: name, Err: grepUnwrap(err)})
+			}
+			break
+		}
+		lineno++
+		if lineno&4095 == 0 && g.ctx.Err() != nil {
+			g.errored = true
+			return true
+		}
+		if !binary && bytes.IndexByte(line, 0) >= 0 {
+			binary = true
+		}
+		if limited {
+			if afterLeft == 0 || binary {
+				break
+			}
+			s.emit(lineno, line, '-')
+			afterLeft--
+			if g.writeFailed {
+				return true
+			}
+			continue
+		}
+		if binary {
+			// GNU reads a binary file's NULs as line ends, and prints
+			// one line for the first selected one instead of text.
+			stop := false
+			for seg := range bytes.SplitSeq(line, []byte{0}) {
+				if g.m.match(seg) == o.invert {
+					continue
+				}
+				count++
+				g.matched = true
+				switch {
+				case o.quiet:
+					return true
+				case o.listMatching:
+					s.listName()
+					return g.writeFailed
+				case o.listMissing:
+					return false
+				case printLines:
+					g.flushBefore()
+					failf(g.c, "%s: binary file matches", name)
+					return g.writeFailed
+				}
+				if o.maxCount >= 0 && count >= o.maxCount {
+					stop = true
+					break
+				}
+			}
+			if stop {
+				break
+			}
+			continue
+		}
+		if g.m.match(line) == o.invert {
+			if printLines && o.context {
+				if afterLeft > 0 {
+					s.emit(lineno, line, '-')
+					afterLeft--
+				} else if o.before > 0 {
+					ring.push(lineno, line)
+				}
+			}
+			continue
+		}
+		count++
+		g.matched = true
+		switch {
+		case o.quiet:
+			return true
+		case o.listMatching:
+			s.listName()
+			return g.writeFailed
+		case o.listMissing:
+			return false
+		}
+		if printLines {
+			for _, l := range ring.drain() {
+				s.emit(l.n, l.text, '-')
+			}
+			s.emit(lineno, line, ':')
+			afterLeft = o.after
+			if g.writeFailed {
+				return true
+			}
+		}
+		if o.maxCount >= 0 && count >= o.maxCount {
+			limited = true
+		}
+	}
+	switch {
+	case o.count:
+		if withName {
+			g.out.WriteString(name)
+			g.out.WriteByte(':')
+		}
+		g.out.Write(strconv.AppendInt(nil, count, 10))
+		if err := g.out.WriteByte('\n'); err != nil {
+			g.writeFailed = true
+		}
+	case o.listMissing && count == 0:
+		s.listName()
+	}
+	return g.writeFailed
+}
+
+// grepReadLine returns the next line without its newline; acc holds a
+// line longer than the reader's buffer. The last line may lack a
+// newline; io.EOF comes after it.
+func grepReadLine(br *bufio.Reader, acc *[]byte) ([]byte, error) {
+	line, err := br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		*acc = append((*acc)[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = br.ReadSlice('\n')
+			*acc = append(*acc, line...)
+		}
+		line = *acc
+	}
+	switch {
+	case err == io.EOF && len(line) > 0:
+		return line, nil
+	case err != nil:
+		return nil, err
+	}
+	return line[:len(line)-1], nil
+}
+
+// grepFile prints the lines of one file.
+type grepFile struct {
+	g        *grepRun
+	name     string
+	withName bool
+	last     int64 // the last line printed (0: none yet)
+	num      []byte
+}
+
+func (s *grepFile) listName() {
+	s.g.out.WriteString(s.name)
+	if err := s.g.out.WriteByte('\n'); err != nil {
+		s.g.writeFailed = true
+	}
+}
+
+// emit prints line n: a selected line (sep ':') whole or, with -o, its
+// matches; or a context line (sep '-'), which -o counts without printing.
+// A gap since the last printed line is marked "--" when context is on.
+func (s *grepFile) emit(n int64, line []byte, sep byte) {
+	g, o := s.g, s.g.o
+	if o.context {
+		if g.printed && (s.last == 0 || n > s.last+1) {
+			g.out.WriteString("--\n")
+		}
+		g.printed = true
+	}
+	s.last = n
+	if o.only {
+		if sep == ':' && !o.invert {
+			g.m.each(line, func(b, e int) {
+				s.prefix(n, sep)
+				g.out.Write(line[b:e])
+				if err := g.out.WriteByte('\n'); err != nil {
+					g.writeFailed = true
+				}
+			})
+		}
+		return
+	}
+	s.prefix(n, sep)
+	g.out.Write(line)
+	if err := g.out.WriteByte('\n'); err != nil {
+		g.writeFailed = true
+	}
+}
+
+func (s *grepFile) prefix(n int64, sep byte) {
+	g := s.g
+	if s.withName {
+		g.out.WriteString(s.name)
+		g.out.WriteByte(sep)
+	}
+	if g.o.lineNumber {
+		s.num = strconv.AppendInt(s.num[:0], n, 10)
+		g.out.Write(s.num)
+		g.out.WriteByte(sep)
+	}
+}
+
+// grepRing keeps the last -B lines, copied, for leading context.
+type grepRing struct {
+	lines []grepLine
+	start int
+	n     int
+}
+
+type grepLine struct {
+	n    int64
+	text []byte
+}
+
+func (r *grepRing) push(n int64, text []byte) {
+	if len(r.lines) == 0 {
+		return
+	}
+	i := (r.start + r.n) % len(r.lines)
+	if r.n == len(r.lines) {
+		i = r.start
+		r.start = (r.start + 1) % len(r.lines)
+	} else {
+		r.n++
+	}
+	r.lines[i].n = n
+	r.lines[i].text = append(r.lines[i].text[:0], text...)
+}
+
+// drain returns the kept lines, oldest first, and empties the ring.
+func (r *grepRing) drain() []grepLine {
+	if r.n == 0 {
+		return nil
+	}
+	out := make([]grepLine, 0, r.n)
+	for k := 0; k < r.n; k++ {
+		out = append(out, r.lines[(r.start+k)%len(r.lines)])
+	}
+	r.start, r.n = 0, 0
+	return out
+}
