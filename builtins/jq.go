@@ -425,7 +425,7 @@ func (r *jqRun) execute(ctx context.Context, code *gojq.Code) int {
 	if r.opts.nullInput {
 		ret = r.process(ctx, code, nil)
 	} else {
-		for !r.halted && r.writeOK {
+		for !r.halted && r.writeOK && ctx.Err() == nil {
 			v, err := r.in.read()
 			if err == io.EOF {
 				break
