@@ -238,7 +238,8 @@ func realpathResolve(o *kernel.Opener, name string, mode realpathMode, follow bo
 		fi, err := o.Lstat(next)
 		if err != nil {
 			last := !realpathMore(todo)
-			if errors.Is(err, fs.ErrNotExist) && (mode == realpathMissing || mode == realpathAllButLast && last) {
+			absent := errors.Is(err, fs.ErrNotExist) || mode == realpathMissing && errors.Is(err, syscall.ENOTDIR)
+			if absent && (mode == realpathMissing || mode == realpathAllButLast && last) {
 				missing = mode == realpathMissing
 				cur = next
 				continue
