@@ -40,6 +40,12 @@ type Cmd struct {
 	// Stdout and Stderr receive what the child prints; nil discards it.
 	Stdout, Stderr io.Writer
 
+	// ExtraFiles are further open files the child inherits: entry i
+	// becomes descriptor 3+i, as in [exec.Cmd.ExtraFiles]. They are the
+	// caller's to close once Run returns; a nil entry leaves that
+	// descriptor closed in the child.
+	ExtraFiles []*os.File
+
 	// Signal is the first signal the process group gets when ctx ends (the
 	// call's timeout, cancel or close); zero means SIGTERM. A launcher's
 	// own signal belongs in DeadlineSignal.
@@ -169,6 +175,8 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		Stdin:  c.Stdin,
 		Stdout: c.Stdout,
 		Stderr: c.Stderr,
+
+		ExtraFiles: c.ExtraFiles,
 	}
 	if cmd.Env == nil {
 		cmd.Env = []string{}

@@ -19,4 +19,11 @@
 // [Verb] publishes its [Verb.Schema]). Every refusal is an error value
 // whose Error() is the one line shelter prints (see [UnknownFlagError] and
 // its siblings).
+//
+// [Command.Run] starts the pinned executable with the environment of a
+// declared program (kernel.Call.ProgramEnv with the declaration's
+// pass_env, then its env pins) and, on Linux, with each path_under
+// argument opened beneath its directory and handed to the child as an
+// inherited descriptor, /proc/self/fd/N, so that what the child opens is
+// what was checked.
 package wrapped

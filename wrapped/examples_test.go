@@ -151,13 +151,14 @@ func TestExamplePython(t *testing.T) {
 	project := t.TempDir()
 	cmds := loadExamples(t, project)
 	os.MkdirAll(filepath.Join(project, "tools"), 0o755)
-	script := "import json, sys\nprint(json.dumps({'argv': sys.argv, 'stdin': sys.stdin.read()}))\n"
+	script := "import json, os, sys\nprint(json.dumps({'argv': [os.path.realpath(sys.argv[0])] + sys.argv[1:], 'given': sys.argv[0], 'stdin': sys.stdin.read()}))\n"
 	os.WriteFile(filepath.Join(project, "tools", "hello.py"), []byte(script), 0o644)
 	s := newSession(t, kernel.Config{}, project, map[string]*wrapped.Command{"python3": cmds["python3"]})
 
 	res := run(t, s, "echo hi | python3 tools/hello.py -- a 'b c'")
 	var out struct {
 		Argv  []string
+		Given string
 		Stdin string
 	}
 	if res.ExitCode != 0 || json.Unmarshal([]byte(res.Stdout), &out) != nil {
@@ -169,6 +170,10 @@ func TestExamplePython(t *testing.T) {
 	}
 	if strings.Join(out.Argv, "|") != strings.Join(want, "|") || out.Stdin != "hi\n" {
 		t.Errorf("script saw %q %q, want %q", out.Argv, out.Stdin, want)
+	}
+	// On Linux the script is handed the descriptor shelter opened.
+	if runtime.GOOS == "linux" && out.Given != "/proc/self/fd/3" {
+		t.Errorf("script was handed %q, want /proc/self/fd/3", out.Given)
 	}
 	res = run(t, s, "python3 /etc/passwd")
 	if !res.Rejected || res.Issues[0].Message != "python3: 'script' must be under "+project+"; got '/etc/passwd'" {

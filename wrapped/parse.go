@@ -184,18 +184,20 @@ func (p *call) run() (*Plan, error) {
 			}
 		}
 	}
+	var checked []checkedPath
 	for _, u := range under {
 		w := argv[u.argv]
 		if p.static && !isAbs(w) {
 			continue // relative to a directory the script may still change
 		}
-		resolved, err := resolveUnder(p.dir, w, u.arg.under)
+		resolved, realRoot, err := resolveUnder(p.dir, w, u.arg.under)
 		if err != nil {
 			return nil, refuse(&OutsidePathError{Scope: v.scope, Name: u.arg.name, Dir: u.arg.under, Value: w})
 		}
 		argv[u.argv] = resolved
+		checked = append(checked, checkedPath{argv: u.argv, root: realRoot, value: w, arg: u.arg, scope: v.scope})
 	}
-	return &Plan{Verb: v, Path: c.path, Argv: argv}, nil
+	return &Plan{Verb: v, Path: c.path, Argv: argv, under: checked}, nil
 }
 
 // chooseVerb is step 1: the verb that takes the call, and the index of the

@@ -19,29 +19,48 @@ var (
 	errRelative = errors.New("relative path without a working directory")
 )
 
+// checkedPath is a path_under word of a plan that passed the check: the
+// argv index it fills, the root's real path it lies under, and the word
+// as the agent wrote it, for refusals.
+type checkedPath struct {
+	argv        int
+	root, value string
+	arg         *Positional
+	scope       string
+}
+
+// refusal is the line for a checked path that fails when it is opened.
+func (cp checkedPath) refusal(err error) error {
+	if errors.Is(err, errOutside) {
+		return &OutsidePathError{Scope: cp.scope, Name: cp.arg.name, Dir: cp.arg.under, Value: cp.value}
+	}
+	return &PathOpenError{Scope: cp.scope, Name: cp.arg.name, Value: cp.value, Err: err}
+}
+
 // resolveUnder resolves value (relative to dir when it is relative) and
-// reports the absolute path the child should open, or an error when that
-// path is not inside root. root itself may be a symlink.
-func resolveUnder(dir, value, root string) (string, error) {
-	realRoot, err := resolvePath(root)
+// reports the absolute path the child should open and the real path of
+// root, or an error when that path is not inside root. root itself may be
+// a symlink.
+func resolveUnder(dir, value, root string) (resolved, realRoot string, err error) {
+	realRoot, err = resolvePath(root)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	p := value
 	if !isAbs(p) {
 		if dir == "" {
-			return "", errRelative
+			return "", "", errRelative
 		}
 		p = dir + "/" + p
 	}
-	resolved, err := resolvePath(p)
+	resolved, err = resolvePath(p)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if !within(resolved, realRoot) {
-		return "", errOutside
+		return "", "", errOutside
 	}
-	return resolved, nil
+	return resolved, realRoot, nil
 }
 
 // resolvePath resolves an absolute path component by component: existing

@@ -3,6 +3,8 @@ package wrapped_test
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/shelter-sh/shelter/kernel"
@@ -104,18 +106,47 @@ func TestPathUnder(t *testing.T) {
 	}
 }
 
-// The child opens what shelter checked: the resolved path.
+// The child opens what shelter checked: on Linux a descriptor of it,
+// opened beneath the root (/proc/self/fd/N), else the resolved path.
 func TestPathUnderChildGetsResolvedPath(t *testing.T) {
 	base := pathTree(t)
 	app := filepath.Join(base, "app")
 	c := underCommand(t, base+"/rootlink")
-	s := newSession(t, kernel.Config{}, app, map[string]*wrapped.Command{"py": c})
+	paths, err := wrapped.New("paths", helper).
+		Env(helperEnv, "paths").
+		Root(wrapped.NewVerb("").Arg(wrapped.Many("file").Under(base + "/rootlink"))).
+		Build(wrapped.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSession(t, kernel.Config{}, app, map[string]*wrapped.Command{"py": c, "paths": paths})
 	res := run(t, s, "cd real && py ../alias/x.py")
 	if res.ExitCode != 0 {
 		t.Fatalf("exit %d stderr %q", res.ExitCode, res.Stderr)
 	}
-	if got := argvOf(t, res.Stdout); len(got) != 1 || got[0] != app+"/real/x.py" {
-		t.Errorf("argv %q, want [%s]", got, app+"/real/x.py")
+	want := app + "/real/x.py"
+	if runtime.GOOS == "linux" {
+		want = "/proc/self/fd/3"
+	}
+	if got := argvOf(t, res.Stdout); len(got) != 1 || got[0] != want {
+		t.Errorf("argv %q, want [%s]", got, want)
+	}
+	// Each word names what was checked: a file, a file through a link
+	// inside, the root itself, a file that does not exist yet (its
+	// directory held), one under a directory that does not exist yet.
+	res = run(t, s, "cd "+app+" && paths x.py alias/x.py . new.py real/new/deeper.py")
+	if res.ExitCode != 0 {
+		t.Fatalf("paths: exit %d stderr %q", res.ExitCode, res.Stderr)
+	}
+	wantReal := []string{app + "/x.py", app + "/real/x.py", app, app + "/new.py", "error"}
+	got := argvOf(t, res.Stdout)
+	if len(got) != len(wantReal) {
+		t.Fatalf("paths %q, want %q", got, wantReal)
+	}
+	for i := range got {
+		if got[i] != wantReal[i] && !(wantReal[i] == "error" && strings.HasPrefix(got[i], "error: ")) {
+			t.Errorf("path %d: %q, want %q", i, got[i], wantReal[i])
+		}
 	}
 	res = run(t, s, "py ../../outside/secret")
 	if res.ExitCode != 2 || res.Stdout != "" || res.Stderr != "py: 'script' must be under "+base+"/rootlink; got '../../outside/secret'\n" {

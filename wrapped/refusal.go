@@ -145,6 +145,20 @@ func (e *OutsidePathError) Error() string {
 	return fmt.Sprintf("%s: '%s' must be under %s; got '%s'", e.Scope, e.Name, e.Dir, show(e.Value))
 }
 
+// PathOpenError: a path_under argument that passed the check but could
+// not be opened beneath its directory when the program was about to start
+// (a directory without search permission, a file where a directory was).
+type PathOpenError struct {
+	Scope, Name, Value string
+	Err                error
+}
+
+func (e *PathOpenError) Error() string {
+	return fmt.Sprintf("%s: '%s': cannot open '%s': %v", e.Scope, e.Name, show(e.Value), e.Err)
+}
+
+func (e *PathOpenError) Unwrap() error { return e.Err }
+
 // NULError: an argument holds a NUL byte. Index counts the words after the
 // command's name from 1, as $1, $2… do.
 type NULError struct {

@@ -21,11 +21,16 @@ type Plan struct {
 	// Path is the pinned executable.
 	Path string
 	// Argv is the child's argv: the executable, the leads, the verb's name
-	// and the call's words in their declared spellings.
+	// and the call's words in their declared spellings, each path_under
+	// word resolved to the absolute path that was checked. On Linux, Run
+	// hands the child /proc/self/fd/N instead, a descriptor of that path
+	// opened beneath its directory (docs/wrapped_command.md).
 	Argv []string
 	// Help is set when the call asked for help (--help or -h); nothing is
 	// to run, and Path and Argv are empty.
 	Help bool
+
+	under []checkedPath // the path_under words of Argv
 }
 
 // HelpText is what a help request prints: the verb's help, or the
@@ -88,21 +93,29 @@ func (c *Command) Run(ctx context.Context, call *kernel.Call) error {
 		return err
 	}
 	v := plan.Verb
+	if v.stdin != StdinPipe && call.StdinPiped {
+		return &kernel.Refusal{Line: (&StdinError{Scope: v.scope}).Error()}
+	}
+	// The checked paths are opened beneath their roots now and held until
+	// the child is gone: what the child opens is what was checked.
+	held, err := holdUnder(plan)
+	if err != nil {
+		return &kernel.Refusal{Line: err.Error()}
+	}
+	defer held.close()
 	cmd := &spawn.Cmd{
-		Path:   plan.Path,
-		Args:   plan.Argv,
-		Env:    c.childEnv(call),
-		Stdout: call.Stdout,
-		Stderr: call.Stderr,
+		Path:       plan.Path,
+		Args:       held.argv,
+		ExtraFiles: held.files,
+		Env:        c.childEnv(call),
+		Stdout:     call.Stdout,
+		Stderr:     call.Stderr,
 	}
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
-	switch {
-	case v.stdin == StdinPipe:
+	if v.stdin == StdinPipe {
 		cmd.Stdin = call.Stdin
-	case call.StdinPiped:
-		return &kernel.Refusal{Line: (&StdinError{Scope: v.scope}).Error()}
 	}
 	if c.tty {
 		cmd.TTY = &pty.Winsize{Rows: 24, Cols: 80}

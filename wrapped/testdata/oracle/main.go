@@ -1,7 +1,9 @@
 // Command oracle is the tests' stand-in for a wrapped program. The mode
 // comes from WRAPPED_TEST_HELPER, which the fixtures pin: "argv" prints
-// its arguments as a JSON array, "cat" copies stdin, "print" writes its
-// last argument as is, "flood" writes 17 MiB of x, "fail" exits 3.
+// its arguments as a JSON array, "paths" the real path of each (through
+// its symlinks, /proc/self/fd/N included; a missing last component kept
+// as written), "cat" copies stdin, "print" writes its last argument as is,
+// "flood" writes 17 MiB of x, "fail" exits 3.
 package main
 
 import (
@@ -10,12 +12,29 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 func main() {
 	switch mode := os.Getenv("WRAPPED_TEST_HELPER"); mode {
 	case "argv":
 		data, _ := json.Marshal(os.Args[1:])
+		fmt.Printf("%s\n", data)
+	case "paths":
+		real := make([]string, 0, len(os.Args)-1)
+		for _, a := range os.Args[1:] {
+			p, err := filepath.EvalSymlinks(a)
+			if err != nil {
+				dir, derr := filepath.EvalSymlinks(filepath.Dir(a))
+				if derr != nil {
+					p = "error: " + err.Error()
+				} else {
+					p = filepath.Join(dir, filepath.Base(a))
+				}
+			}
+			real = append(real, p)
+		}
+		data, _ := json.Marshal(real)
 		fmt.Printf("%s\n", data)
 	case "cat":
 		io.Copy(os.Stdout, os.Stdin)

@@ -1,0 +1,124 @@
+package wrapped
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// heldPaths are a plan's path_under words opened beneath their roots: the
+// descriptors the child inherits and the argv that names them.
+type heldPaths struct {
+	argv  []string
+	files []*os.File
+}
+
+func (h *heldPaths) close() {
+	for _, f := range h.files {
+		f.Close()
+	}
+}
+
+// holdUnder opens each checked path of plan beneath its root with
+// openat2(2) (RESOLVE_BENEATH, RESOLVE_NO_MAGICLINKS), so that a
+// directory swapped for a symlink after the check is refused rather than
+// followed, and renders the argv with /proc/self/fd/N in place of each
+// such word: descriptor N is inherited by the child and names what was
+// opened, whatever later happens to the path. A path that does not exist
+// yet is handed as /proc/self/fd/N/REST, N its deepest existing ancestor.
+// On a kernel without openat2 the argv keeps the checked paths.
+func holdUnder(plan *Plan) (*heldPaths, error) {
+	h := &heldPaths{argv: plan.Argv}
+	if len(plan.under) == 0 || !haveOpenat2() {
+		return h, nil
+	}
+	h.argv = append([]string(nil), plan.Argv...)
+	for _, cp := range plan.under {
+		f, rest, err := openBeneath(cp.root, strings.TrimPrefix(plan.Argv[cp.argv], cp.root))
+		if err != nil {
+			h.close()
+			return nil, cp.refusal(err)
+		}
+		h.files = append(h.files, f)
+		p := "/proc/self/fd/" + strconv.Itoa(2+len(h.files)) // ExtraFiles start at 3
+		if rest != "" {
+			p += "/" + rest
+		}
+		h.argv[cp.argv] = p
+	}
+	return h, nil
+}
+
+// openBeneath opens rel (a path below root; "" is root itself) as an
+// O_PATH descriptor that cannot have left root. When rel does not exist,
+// it opens the deepest ancestor that does and returns the rest.
+func openBeneath(root, rel string) (*os.File, string, error) {
+	rootFd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	defer unix.Close(rootFd)
+	rel = strings.Trim(rel, "/")
+	rest := ""
+	for {
+		if rel == "" {
+			fd, err := unix.Dup(rootFd)
+			if err != nil {
+				return nil, "", err
+			}
+			unix.CloseOnExec(fd)
+			return os.NewFile(uintptr(fd), root), rest, nil
+		}
+		fd, err := openat2Retry(rootFd, rel)
+		switch {
+		case err == nil:
+			return os.NewFile(uintptr(fd), root+"/"+rel), rest, nil
+		case errors.Is(err, unix.ENOENT):
+			i := strings.LastIndexByte(rel, '/')
+			rest = joinRest(rel[i+1:], rest)
+			rel = rel[:max(i, 0)]
+		case errors.Is(err, unix.EXDEV), errors.Is(err, unix.ELOOP):
+			return nil, "", errOutside
+		default:
+			return nil, "", err
+		}
+	}
+}
+
+func joinRest(name, rest string) string {
+	if rest == "" {
+		return name
+	}
+	return name + "/" + rest
+}
+
+// openat2Retry opens rel beneath dirFd, retrying EAGAIN, which openat2
+// answers when a concurrent rename may have let a lookup escape.
+func openat2Retry(dirFd int, rel string) (int, error) {
+	how := &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	for range 64 {
+		fd, err := unix.Openat2(dirFd, rel, how)
+		if err != unix.EAGAIN && err != unix.EINTR {
+			return fd, err
+		}
+	}
+	return -1, unix.EAGAIN
+}
+
+// haveOpenat2 reports whether the kernel runs openat2(2) (Linux 5.6); a
+// seccomp filter may refuse it with ENOSYS or EPERM.
+var haveOpenat2 = sync.OnceValue(func() bool {
+	fd, err := unix.Openat2(unix.AT_FDCWD, "/", &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC})
+	if err != nil {
+		return false
+	}
+	unix.Close(fd)
+	return true
+})
