@@ -26,7 +26,12 @@ type command struct {
 	numeric string
 	// operands says what the words after the flags are, for the schema.
 	operands string
-	run      func(ctx context.Context, c *kernel.Call, a *args) error
+	// raw hands run every word as an operand, unparsed (only a first
+	// --help is taken): for a command whose flags take several values or
+	// change what the words after them are (jq's --arg NAME VALUE). Its
+	// flag table still serves the help, the schema and the pool.
+	raw bool
+	run func(ctx context.Context, c *kernel.Call, a *args) error
 }
 
 // A flag is one option: a short letter, a long name or both. A flag with
@@ -106,6 +111,13 @@ func (c *command) InputSchema() json.RawMessage { return c.schema() }
 
 // Run parses the words and runs the command. --help prints the usage.
 func (c *command) Run(ctx context.Context, call *kernel.Call) error {
+	if c.raw {
+		if len(call.Args) > 1 && call.Args[1] == "--help" {
+			_, err := io.WriteString(call.Stdout, c.help())
+			return err
+		}
+		return c.run(ctx, call, &args{operands: call.Args[1:]})
+	}
 	a, help, err := c.parse(call.Args[1:])
 	if err != nil {
 		return err

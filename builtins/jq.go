@@ -31,10 +31,7 @@ var cmdJq = &command{
 	about: "Run a jq filter (gojq) over JSON read from FILEs or stdin and print each result, pretty-printed with two spaces " +
 		"(-c for one line, -r for raw strings); --arg/--argjson bind $NAME, -n runs once on null, -s reads all inputs into one array.",
 	operands: "the filter (unless -f), then the input files",
-	// The framework reads the words once before jqParseArgs does, with
-	// one value for --arg and its kin: taking -NUM for --indent lets a
-	// negative number through as the second value (--argjson n -1).
-	numeric: "indent",
+	raw:      true,
 	flags: []flag{
 		{short: 'r', long: "raw-output", about: "print strings without quotes"},
 		{short: 'j', long: "join-output", about: "as -r, with no newline after each result"},

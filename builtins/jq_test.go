@@ -358,3 +358,11 @@ func BenchmarkJq(b *testing.B) {
 		}
 	}
 }
+
+// A value of --arg that starts with a dash is the value, as in jq.
+func TestJqDashValue(t *testing.T) {
+	res := run(t, []kernel.Tool{cmdJq}, t.TempDir(), "", `jq -n --arg x -foo --argjson n -1 '[$x, $n]' -c`)
+	if res.Stdout != "[\"-foo\",-1]\n" || res.ExitCode != 0 {
+		t.Errorf("stdout %q status %d stderr %q", res.Stdout, res.ExitCode, res.Stderr)
+	}
+}
