@@ -319,11 +319,7 @@ func runSort(ctx context.Context, c *kernel.Call, a *args) error {
 	if s.check {
 		return s.checkOrder(c, lines)
 	}
-	if s.defaultCompare && !s.reverse {
-		slices.SortStableFunc(lines, bytes.Compare)
-	} else {
-		slices.SortStableFunc(lines, s.compare)
-	}
+	lines = s.sort(lines)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -382,6 +378,51 @@ func sortRead(ctx context.Context, c *kernel.Call, name string) ([]byte, error) 
 	}
 }
 
+// sort sorts lines stably: pdqsort on (line, input position) pairs, the
+// position breaking ties, beats a merge sort's extra comparisons. The
+// first key's text is found once a line, as GNU does.
+func (s *sorter) sort(lines [][]byte) [][]byte {
+	type item struct {
+		line, key []byte
+		pos       int
+	}
+	items := make([]item, len(lines))
+	for i, l := range lines {
+		items[i] = item{line: l, pos: i}
+		if len(s.keys) > 0 {
+			items[i].key = s.keyText(l, s.keys[0])
+		}
+	}
+	plain := s.defaultCompare && !s.reverse
+	slices.SortFunc(items, func(a, b item) int {
+		var d int
+		switch {
+		case plain:
+			d = bytes.Compare(a.line, b.line)
+		case len(s.keys) > 0:
+			if d = s.compareKey(s.keys[0], a.key, b.key); d == 0 {
+				d = s.keyCompare(a.line, b.line, 1)
+			}
+			if d == 0 && !s.unique && !s.stable {
+				d = bytes.Compare(a.line, b.line)
+				if s.reverse {
+					d = -d
+				}
+			}
+		default:
+			d = s.compare(a.line, b.line)
+		}
+		if d != 0 {
+			return d
+		}
+		return a.pos - b.pos
+	})
+	for i, it := range items {
+		lines[i] = it.line
+	}
+	return lines
+}
+
 // sortSplit appends data's lines, without their terminators, to lines.
 func sortSplit(lines [][]byte, data []byte, eol byte) [][]byte {
 	for len(data) > 0 {
@@ -410,7 +451,7 @@ func (s *sorter) checkOrder(c *kernel.Call, lines [][]byte) error {
 // whole lines in byte order.
 func (s *sorter) compare(a, b []byte) int {
 	if len(s.keys) > 0 {
-		if d := s.keyCompare(a, b); d != 0 || s.unique || s.stable {
+		if d := s.keyCompare(a, b, 0); d != 0 || s.unique || s.stable {
 			return d
 		}
 	}
@@ -421,36 +462,41 @@ func (s *sorter) compare(a, b []byte) int {
 	return d
 }
 
-func (s *sorter) keyCompare(a, b []byte) int {
-	for _, k := range s.keys {
-		ta, tb := s.keyText(a, k), s.keyText(b, k)
-		var d int
-		switch {
-		case k.numeric || k.human || k.version:
-			if k.ignore != nil || k.fold {
-				ta, tb = sortTransform(ta, k), sortTransform(tb, k)
-			}
-			switch {
-			case k.numeric:
-				d = sortNumCompare(sortSkipBlanks(ta), sortSkipBlanks(tb))
-			case k.human:
-				d = sortHumanCompare(sortSkipBlanks(ta), sortSkipBlanks(tb))
-			default:
-				d = sortVersionCompare(ta, tb)
-			}
-		case k.ignore != nil || k.fold:
-			d = sortTextCompare(ta, tb, k)
-		default:
-			d = bytes.Compare(ta, tb)
-		}
-		if d != 0 {
-			if k.reverse {
-				return -d
-			}
+// keyCompare compares by the keys from the from'th on.
+func (s *sorter) keyCompare(a, b []byte, from int) int {
+	for _, k := range s.keys[from:] {
+		if d := s.compareKey(k, s.keyText(a, k), s.keyText(b, k)); d != 0 {
 			return d
 		}
 	}
 	return 0
+}
+
+// compareKey compares two lines' texts of key k.
+func (s *sorter) compareKey(k *sortKey, ta, tb []byte) int {
+	var d int
+	switch {
+	case k.numeric || k.human || k.version:
+		if k.ignore != nil || k.fold {
+			ta, tb = sortTransform(ta, k), sortTransform(tb, k)
+		}
+		switch {
+		case k.numeric:
+			d = sortNumCompare(sortSkipBlanks(ta), sortSkipBlanks(tb))
+		case k.human:
+			d = sortHumanCompare(sortSkipBlanks(ta), sortSkipBlanks(tb))
+		default:
+			d = sortVersionCompare(ta, tb)
+		}
+	case k.ignore != nil || k.fold:
+		d = sortTextCompare(ta, tb, k)
+	default:
+		d = bytes.Compare(ta, tb)
+	}
+	if k.reverse {
+		return -d
+	}
+	return d
 }
 
 func sortSkipBlanks(t []byte) []byte {
