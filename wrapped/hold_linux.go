@@ -66,11 +66,12 @@ func openBeneath(root, rel string) (*os.File, string, error) {
 	rest := ""
 	for {
 		if rel == "" {
-			fd, err := unix.Dup(rootFd)
+			// Close-on-exec from the start: another session's child
+			// forked meanwhile must not inherit it.
+			fd, err := unix.FcntlInt(uintptr(rootFd), unix.F_DUPFD_CLOEXEC, 0)
 			if err != nil {
 				return nil, "", err
 			}
-			unix.CloseOnExec(fd)
 			return os.NewFile(uintptr(fd), root), rest, nil
 		}
 		fd, err := openat2Retry(rootFd, rel)
