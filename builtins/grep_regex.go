@@ -434,9 +434,10 @@ func grepClassChar(c byte) string {
 	return string(c)
 }
 
-// grepCompile compiles translated RE2 text leftmost-longest, as POSIX
-// matches, mapping Go's errors to GNU's wording.
-func grepCompile(re string) (*regexp.Regexp, error) {
+// grepCompile compiles translated RE2 text, mapping Go's errors to
+// GNU's wording; longest makes it match leftmost-longest, as POSIX does,
+// for where a match lies (whether one exists needs no such care).
+func grepCompile(re string, longest bool) (*regexp.Regexp, error) {
 	r, err := regexp.Compile(re)
 	if err != nil {
 		msg := err.Error()
@@ -448,6 +449,8 @@ func grepCompile(re string) (*regexp.Regexp, error) {
 		}
 		return nil, &grepRegexError{strings.TrimPrefix(msg, "error parsing regexp: ")}
 	}
-	r.Longest()
+	if longest {
+		r.Longest()
+	}
 	return r, nil
 }

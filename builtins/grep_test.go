@@ -155,7 +155,7 @@ func TestGrepGNU(t *testing.T) {
 			cases[i].files = grepFiles
 		}
 	}
-	compareGNU(t, []kernel.Tool{cmdGrep}, cases)
+	grepCompareParallel(t, []kernel.Tool{cmdGrep}, cases)
 }
 
 func TestGrepSymlinks(t *testing.T) {
@@ -233,5 +233,50 @@ func TestGrepSandbox(t *testing.T) {
 		if res.ExitCode != 2 || !strings.Contains(res.Stderr, "grep: ") {
 			t.Errorf("%s: status %d, stderr %q", script, res.ExitCode, res.Stderr)
 		}
+	}
+}
+
+// grepCompareParallel runs compareGNU over chunks of cases in parallel,
+// to keep the package's test time down on a small machine.
+func grepCompareParallel(t *testing.T, tools []kernel.Tool, cases []gnuCase) {
+	const chunk = 24
+	for i := 0; i < len(cases); i += chunk {
+		part := cases[i:min(i+chunk, len(cases))]
+		t.Run(part[0].name, func(t *testing.T) {
+			t.Parallel()
+			compareGNU(t, tools, part)
+		})
+	}
+}
+
+func BenchmarkGrep(b *testing.B) {
+	dir := b.TempDir()
+	var sb strings.Builder
+	for i := 0; sb.Len() < 1<<20; i++ {
+		sb.WriteString("the quick brown fox jumps over the lazy dog line ")
+		sb.WriteString(strings.Repeat("x", i%7))
+		sb.WriteString("\n")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	k, err := kernel.New(kernel.Config{Tools: []kernel.Tool{cmdGrep, cmdSed}, Env: map[string]string{"LC_ALL": "C"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := k.NewSession(kernel.SessionOptions{Dir: dir, DiscardSpills: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, script := range []string{"grep -c xxx f", "grep -c 'o.*z' f", "grep -ci FOX f", "grep -cw lazy f", "sed -n 's/fox/cat/p' f | grep -c cat", "sed -n '$=' f"} {
+		b.Run(script, func(b *testing.B) {
+			for b.Loop() {
+				res, err := s.Run(b.Context(), script, kernel.RunOptions{})
+				if err != nil || res.ExitCode != 0 {
+					b.Fatal(err, res.Stderr)
+				}
+			}
+		})
 	}
 }
