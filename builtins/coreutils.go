@@ -9,9 +9,9 @@ import "github.com/shelter-sh/shelter/kernel"
 // safe for concurrent use.
 func Coreutils() []kernel.Tool {
 	return []kernel.Tool{
-		cmdBasename, cmdCat, cmdCp, cmdCut, cmdDirname, cmdGrep, cmdHead,
-		cmdJq, cmdLn, cmdMkdir, cmdMv, cmdReadlink, cmdRealpath, cmdRm,
-		cmdRmdir, cmdSeq, cmdSleep, cmdSort, cmdTail, cmdTee, cmdTouch,
-		cmdTr, cmdUniq, cmdWc,
+		cmdBasename, cmdCat, cmdCp, cmdCut, cmdDate, cmdDiff, cmdDirname, cmdFind,
+		cmdGrep, cmdHead, cmdJq, cmdLn, cmdLs, cmdMkdir, cmdMv, cmdReadlink,
+		cmdRealpath, cmdRm, cmdRmdir, cmdSeq, cmdSleep, cmdSort, cmdTail,
+		cmdTee, cmdTouch, cmdTr, cmdUniq, cmdWc,
 	}
 }

@@ -141,7 +141,8 @@ func (o *Opener) openFile(ctx context.Context, name, abs string, flag int, perm 
 
 func (o *Opener) rawOpen(name, abs string, flag int, perm fs.FileMode) (*os.File, error) {
 	if o.root == nil || hostDevice(abs) {
-		return os.OpenFile(abs, flag, perm)
+		f, err := os.OpenFile(abs, flag, perm)
+		return f, named(err, name)
 	}
 	rel, err := o.root.rel(name, abs)
 	if err != nil {
@@ -221,10 +222,14 @@ func (o *Opener) statChecked(op, name string, follow bool) (fs.FileInfo, error) 
 
 func (o *Opener) stat(name, abs string, follow bool) (fs.FileInfo, error) {
 	if o.root == nil || hostDevice(abs) {
+		var fi fs.FileInfo
+		var err error
 		if follow {
-			return os.Stat(abs)
+			fi, err = os.Stat(abs)
+		} else {
+			fi, err = os.Lstat(abs)
 		}
-		return os.Lstat(abs)
+		return fi, named(err, name)
 	}
 	rel, err := o.root.rel(name, abs)
 	if err != nil {
@@ -343,7 +348,7 @@ func (o *Opener) Symlink(target, name string) error {
 		if err := o.allowed(abs); err != nil {
 			return pathErr("symlink", name, err)
 		}
-		return os.Symlink(target, abs)
+		return named(os.Symlink(target, abs), name)
 	}
 	abs := o.Abs(name)
 	rel, err := o.root.rel(name, abs)
@@ -395,7 +400,7 @@ func (o *Opener) do(op, name string, host func(string) error, rooted func(*os.Ro
 		return pathErr(op, name, syscall.EPERM)
 	}
 	if o.root == nil {
-		return host(abs)
+		return named(host(abs), name)
 	}
 	rel, err := o.root.rel(name, abs)
 	if err != nil {
@@ -413,7 +418,7 @@ func (o *Opener) do2(op, oldname, newname string, host func(string, string) erro
 		}
 	}
 	if o.root == nil {
-		return host(oldAbs, newAbs)
+		return named(host(oldAbs, newAbs), oldname)
 	}
 	oldRel, err := o.root.rel(oldname, oldAbs)
 	if err != nil {
@@ -588,6 +593,20 @@ var procDev = func() uint64 {
 	}
 	return uint64(st.Dev)
 }()
+
+// named reports a host error with the name the script gave rather than
+// the absolute path the opener used.
+func named(err error, name string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return &fs.PathError{Op: le.Op, Path: name, Err: le.Err}
+	}
+	return err
+}
 
 func pathErr(op, name string, err error) error {
 	if err == nil {
