@@ -11,7 +11,7 @@ func Coreutils() []kernel.Tool {
 	return []kernel.Tool{
 		cmdBasename, cmdCat, cmdCp, cmdCut, cmdDate, cmdDiff, cmdDirname, cmdFind,
 		cmdGrep, cmdHead, cmdJq, cmdLn, cmdLs, cmdMkdir, cmdMv, cmdReadlink,
-		cmdRealpath, cmdRm, cmdRmdir, cmdSeq, cmdSleep, cmdSort, cmdTail,
+		cmdRealpath, cmdRm, cmdRmdir, cmdSed, cmdSeq, cmdSleep, cmdSort, cmdTail,
 		cmdTee, cmdTouch, cmdTr, cmdUniq, cmdWc,
 	}
 }

@@ -382,6 +382,12 @@ func sortRead(ctx context.Context, c *kernel.Call, name string) ([]byte, error) 
 // position breaking ties, beats a merge sort's extra comparisons. The
 // first key's text is found once a line, as GNU does.
 func (s *sorter) sort(lines [][]byte) [][]byte {
+	if s.defaultCompare && !s.reverse && len(s.keys) == 0 {
+		// Whole lines in byte order: equal lines are equal bytes, so
+		// stability cannot show.
+		slices.SortFunc(lines, bytes.Compare)
+		return lines
+	}
 	type item struct {
 		line, key []byte
 		pos       int

@@ -92,9 +92,10 @@ func childEnv(env expand.Environ, dir string) []string {
 // core set, the profile's and the embedder's values), PWD, and of the
 // agent's own exports only those pass names; elsewhere it is the
 // session's exported variables. In every profile the variables that
-// inject code into a program ([InjectionVar]) are left out, and those
-// that name a program to run (PAGER, EDITOR, GIT_PAGER, …) keep the
-// session's starting value; a declaration that pins one sets it after.
+// inject code into a program ([InjectionVar]) and those that name a
+// program to run (PAGER, EDITOR, GIT_PAGER, …) are as the session
+// started — what the host's core set and the embedder gave, never what
+// the agent exported; a declaration that pins one sets it after.
 func (c *Call) ProgramEnv(pass []string) []string {
 	var start map[string]string
 	if c.session != nil {
@@ -119,30 +120,30 @@ func (c *Call) ProgramEnv(pass []string) []string {
 			vars[name] = v
 		}
 	}
+	// What the agent may not decide is as the session started: what the
+	// host and the embedder set there (GIT_CONFIG_GLOBAL in Config.Env,
+	// say) stands, and the agent's own value never reaches the program.
+	for name := range vars {
+		if guarded(name) {
+			delete(vars, name)
+		}
+	}
+	for name, v := range start {
+		if guarded(name) {
+			vars[name] = v
+		}
+	}
 	out := make([]string, 0, len(vars))
 	for name, v := range vars {
-		switch {
-		case InjectionVar(name):
-			continue
-		case commandVar(name):
-			sv, ok := start[name]
-			if !ok {
-				continue
-			}
-			v = sv
-		}
 		out = append(out, name+"="+v)
-	}
-	for _, name := range commandVars {
-		if _, ok := vars[name]; !ok {
-			if v, ok := start[name]; ok {
-				out = append(out, name+"="+v)
-			}
-		}
 	}
 	slices.Sort(out)
 	return out
 }
+
+// guarded names the variables a declared program takes from the session's
+// start only.
+func guarded(name string) bool { return InjectionVar(name) || commandVar(name) }
 
 func (c *Call) lookup(name string) (string, bool) {
 	for i := len(c.Env) - 1; i >= 0; i-- {
@@ -162,8 +163,9 @@ func commandVar(name string) bool { return slices.Contains(commandVars, name) }
 
 // InjectionVar reports whether a variable makes a program load or run
 // code it names: the dynamic loader's, git's configuration and helpers,
-// shells' and interpreters' start-up files and options. They never reach
-// a declared program unless its declaration pins them.
+// shells' and interpreters' start-up files and options. The agent's
+// value never reaches a declared program: only the session's starting
+// one (the host's or the embedder's), or a declaration's pin.
 func InjectionVar(name string) bool {
 	for _, p := range []string{"LD_", "DYLD_", "GIT_CONFIG", "BASH_FUNC_"} {
 		if strings.HasPrefix(name, p) {

@@ -1,7 +1,9 @@
 package kernel_test
 
 import (
+	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -249,4 +251,50 @@ func TestSandboxTypeNamesOnlyRunnable(t *testing.T) {
 	if !strings.HasPrefix(res.Stdout, "ls 1\npasswd 1\n/") || !strings.HasSuffix(res.Stdout, "/sh\n") {
 		t.Errorf("stdout %q", res.Stdout)
 	}
+}
+
+// A declared program's environment: an injection variable the agent
+// exports never reaches it, one the embedder set stands; in the sandbox
+// the agent's own exports stay out.
+func TestProgramEnv(t *testing.T) {
+	for _, p := range kernel.Profiles() {
+		t.Run(string(p), func(t *testing.T) {
+			cfg, _ := kernel.Preset(p)
+			cfg.Root = t.TempDir()
+			cfg.Env = map[string]string{"GIT_CONFIG_GLOBAL": "/embedder/gitconfig", "PAGER": "cat"}
+			var got []string
+			cfg.Tools = []kernel.Tool{envProbe{&got}}
+			s := newSession(t, cfg, kernel.SessionOptions{Dir: cfg.Root, DiscardSpills: true})
+			res := run(t, s, `export LD_PRELOAD=/x.so GIT_CONFIG_COUNT=1 GIT_CONFIG_GLOBAL=/agent PAGER='id>f' BASH_ENV=/x MINE=1; probe`)
+			if res.ExitCode != 0 {
+				t.Fatalf("probe: %d %q", res.ExitCode, res.Stderr)
+			}
+			env := strings.Join(got, "\n")
+			for _, bad := range []string{"LD_PRELOAD", "GIT_CONFIG_COUNT", "BASH_ENV", "/agent", "id>f"} {
+				if strings.Contains(env, bad) {
+					t.Errorf("%s reached the program:\n%s", bad, env)
+				}
+			}
+			for _, good := range []string{"GIT_CONFIG_GLOBAL=/embedder/gitconfig", "PAGER=cat", "PWD=" + cfg.Root} {
+				if !strings.Contains(env, good+"\n") {
+					t.Errorf("%s is missing:\n%s", good, env)
+				}
+			}
+			if mine := strings.Contains(env, "MINE=1"); mine != (p != kernel.ProfileSandbox) {
+				t.Errorf("the agent's own export reached the program: %v, in %s", mine, p)
+			}
+		})
+	}
+}
+
+// envProbe records the environment a declared program would get.
+type envProbe struct{ got *[]string }
+
+func (envProbe) Name() string                 { return "probe" }
+func (envProbe) Kind() kernel.Kind            { return kernel.Wrapped }
+func (envProbe) Description() string          { return "Record ProgramEnv." }
+func (envProbe) InputSchema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
+func (p envProbe) Run(_ context.Context, c *kernel.Call) error {
+	*p.got = append(c.ProgramEnv(nil), "")
+	return nil
 }
