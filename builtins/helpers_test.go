@@ -60,6 +60,9 @@ func compareGNU(t *testing.T, tools []kernel.Tool, cases []gnuCase) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			// Cases share nothing; in parallel, one's fork hides
+			// another's.
+			t.Parallel()
 			tool := strings.Fields(tc.script)[0]
 			if !isGNU(tool) {
 				t.Skipf("no GNU %s on this machine", tool)
