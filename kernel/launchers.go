@@ -74,8 +74,9 @@ func withLaunch(ctx context.Context, change func(*launch)) context.Context {
 // applyLaunch fills in what the session and the launchers decide for a
 // child process: the kill signal and grace, niceness, the umask and the
 // limits the script set (in place before the child's first instruction,
-// see [spawn.Cmd.Limits]), and the bookkeeping that lets `kill` and
-// `jobs` find it. Fields the caller already set win.
+// see [spawn.Cmd.Limits]), the call's terminal for a foreground
+// command, and the bookkeeping that lets `kill` and `jobs` find it.
+// Fields the caller already set win.
 func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	l := launchOf(ctx)
 	if cmd.Grace == 0 {
@@ -93,6 +94,7 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	if cmd.Limits == nil {
 		cmd.Limits = scriptLimits(ctx).rlimits()
 	}
+	s.foreground(ctx, cmd)
 	job := jobOf(ctx)
 	var call *callState
 	if job == nil {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/creack/pty"
@@ -41,6 +42,22 @@ type RunOptions struct {
 	// the shell and every program it starts see a terminal on stdout and
 	// stderr, and both streams arrive, merged, in the Result's stdout.
 	TTY *TermSize
+	// Terminal, when set, is the terminal the call runs on, as a line
+	// typed at a shell's prompt: each program the call starts in the
+	// foreground (not `cmd &`) gets the terminal's foreground while it
+	// runs (see spawn.Cmd.Terminal: it reads the keyboard, and Ctrl-C
+	// reaches it and no other), and a Stdout or Stderr that is a
+	// terminal is handed to the shell and its programs as it is, so
+	// that full-screen programs draw on it; the Result then holds none
+	// of that stream. Terminal does not set Stdin: give the terminal
+	// there too for programs and read to take the keyboard. It is
+	// ignored with TTY.
+	Terminal *os.File
+	// Interactive runs the call as a line typed at a prompt: an EXIT
+	// trap it sets is kept, not run when the call ends, and runs at the
+	// end of the next call made without Interactive, the one a prompt
+	// ends with (see [Session.Exited]).
+	Interactive bool
 }
 
 // TermSize is the size of a terminal, in characters.
@@ -59,6 +76,9 @@ type callState struct {
 	out, errOut *stream        // the call's streams, as jobs started by it write them
 	jobs        []*syntax.Stmt // the top-level `cmd &` statements, by index
 	setTrap     bool           // the call set or cleared an EXIT trap
+	terminal    *os.File       // RunOptions.Terminal
+	interrupt   func()         // ends the call when Ctrl-C killed a program on terminal
+	interrupted atomic.Bool
 
 	mu   sync.Mutex
 	data json.RawMessage
@@ -276,6 +296,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		}
 		shellOut, shellErr = tty.File, tty.File
 	}
+	shellOut, shellErr = terminalStreams(opts, shellOut, shellErr)
 	interp.StdIO(stdin, shellOut, shellErr)(r)
 	s.origOut.set(shellOut)
 	s.origErr.set(shellErr)
@@ -284,6 +305,13 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	state := &f.state
 	state.stdin, state.stdout, state.source = stdin, shellOut, opts.Source
+	if opts.TTY == nil && opts.Terminal != nil {
+		state.terminal = opts.Terminal
+		state.interrupt = func() {
+			state.interrupted.Store(true)
+			end()
+		}
+	}
 	if len(funcs)+len(r.Funcs) > 0 {
 		state.funcs = slices.AppendSeq(slices.Collect(maps.Keys(funcs)), maps.Keys(r.Funcs))
 	}
@@ -302,6 +330,13 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		tty.Close(s.grace())
 	}
 	s.call.Store(nil)
+	switch {
+	case opts.Interactive:
+		// An EXIT trap is kept for the call that ends the prompt.
+		state.setTrap = false
+	case r.Vars[trapVarPrefix+"EXIT"].IsSet():
+		state.setTrap = true
+	}
 	if st := s.endTraps(callCtx, state, exitCode(err)); st != exitCode(err) {
 		// The EXIT trap ran `exit N`: N is the call's status, as in bash.
 		err = nil
@@ -331,7 +366,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	case errors.As(bctx.b.endedBy(), &over) && ctx.Err() == nil:
 		res.ExitCode = 1
 		fmt.Fprintln(errOut, over.Error())
-	case ctx.Err() != nil:
+	case ctx.Err() != nil || state.interrupted.Load():
 		res.ExitCode, res.Cancelled = 130, true
 	case errors.Is(callCtx.Err(), context.DeadlineExceeded) && bctx.b.endedBy() == nil:
 		res.ExitCode, res.TimedOut = 124, true

@@ -106,6 +106,30 @@ type Cmd struct {
 	// Stdin is copied to the terminal, followed by an end-of-file (^D).
 	TTY *pty.Winsize
 
+	// Terminal, when set, is the terminal the child runs in the
+	// foreground of, as a shell runs a command typed at its prompt: the
+	// child's process group becomes the terminal's foreground group
+	// before its first instruction, so it reads the keyboard and Ctrl-C
+	// and Ctrl-Z reach it rather than shelter. Once the child is reaped
+	// the foreground passes to the latest other child still holding the
+	// terminal (a pipeline's stages each take it), or back to shelter's
+	// own group, which must not ignore SIGTTOU for this. A stopped child
+	// (Ctrl-Z) is continued, with a line on Stderr: there is no job
+	// control to take it back with. A child killed by a signal has the
+	// terminal's mode restored to what it found; for one killed by
+	// SIGINT (the interrupt key, which reached the child's group alone)
+	// Run calls Interrupted before it returns. Terminal is ignored
+	// when shelter's group does not own the terminal (another group is
+	// in its foreground, or it is not shelter's controlling terminal),
+	// with TTY, and on systems other than Linux. It does not set Stdin,
+	// Stdout or Stderr.
+	Terminal *os.File
+	// Interrupted, when set, is called when a child run on Terminal was
+	// killed by SIGINT before ctx ended: a shell abandons the rest of
+	// the line then, as the key would have interrupted it too had it
+	// held the terminal.
+	Interrupted func()
+
 	// Started, when set, is called with the child's pid right after it
 	// starts, and Exited once it has been reaped.
 	Started func(pid int)
@@ -192,6 +216,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	var term *ttyMaster
 	var feed *stdinFeed
 	var outputs outputPipes
+	var fg *foreground
 	var err error
 	if c.TTY != nil {
 		term, err = startTTY(cmd, c)
@@ -207,6 +232,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 			return 126, err
 		}
 		cmd.SysProcAttr = sysProcAttr(true)
+		fg = takeForeground(c.Terminal, cmd.SysProcAttr, c.Stderr)
 		if err = children.start(cmd, func() error { return start(cmd, c.Umask, c.Limits) }); err == nil {
 			feed.started()
 			outputs.started()
@@ -215,6 +241,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	if err != nil {
 		feed.stop()
 		outputs.stop()
+		fg.failed()
 		return startStatus(err)
 	}
 	pid := cmd.Process.Pid
@@ -225,6 +252,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	if c.Nice != 0 {
 		renice(pid, c.Nice)
 	}
+	fg.started(pid)
 	if c.Started != nil {
 		c.Started(pid)
 	}
@@ -256,6 +284,9 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	waitErr := cmd.Wait()
 	children.forget(pid)
 	close(reaped)
+	if fg.release(cmd.ProcessState) && ctx.Err() == nil && c.Interrupted != nil {
+		c.Interrupted()
+	}
 	feed.stop()
 	if deadline != nil && !deadline.Stop() {
 		<-deadlineDone

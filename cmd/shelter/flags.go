@@ -32,6 +32,7 @@ type options struct {
 	allowExternal list
 	workspace     string
 	agent         string
+	norc          bool
 
 	// bad is the first flag whose value was refused, with why; the flag
 	// package's own message for it would name the flag with one dash.
@@ -69,7 +70,7 @@ type flagSpec struct {
 	verbs   string // the verbs that take it: "run", "check", "tools", space-separated
 }
 
-const allRunning = "run check tools"
+const allRunning = "run check tools repl"
 
 // flagSpecs are the running flags in the order help lists them.
 var flagSpecs = []flagSpec{
@@ -105,6 +106,8 @@ var flagSpecs = []flagSpec{
 		value: func(o *options) flag.Value { return &stringFlag{&o.workspace} }},
 	{name: "agent", arg: "ID", meaning: "run as agent ID of --workspace, in its worktree, with its tools", verbs: allRunning,
 		value: func(o *options) flag.Value { return &stringFlag{&o.agent} }},
+	{name: "norc", meaning: "at the interactive prompt, do not source ~/.config/shelter/rc.sh", def: "false", verbs: "run repl",
+		value: func(o *options) flag.Value { return &boolFlag{o, "--norc", &o.norc} }},
 	{name: "help", meaning: "print this help on stdout and exit 0", verbs: allRunning},
 }
 

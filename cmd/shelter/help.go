@@ -10,7 +10,7 @@ import (
 
 // verbs are the words `shelter VERB` dispatches on, sorted; a script file
 // of one of these names runs as ./NAME.
-var verbs = []string{"check", "help", "tools", "version", "workspace"}
+var verbs = []string{"check", "help", "repl", "tools", "version", "workspace"}
 
 // synopses are each verb's usage lines, before its flags.
 var synopses = map[string]string{
@@ -20,6 +20,7 @@ var synopses = map[string]string{
                                  (default "shelter") and ARGS are $1...
   shelter [flags] FILE [ARGS...]  run a script file; $0 is FILE, ARGS $1...
   shelter [flags] < script.sh     read the script from stdin (not a terminal)
+  shelter [flags]                 stdin is a terminal: the interactive prompt
   shelter VERB ...                a verb below; shelter help VERB for its usage
 
 The process exits with the script's exit code, with --json too. Misuse
@@ -28,6 +29,7 @@ and nothing runs. A script file named like a verb runs as ./NAME.
 
 verbs:
   check      validate a script and run nothing
+  repl       the interactive prompt, as shelter at a terminal
   tools      list every command a session knows, with its schema
   workspace  agent workspaces on git: init, new, list
   help       print the usage of shelter or of a verb
@@ -51,8 +53,8 @@ and "output_schema" and "annotations" for the tools that declare them.
 	"help": `usage:
   shelter help [VERB]
 
-Print the usage of shelter, or of VERB (check, help, tools, version,
-workspace), on stdout. shelter -h, shelter --help and shelter VERB --help
+Print the usage of shelter, or of VERB (check, help, repl, tools,
+version, workspace), on stdout. shelter -h, shelter --help and shelter VERB --help
 print the same.
 `,
 	"version": `usage:
@@ -61,6 +63,7 @@ print the same.
 Print shelter's version, the platform and the Go version it was built with.
 `,
 	"workspace": workspaceUsage,
+	"repl":      replUsage,
 }
 
 // usage is the help of verb ("run" for running a script): its synopsis

@@ -8,6 +8,7 @@
 //	shelter check [flags] (-c SCRIPT | FILE)
 //	shelter tools [flags]
 //	shelter workspace init|new|list W ...
+//	shelter repl [flags]                        the interactive prompt
 //	shelter help [VERB]
 //	shelter version
 //
@@ -61,12 +62,17 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 			return 0
 		case "workspace":
 			return runWorkspace(args[1:], stdout, stderr)
+		case "repl":
+			return runREPL(args[1:], stdin, stdout, stderr)
 		}
 	}
 	var o options
 	rest, status := o.parse("run", args, stdout, stderr)
 	if status >= 0 {
 		return status
+	}
+	if !o.hasScript && len(rest) == 0 && isTerminal(stdin) {
+		return startREPL(&o, stdin, stderr)
 	}
 	script, name, params, input, status := readScript(&o, rest, stdin, stderr)
 	if status != 0 {
@@ -81,6 +87,11 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := kernel.RunOptions{Stdin: input, Name: name, Args: params}
+	if isTerminal(stdin) {
+		// As at a shell's prompt: programs read the keyboard, in the
+		// terminal's foreground.
+		opts.Stdin, opts.Terminal = stdin, stdin
+	}
 	if !o.hasScript {
 		opts.Source = name // FILE's path; empty for a script on stdin
 	}
@@ -122,9 +133,6 @@ func readScript(o *options, rest []string, stdin *os.File, stderr io.Writer) (sc
 			return "", "", nil, nil, 2
 		}
 		return string(b), rest[0], rest[1:], pipedInput(stdin), 0
-	case stdin != nil && term.IsTerminal(int(stdin.Fd())):
-		fmt.Fprintln(stderr, "shelter: the interactive REPL is not built yet; run a script with -c SCRIPT, a FILE, or on stdin")
-		return "", "", nil, nil, 2
 	case stdin == nil:
 		fmt.Fprintln(stderr, "shelter: no script; allowed: -c SCRIPT, FILE, or a script on stdin")
 		return "", "", nil, nil, 2
@@ -138,6 +146,8 @@ func readScript(o *options, rest []string, stdin *os.File, stderr io.Writer) (sc
 }
 
 func isVerb(word string) bool { return slices.Contains(verbs, word) }
+
+func isTerminal(f *os.File) bool { return f != nil && term.IsTerminal(int(f.Fd())) }
 
 // parse parses verb's flags. A status of -1 means go on; any other is the
 // exit code: 0 after printing the help -h or --help asked for, 2 after a

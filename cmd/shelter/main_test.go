@@ -11,15 +11,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/shelter-sh/shelter/internal/proctest"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"shelter":        func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
-		"shelter-config": func() { os.Exit(printConfig(os.Args[1:], os.Stdout, os.Stderr)) },
+		"shelter":            func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"shelter-config":     func() { os.Exit(printConfig(os.Args[1:], os.Stdout, os.Stderr)) },
+		"shelter-fullscreen": fullscreenMain,
 	})
 }
 
@@ -125,20 +125,6 @@ func jsonFields(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if slices.Equal(keys, args) == neg {
 		ts.Fatalf("fields %v, want %v", keys, args)
-	}
-}
-
-func TestTerminalStdinSaysREPLIsNotBuilt(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	defer ptmx.Close()
-	defer tty.Close()
-	var stdout, stderr bytes.Buffer
-	code := run(nil, tty, &stdout, &stderr)
-	if code != 2 || stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "REPL is not built yet") {
-		t.Errorf("exit %d stdout %q stderr %q", code, stdout.String(), stderr.String())
 	}
 }
 

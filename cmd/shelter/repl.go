@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/term"
+
+	"github.com/shelter-sh/shelter/repl"
+)
+
+const replUsage = `usage:
+  shelter repl [flags]
+  shelter [flags]                 the same, when stdin is a terminal
+
+The interactive prompt (docs/repl.md) on the terminal: line editing, Tab
+completion, history in $XDG_STATE_HOME/shelter/history (default
+~/.local/state/shelter/history), Ctrl-R to search it. ~/.config/shelter/rc.sh
+($XDG_CONFIG_HOME/shelter/rc.sh) is sourced first unless --norc. Ctrl-D on
+an empty line or exit ends it, with the last status.
+`
+
+// runREPL is `shelter repl [flags]`.
+func runREPL(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	var o options
+	rest, status := o.parse("repl", args, stdout, stderr)
+	if status >= 0 {
+		return status
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "shelter repl: unexpected argument '%s'; allowed: (none)\n", rest[0])
+		return 2
+	}
+	return startREPL(&o, stdin, stderr)
+}
+
+// startREPL runs the prompt with the session the flags describe.
+func startREPL(o *options, stdin *os.File, stderr io.Writer) int {
+	if stdin == nil || !term.IsTerminal(int(stdin.Fd())) {
+		fmt.Fprintln(stderr, "shelter repl: stdin is not a terminal; run a script with -c SCRIPT, a FILE, or on stdin")
+		return 2
+	}
+	s, status := o.session(stderr)
+	if status != 0 {
+		return status
+	}
+	defer s.Close()
+	hist, err := repl.OpenHistory(repl.DefaultHistoryPath())
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter: history: %v\n", unwrapPath(err))
+		hist, _ = repl.OpenHistory("")
+	}
+	opts := repl.Options{History: hist}
+	if dir, err := os.UserConfigDir(); err == nil && !o.norc {
+		opts.RC = filepath.Join(dir, "shelter", "rc.sh")
+	}
+	status, err = repl.Run(s, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter: %v\n", err)
+	}
+	return status
+}

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/shelter-sh/shelter/internal/proctest"
+)
+
+// The REPL's tests run the shelter binary (the test binary, as
+// testscript put it on PATH) on a pseudo-terminal and type at it.
+
+const (
+	keyUp    = "\x1b[A"
+	keyCtrlC = "\x03"
+	keyCtrlD = "\x04"
+	keyCtrlR = "\x12"
+	keyCtrlU = "\x15"
+	keyTab   = "\t"
+)
+
+func TestREPLRunsALineAndCdChangesThePrompt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tm := startTerminal(t, dir, nil, "--norc")
+	tm.expect("shelter:~$ ")
+	tm.typeKeys("echo hi\r")
+	tm.expectLine(`^hi$`)
+	tm.expect("shelter:~$ ")
+	tm.typeKeys("cd /tmp\r")
+	tm.expect("shelter:/tmp$ ")
+	tm.typeKeys(keyCtrlD)
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+}
+
+func TestREPLContinuesAnIncompleteEntry(t *testing.T) {
+	t.Parallel()
+	tm := startTerminal(t, t.TempDir(), nil, "repl", "--norc")
+	tm.expect("$ ")
+	tm.typeKeys("for i in 1 2 3; do\r")
+	tm.expect("> ")
+	tm.typeKeys("echo n$i\r")
+	tm.expect("> ")
+	tm.typeKeys("done\r")
+	tm.expectLine(`^n1$`)
+	tm.expectLine(`^n2$`)
+	tm.expectLine(`^n3$`)
+	tm.expect("$ ")
+	tm.typeKeys("echo 'one\r")
+	tm.expect("> ")
+	tm.typeKeys("two'\r")
+	tm.expectLine(`^one$`)
+	tm.expectLine(`^two$`)
+	tm.expect("$ ")
+	tm.typeKeys("exit\r")
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+}
+
+func TestREPLCtrlCInterruptsTheRunningCommand(t *testing.T) {
+	t.Parallel()
+	const marker = "sleep 4217"
+	tm := startTerminal(t, t.TempDir(), nil, "--norc")
+	tm.expect("$ ")
+	tm.typeKeys(marker + "; echo not-reached\r")
+	deadline := time.Now().Add(waitFor)
+	for len(proctest.With(marker)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not start", marker)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	tm.typeKeys(keyCtrlC)
+	tm.expect("shelter:~ [130]$ ")
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("back at the prompt %s after Ctrl-C", d)
+	}
+	if left := proctest.With(marker); len(left) > 0 {
+		t.Errorf("left running: %+v", left)
+	}
+	tm.typeKeys("echo $?\r")
+	tm.expectLine(`^130$`)
+	tm.typeKeys("echo partial" + keyCtrlC)
+	tm.typeKeys("exit 0\r")
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+	if lines := tm.lines(`^not-reached$`); len(lines) > 0 {
+		t.Errorf("the rest of the line ran after Ctrl-C: %q", lines)
+	}
+}
+
+func TestREPLHistoryIsSharedWithTheNextRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	first := startTerminal(t, dir, nil, "--norc")
+	first.expect("$ ")
+	first.typeKeys("echo remembered-$((6*7))\r")
+	first.expectLine(`^remembered-42$`)
+	first.typeKeys("for i in a b; do\recho $i$i\rdone\r")
+	first.expectLine(`^bb$`)
+	first.typeKeys(keyCtrlD)
+	first.wait()
+
+	b, err := os.ReadFile(filepath.Join(dir, "state", "shelter", "history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "echo remembered-$((6*7))\nfor i in a b; do\\necho $i$i\\ndone\n"; string(b) != want {
+		t.Errorf("history file:\n%q\nwant\n%q", b, want)
+	}
+
+	second := startTerminal(t, dir, nil, "--norc")
+	second.expect("$ ")
+	second.typeKeys(keyUp + keyUp)
+	second.expect("echo remembered-$((6*7))")
+	second.typeKeys("\r")
+	second.expectLine(`^remembered-42$`)
+	second.expect("$ ")
+	second.typeKeys(keyCtrlR + "remem")
+	second.expect("echo remembered-$((6*7))")
+	second.typeKeys("\r")
+	second.expectLine(`^remembered-42$`)
+	second.expect("$ ")
+	second.typeKeys(keyCtrlD)
+	if code := second.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+}
+
+func TestREPLTabCompletes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "uniquely-named.txt"), []byte("file content\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := filepath.Abs(filepath.Join("..", "..", "examples", "tools.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerminal(t, dir, nil, "--norc", "--tools", tools)
+	tm.expect("$ ")
+	// The screen shows a stream of redraws, not what the line holds: the
+	// history has the completed lines as run.
+	tm.typeKeys("git sta" + keyTab)
+	tm.typeKeys(" --porc" + keyTab)
+	tm.typeKeys("\r")
+	tm.expect("$ ")
+	tm.typeKeys("cat uniq" + keyTab)
+	tm.typeKeys("\r")
+	tm.expectLine(`^file content$`)
+	tm.typeKeys(keyCtrlD)
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "state", "shelter", "history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^git status +--porcelain *\ncat uniquely-named.txt *\n$`).Match(b) {
+		t.Errorf("history after completing:\n%s", b)
+	}
+}
+
+func TestREPLFullScreenProgramGetsTheKeyboardAndTheModeIsRestored(t *testing.T) {
+	t.Parallel()
+	tm := startTerminal(t, t.TempDir(), nil, "--norc")
+	tm.expect("$ ")
+	tm.typeKeys("echo mode-before: $(stty -g)\r")
+	before := tm.expectLine(`^mode-before: (\S+)$`)[1]
+	tm.typeKeys("shelter-fullscreen\r")
+	tm.expect("FULLSCREEN-READY")
+	tm.typeKeys("x")
+	tm.expect("GOT:x")
+	tm.expect("$ ")
+	tm.typeKeys("echo mode-after: $(stty -g)\r")
+	after := tm.expectLine(`^mode-after: (\S+)$`)[1]
+	if before != after {
+		t.Errorf("terminal mode before %s, after %s", before, after)
+	}
+	tm.typeKeys(keyCtrlD)
+	tm.wait()
+}
+
+func TestREPLCtrlDExitsWithTheLastStatusAndRunsTheExitTrap(t *testing.T) {
+	t.Parallel()
+	tm := startTerminal(t, t.TempDir(), nil, "--norc")
+	tm.expect("$ ")
+	tm.typeKeys("trap 'echo trap-ran-with-$?' EXIT\r")
+	tm.expect("$ ")
+	tm.typeKeys("(exit 3)\r")
+	tm.expect("shelter:~ [3]$ ")
+	tm.typeKeys(keyCtrlD)
+	tm.expectLine(`^trap-ran-with-3$`)
+	if code := tm.wait(); code != 3 {
+		t.Errorf("exit %d, want 3", code)
+	}
+	if lines := tm.lines(`^trap-ran`); len(lines) != 1 {
+		t.Errorf("the EXIT trap ran %d times: %q", len(lines), lines)
+	}
+}
+
+func TestREPLShowsARefusalWithItsColumn(t *testing.T) {
+	t.Parallel()
+	tools, err := filepath.Abs(filepath.Join("..", "..", "examples", "tools.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerminal(t, t.TempDir(), nil, "--norc", "--tools", tools)
+	tm.expect("$ ")
+	tm.typeKeys("echo ok; git log --output x\r")
+	tm.expectLine(`^ {11,}\^ git log: unknown flag '--output'; allowed: `)
+	tm.expect("shelter:~ [2]$ ")
+	tm.typeKeys(keyCtrlD)
+	if code := tm.wait(); code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+}
+
+func TestREPLSourcesTheRCFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rc := filepath.Join(dir, "config", "shelter", "rc.sh")
+	os.MkdirAll(filepath.Dir(rc), 0o755)
+	if err := os.WriteFile(rc, []byte("PS1='custom> '\ngreet() { echo hello-from-rc; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerminal(t, dir, nil)
+	tm.expect("custom> ")
+	tm.typeKeys("greet\r")
+	tm.expectLine(`^hello-from-rc$`)
+	tm.typeKeys(keyCtrlD)
+	tm.wait()
+
+	tm = startTerminal(t, dir, nil, "--norc")
+	tm.expect("shelter:~$ ")
+	tm.typeKeys(keyCtrlD)
+	tm.wait()
+}
+
+func TestScriptAtATerminalReadsTheKeyboard(t *testing.T) {
+	t.Parallel()
+	tm := startTerminal(t, t.TempDir(), nil, "-c", `read -p "name? " n; echo "hello, $n"`)
+	tm.expect("name? ")
+	tm.typeKeys("bob\r")
+	tm.expectLine(`^hello, bob$`)
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+}

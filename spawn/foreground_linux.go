@@ -1,0 +1,197 @@
+package spawn
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// foregrounds are the children that hold a terminal's foreground, by the
+// terminal's descriptor, in the order they took it. A pipeline's stages
+// each take it as they start; when one ends while it holds it, the
+// foreground passes to the latest one still running, and back to
+// shelter's own process group after the last.
+var foregrounds = struct {
+	sync.Mutex
+	live map[int][]int
+}{live: map[int][]int{}}
+
+// foreground is one child's hold on a terminal (see [Cmd.Terminal]).
+type foreground struct {
+	fd     int
+	mode   *unix.Termios // the terminal's mode when the child took it
+	stderr io.Writer
+	pid    int
+	pidfd  int
+	done   chan struct{}
+}
+
+// takeForeground sets attr so that the child's process group takes the
+// terminal's foreground before its first instruction (os/exec does the
+// tcsetpgrp in the child, signals blocked). It returns nil, leaving attr
+// alone, when shelter does not own the terminal: it is not shelter's
+// controlling terminal, or another process group (a shell that put
+// shelter in the background) has its foreground.
+func takeForeground(t *os.File, attr *syscall.SysProcAttr, stderr io.Writer) *foreground {
+	if t == nil {
+		return nil
+	}
+	fd := int(t.Fd())
+	pgrp, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP)
+	if err != nil {
+		return nil
+	}
+	foregrounds.Lock()
+	owned := pgrp == syscall.Getpgrp() || slices.Contains(foregrounds.live[fd], pgrp)
+	foregrounds.Unlock()
+	if !owned {
+		return nil
+	}
+	mode, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if err != nil {
+		return nil
+	}
+	attr.Foreground, attr.Ctty = true, fd
+	return &foreground{fd: fd, mode: mode, stderr: stderr, pidfd: -1, done: make(chan struct{})}
+}
+
+// started records the child as holding the terminal and watches it for
+// stops.
+func (f *foreground) started(pid int) {
+	if f == nil {
+		return
+	}
+	f.pid = pid
+	foregrounds.Lock()
+	foregrounds.live[f.fd] = append(foregrounds.live[f.fd], pid)
+	foregrounds.Unlock()
+	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+		f.pidfd = fd
+		go f.watchStops()
+	}
+}
+
+// failed takes the terminal back after a start that failed: the child
+// may have taken the foreground before its execve failed (a file
+// without a #! line, which the caller may run as a script).
+func (f *foreground) failed() {
+	if f == nil {
+		return
+	}
+	foregrounds.Lock()
+	defer foregrounds.Unlock()
+	pgrp, err := unix.IoctlGetInt(f.fd, unix.TIOCGPGRP)
+	if err != nil || pgrp == syscall.Getpgrp() || slices.Contains(foregrounds.live[f.fd], pgrp) {
+		return
+	}
+	next := syscall.Getpgrp()
+	if live := foregrounds.live[f.fd]; len(live) > 0 {
+		next = live[len(live)-1]
+	}
+	withoutSIGTTOU(func() { unix.IoctlSetPointerInt(f.fd, unix.TIOCSPGRP, next) })
+}
+
+// stopPoll is how often a foreground child is looked at for a stop.
+const stopPoll = 50 * time.Millisecond
+
+// watchStops continues the child whenever it stops (Ctrl-Z, SIGTSTP,
+// SIGTTIN), and says so once: shelter has no job control to take it
+// back with, and a stopped foreground child would hold its call forever.
+func (f *foreground) watchStops() {
+	t := time.NewTicker(stopPoll)
+	defer t.Stop()
+	said := false // the line is printed once a child
+	for {
+		select {
+		case <-f.done:
+			return
+		case <-t.C:
+		}
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PIDFD, f.pidfd, &info, unix.WSTOPPED|unix.WNOHANG, nil)
+		if err != nil || info.Code != cldStopped {
+			continue
+		}
+		syscall.Kill(-f.pid, syscall.SIGCONT)
+		if f.stderr != nil && !said {
+			said = true
+			fmt.Fprintln(f.stderr, "\r\nshelter: job control is not supported: the program was stopped and goes on; end it with Ctrl-C")
+		}
+	}
+}
+
+// cldStopped is CLD_STOPPED, the code of waitid(2) for a stopped child.
+const cldStopped = 5
+
+// release ends the child's hold once it is reaped: when it still has
+// the terminal, the foreground passes to the latest other foreground
+// child, or back to shelter's group. A child killed by a signal leaves
+// the terminal in the mode it found it in, as a shell restores it after
+// a program that could not. It reports whether SIGINT killed the child.
+func (f *foreground) release(ps *os.ProcessState) (interrupted bool) {
+	if f == nil {
+		return false
+	}
+	close(f.done)
+	if f.pidfd >= 0 {
+		unix.Close(f.pidfd)
+	}
+	var signaled bool
+	var sig syscall.Signal
+	if ps != nil {
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			signaled, sig = true, ws.Signal()
+		}
+	}
+	foregrounds.Lock()
+	live := slices.DeleteFunc(foregrounds.live[f.fd], func(p int) bool { return p == f.pid })
+	if len(live) == 0 {
+		delete(foregrounds.live, f.fd)
+	} else {
+		foregrounds.live[f.fd] = live
+	}
+	next := syscall.Getpgrp()
+	if len(live) > 0 {
+		next = live[len(live)-1]
+	}
+	pgrp, err := unix.IoctlGetInt(f.fd, unix.TIOCGPGRP)
+	holds := err == nil && pgrp == f.pid
+	if holds || signaled {
+		withoutSIGTTOU(func() {
+			if holds {
+				unix.IoctlSetPointerInt(f.fd, unix.TIOCSPGRP, next)
+			}
+			if signaled {
+				unix.IoctlSetTermios(f.fd, unix.TCSETSW, f.mode)
+			}
+		})
+	}
+	foregrounds.Unlock()
+	return sig == syscall.SIGINT
+}
+
+// withoutSIGTTOU runs fn with SIGTTOU blocked on its thread: a process
+// group that is not the terminal's foreground may then set the
+// terminal's foreground and mode, which would otherwise stop it. The
+// signal is blocked, not ignored, so that no child inherits an ignored
+// SIGTTOU.
+func withoutSIGTTOU(fn func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var set, old unix.Sigset_t
+	n := uint(syscall.SIGTTOU) - 1
+	set.Val[n/64] |= 1 << (n % 64)
+	if err := unix.PthreadSigmask(unix.SIG_BLOCK, &set, &old); err != nil {
+		fn()
+		return
+	}
+	defer unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil)
+	fn()
+}
