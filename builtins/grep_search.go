@@ -38,6 +38,17 @@ func (g *grepRun) search(name string, r io.Reader, withName bool) bool {
 		ring.lines = make([]grepLine, o.before)
 	}
 	limited := false // -m reached: only trailing context is left
+	if g.scannable(binary) {
+		rest, stop, ret := g.scan(&s, br, &count, &lineno, printLines)
+		if stop {
+			return ret
+		}
+		if rest == nil {
+			return g.summary(&s, count)
+		}
+		// A NUL byte further on: the line loop takes over from its line.
+		br = bufio.NewReaderSize(rest, grepBinaryWindow)
+	}
 	for {
 		line, err := grepReadLine(br, &acc)
 		if err != nil {
@@ -134,6 +145,13 @@ func (g *grepRun) search(name string, r io.Reader, withName bool) bool {
 			limited = true
 		}
 	}
+	return g.summary(&s, count)
+}
+
+// summary prints what is left once an input is read: its count (-c), or
+// its name when nothing matched (-L).
+func (g *grepRun) summary(s *grepFile, count int64) bool {
+	o, name, withName := g.o, s.name, s.withName
 	switch {
 	case o.count:
 		if withName {
@@ -148,6 +166,127 @@ func (g *grepRun) search(name string, r io.Reader, withName bool) bool {
 		s.listName()
 	}
 	return g.writeFailed
+}
+
+// scannable reports whether an input can be searched a buffer at a time
+// rather than a line at a time: one plain literal, whole lines selected
+// as they are, no context and no -m, text so far.
+func (g *grepRun) scannable(binary bool) bool {
+	m, o := g.m, g.o
+	return !binary && m.isLit && !m.fold && !m.litWord && !m.litLine && len(m.lit) > 0 &&
+		!o.invert && !o.context && !o.only && o.maxCount < 0
+}
+
+// scan searches an input a buffer at a time for the literal, jumping from
+// match to match instead of reading every line. It returns stop when grep
+// has its answer (ret is search's result then), and rest, when it met a
+// NUL byte, with the input from the line that holds it on: the line loop
+// goes on from there. Otherwise the input is read to its end.
+func (g *grepRun) scan(s *grepFile, br *bufio.Reader, count, lineno *int64, printLines bool) (rest io.Reader, stop, ret bool) {
+	lit := g.m.lit
+	buf := make([]byte, 128<<10)
+	carried := 0
+	for {
+		n, err := br.Read(buf[carried:])
+		data := buf[:carried+n]
+		eof := err != nil
+		if err != nil && err != io.EOF {
+			g.fail(&fs.PathError{Op: "read", Path: s.name, Err: grepUnwrap(err)})
+		}
+		chunk := data
+		if !eof {
+			cut := bytes.LastIndexByte(data, '\n')
+			if cut < 0 {
+				if len(data) == len(buf) {
+					buf = append(buf, make([]byte, len(buf))...)
+				}
+				carried = len(data)
+				continue
+			}
+			chunk = data[:cut+1]
+		}
+		if nul := bytes.IndexByte(chunk, 0); nul >= 0 {
+			from := bytes.LastIndexByte(chunk[:nul], '\n') + 1
+			if g.scanChunk(s, chunk[:from], lit, count, lineno, printLines) {
+				return nil, true, g.firstMatch(s)
+			}
+			left := bytes.Clone(data[from:])
+			if eof {
+				return bytes.NewReader(left), false, false
+			}
+			return io.MultiReader(bytes.NewReader(left), br), false, false
+		}
+		if g.scanChunk(s, chunk, lit, count, lineno, printLines) {
+			return nil, true, g.firstMatch(s)
+		}
+		if g.writeFailed {
+			return nil, true, true
+		}
+		if g.ctx.Err() != nil {
+			g.errored = true
+			return nil, true, true
+		}
+		if eof {
+			return nil, false, false
+		}
+		carried = copy(buf, data[len(chunk):])
+	}
+}
+
+// firstMatch is search's result once a match decides it: -q stops grep,
+// -l prints the name, -L has nothing to print.
+func (g *grepRun) firstMatch(s *grepFile) bool {
+	switch {
+	case g.o.quiet:
+		return true
+	case g.o.listMatching:
+		s.listName()
+		return g.writeFailed
+	}
+	return false
+}
+
+// scanChunk selects the lines of whole lines in chunk that hold lit. It
+// reports true at the first match when that decides (-q, -l, -L).
+func (g *grepRun) scanChunk(s *grepFile, chunk, lit []byte, count, lineno *int64, printLines bool) bool {
+	o := g.o
+	pos := 0
+	for pos < len(chunk) {
+		i := bytes.Index(chunk[pos:], lit)
+		if i < 0 {
+			break
+		}
+		at := pos + i
+		start := bytes.LastIndexByte(chunk[pos:at], '\n') + 1 + pos
+		end := bytes.IndexByte(chunk[at:], '\n')
+		if end < 0 {
+			end = len(chunk)
+		} else {
+			end += at
+		}
+		if o.lineNumber {
+			*lineno += int64(bytes.Count(chunk[pos:start], []byte{'\n'})) + 1
+		}
+		*count++
+		g.matched = true
+		if o.quiet || o.listMatching || o.listMissing {
+			return true
+		}
+		if printLines {
+			s.emit(*lineno, chunk[start:end], ':')
+			if g.writeFailed {
+				return false
+			}
+		}
+		pos = end + 1
+	}
+	if o.lineNumber && pos < len(chunk) {
+		*lineno += int64(bytes.Count(chunk[pos:], []byte{'\n'}))
+		if chunk[len(chunk)-1] != '\n' {
+			*lineno++
+		}
+	}
+	return false
 }
 
 // grepReadLine returns the next line without its newline; acc holds a
