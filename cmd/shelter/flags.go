@@ -7,10 +7,12 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/shelter-sh/shelter/builtins"
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -30,6 +32,7 @@ type options struct {
 	root          string
 	tools         list
 	allowExternal list
+	builtins      bool
 	workspace     string
 	agent         string
 	norc          bool
@@ -102,6 +105,8 @@ var flagSpecs = []flagSpec{
 		value: func(o *options) flag.Value { return &o.tools }},
 	{name: "allow-external", arg: "NAME", meaning: "with the sandbox profile, let NAME run from PATH; repeatable", verbs: allRunning,
 		value: func(o *options) flag.Value { return &o.allowExternal }},
+	{name: "builtins", meaning: "run cat, grep, sed, sort, jq and the other coreutils in process (docs/sandbox.md); the sandbox profile always does", def: "false", verbs: allRunning,
+		value: func(o *options) flag.Value { return &boolFlag{o, "--builtins", &o.builtins} }},
 	{name: "workspace", arg: "W", meaning: "the workspace of --agent (docs/workspace.md)", verbs: allRunning,
 		value: func(o *options) flag.Value { return &stringFlag{&o.workspace} }},
 	{name: "agent", arg: "ID", meaning: "run as agent ID of --workspace, in its worktree, with its tools", verbs: allRunning,
@@ -351,8 +356,30 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 		cfg.Root = o.cwd
 	}
 	cfg.Tools = tools
+	if o.builtins || cfg.Profile == kernel.ProfileSandbox {
+		cfg.Tools = withCoreutils(tools, cfg.AllowExternal)
+	}
 	// The CLI is its own process: what a script starts that leaves its
 	// process group is reparented to it and ended with the call.
 	cfg.Subreaper = runtime.GOOS == "linux"
 	return cfg, nil
+}
+
+// withCoreutils adds the in-process coreutils to the declared tools; a
+// declared tool and an allowed external of the same name win.
+func withCoreutils(declared []kernel.Tool, allowed []string) []kernel.Tool {
+	names := make(map[string]bool, len(declared)+len(allowed))
+	for _, t := range declared {
+		names[t.Name()] = true
+	}
+	for _, n := range allowed {
+		names[n] = true
+	}
+	out := slices.Clone(declared)
+	for _, t := range builtins.Coreutils() {
+		if !names[t.Name()] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
