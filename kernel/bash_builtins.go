@@ -35,6 +35,7 @@ func init() {
 		"mapfile":   (*Session).mapfileCall,
 		"readarray": (*Session).mapfileCall,
 		"cd":        (*Session).cdCall,
+		"pwd":       (*Session).pwdCall,
 		cdWord:      mvdanCd,
 		"dirs":      (*Session).dirsCall,
 		"pushd":     (*Session).pushdCall,

@@ -81,6 +81,27 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 	return []string{"eval", src.String()}
 }
 
+// pwdCall is pwd: -P resolves the links of the working directory through
+// the opener, so that a confined session's answer comes from beneath its
+// root; the last of -L and -P wins, as in bash. Plain pwd and bad flags
+// are mvdan/sh's.
+func (s *Session) pwdCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+	fa := parseFlags(args[1:], "LP", "")
+	if fa.bad != "" || len(fa.flags) == 0 {
+		return args
+	}
+	if fa.flags[len(fa.flags)-1].name == 'L' {
+		return s.wrote(ctx, hc, "pwd", hc.Dir+"\n", 0)
+	}
+	o := Opener{dir: hc.Dir, root: s.root}
+	dir, err := o.EvalSymlinks(hc.Dir)
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "pwd: %v\n", err)
+		return statusArgv(1)
+	}
+	return s.wrote(ctx, hc, "pwd", dir+"\n", 0)
+}
+
 // confinedCd refuses, in a confined session, a cd whose directory lies
 // outside the root, a symbolic link's target included.
 func (s *Session) confinedCd(hc interp.HandlerContext, target []string) (string, bool) {
