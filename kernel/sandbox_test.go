@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/shelter-sh/shelter/kernel"
@@ -297,4 +298,58 @@ func (envProbe) InputSchema() json.RawMessage { return json.RawMessage(`{"type":
 func (p envProbe) Run(_ context.Context, c *kernel.Call) error {
 	*p.got = append(c.ProgramEnv(nil), "")
 	return nil
+}
+
+// One session cannot read another's pipes through shelter's /proc: with
+// session A waiting on its stdin, session B tries every descriptor of
+// shelter's by every /proc name and reads nothing of A's input.
+func TestSessionsCannotReadEachOther(t *testing.T) {
+	k, err := kernel.New(kernel.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := k.NewSession(kernel.SessionOptions{Dir: t.TempDir(), DiscardSpills: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := k.NewSession(kernel.SessionOptions{Dir: t.TempDir(), DiscardSpills: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	fmt.Fprintf(pw, "%s\n", outsideMarker)
+	pw.Close()
+	// A holds its stdin unread until B is done: it waits on a FIFO first.
+	gate := filepath.Join(t.TempDir(), "gate")
+	if err := syscall.Mkfifo(gate, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan kernel.Result, 1)
+	go func() {
+		res, _ := a.Run(context.Background(), `read -r go < `+gate+`; read -r l; echo "a: $l"`, kernel.RunOptions{Stdin: pr})
+		done <- res
+	}()
+	res := run(t, b, `for fd in {0..40}; do
+  for p in /proc/$$/fd/$fd /proc/self/fd/$fd /dev/fd/$fd /proc/thread-self/fd/$fd; do
+    read -r -t 0.01 l < $p 2>/dev/null && echo "b: $l"
+  done
+done
+for task in $(echo /proc/$$/task/*); do read -r -t 0.01 l < $task/fd/0 2>/dev/null && echo "b: $l"; done
+echo done`)
+	if err := os.WriteFile(gate, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ra := <-done
+	if strings.Contains(res.Stdout, outsideMarker) || res.Stdout != "done\n" {
+		t.Errorf("session B read: %q", res.Stdout)
+	}
+	if ra.Stdout != "a: "+outsideMarker+"\n" {
+		t.Errorf("session A read %q", ra.Stdout)
+	}
 }
