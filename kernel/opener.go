@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -583,16 +584,21 @@ func checkOpened(f *os.File) error {
 // onProc reports whether a file lies on the proc file system.
 func onProc(fi fs.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && procDev != 0 && uint64(st.Dev) == procDev
+	if !ok {
+		return false
+	}
+	dev := procDev()
+	return dev != 0 && uint64(st.Dev) == dev
 }
 
-var procDev = func() uint64 {
+// procDev is the device of the proc file system, 0 where there is none.
+var procDev = sync.OnceValue(func() uint64 {
 	var st syscall.Stat_t
 	if syscall.Stat("/proc/self", &st) != nil {
 		return 0
 	}
 	return uint64(st.Dev)
-}()
+})
 
 // named reports a host error with the name the script gave rather than
 // the absolute path the opener used.
