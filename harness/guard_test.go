@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shelter-sh/shelter/builtins"
 	"github.com/shelter-sh/shelter/harness"
 	"github.com/shelter-sh/shelter/kernel"
 )
@@ -181,7 +182,7 @@ func TestGuardAtExecution(t *testing.T) {
 // with the logs tool and one without; only the first refuses journalctl.
 func TestGuardOnlyNamesToolsTheSessionCanCall(t *testing.T) {
 	bin, ran := fakeBin(t, "journalctl")
-	k, err := kernel.New(kernel.Config{})
+	k, err := kernel.New(kernel.Config{Tools: builtins.Launchers()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shelter-sh/shelter/builtins"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -72,7 +73,8 @@ func helper(mode string) int {
 // at the end of the test.
 func session(t testing.TB, tools []kernel.Tool, opts kernel.SessionOptions) *kernel.Session {
 	t.Helper()
-	k, err := kernel.New(kernel.Config{Tools: tools})
+	// The launchers, job control and help, as the CLI registers them.
+	k, err := kernel.New(kernel.Config{Tools: append(builtins.Launchers(), tools...)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/internal/signame"
 )
 
 // shelter answers trap itself (docs/embedding.md, "Bash compatibility"):
@@ -42,13 +44,13 @@ func trapCondition(word string) (cond string, ok bool) {
 	}
 	n, err := strconv.Atoi(word)
 	if err != nil {
-		sig, ok := parseSignal(word)
+		sig, ok := signame.Parse(word)
 		if !ok {
 			return realtimeCondition(word)
 		}
 		n = int(sig)
 	}
-	name := signalName(n)
+	name := signame.Name(n)
 	if n <= 0 || name == "" {
 		return "", false
 	}
@@ -60,7 +62,7 @@ func trapCondition(word string) (cond string, ok bool) {
 func realtimeCondition(word string) (string, bool) {
 	name := strings.TrimPrefix(strings.ToUpper(word), "SIG")
 	for n := 32; n <= 64; n++ {
-		if signalName(n) == name && name != "" {
+		if signame.Name(n) == name && name != "" {
 			return "SIG" + name, true
 		}
 	}
@@ -79,7 +81,7 @@ var trapVarNames = strings.NewReplacer("+", "_P", "-", "_M")
 func trapConditions() []string {
 	conds := []string{"EXIT"}
 	for n := 1; n <= 64; n++ {
-		if name := signalName(n); name != "" {
+		if name := signame.Name(n); name != "" {
 			conds = append(conds, "SIG"+name)
 		}
 	}
@@ -105,7 +107,7 @@ func (s *Session) trapBuiltin(ctx context.Context, hc interp.HandlerContext, arg
 	}
 	rest := fa.rest
 	if signals {
-		return s.wrote(ctx, hc, "trap", signalTable(), 0)
+		return s.wrote(ctx, hc, "trap", signame.Table(), 0)
 	}
 	if listing || len(rest) == 0 {
 		return s.listTraps(ctx, hc, rest)

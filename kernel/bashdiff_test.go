@@ -348,7 +348,7 @@ func bashdiffResults(t *testing.T) []caseRun {
 		cfg, _ := kernel.Preset(kernel.ProfileHost)
 		cfg.CoreEnv = []string{"PATH"}
 		cfg.Env = map[string]string{"LANG": "C.UTF-8", "TZ": "UTC"}
-		k, err := kernel.New(cfg)
+		k, err := kernel.New(withLaunchers(cfg))
 		if err != nil {
 			t.Fatal(err)
 		}

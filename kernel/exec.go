@@ -150,7 +150,8 @@ func (s *Session) dispatch(ctx context.Context, parent *Call, argv []string, std
 }
 
 // runCommand is the one path every command takes after the shell: guard,
-// tool, external policy, PATH, spawn. A non-nil error means ctx ended.
+// tool, a launcher no tool answers (refused), external policy, PATH,
+// spawn. A non-nil error means ctx ended.
 func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	c.session = s
 	c.Caller = s.caller
@@ -162,6 +163,10 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	}
 	if t := s.tools[name]; t != nil {
 		return s.runTool(ctx, t, c)
+	}
+	if refusal, ok := launcherRefusal(s.tools, name); ok {
+		fmt.Fprintln(c.Stderr, refusal.Error())
+		return 127, nil
 	}
 	line, path, refused := s.externalRefusal(name, c)
 	if refused {
@@ -193,6 +198,7 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 func (s *Session) runTool(ctx context.Context, t Tool, c *Call) (int, error) {
 	ctx, cancel := launchDeadlineCancel(ctx)
 	defer cancel()
+	c.launch = launchOf(ctx)
 	err := t.Run(ctx, c)
 	if err == nil {
 		return 0, nil
@@ -325,3 +331,6 @@ func (s *Session) externalRefusal(name string, c *Call) (line, path string, refu
 	}
 	return "", want, false
 }
+
+// isFlag reports whether a word is an option rather than an operand.
+func isFlag(w string) bool { return len(w) > 1 && w[0] == '-' }

@@ -45,7 +45,7 @@ func FuzzCheck(f *testing.F) {
 	for _, seed := range crashSeeds {
 		f.Add(seed)
 	}
-	k, err := kernel.New(kernel.Config{Tools: []kernel.Tool{jsonTool{}, guarded{}}})
+	k, err := kernel.New(withLaunchers(kernel.Config{Tools: []kernel.Tool{jsonTool{}, guarded{}}}))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func FuzzRun(f *testing.F) {
 	cfg.Env["PATH"] = empty
 	cfg.Env["HOME"] = dir
 	cfg.Env["TMPDIR"] = dir
-	k, err := kernel.New(cfg)
+	k, err := kernel.New(withLaunchers(cfg))
 	if err != nil {
 		f.Fatal(err)
 	}

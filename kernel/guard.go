@@ -3,7 +3,6 @@ package kernel
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -19,8 +18,9 @@ import (
 // script before anything runs; runCommand asks again at execution, on the
 // expanded words, which catches dynamic commands such as `$cmd -u x`.
 type guard struct {
-	commands []guardEntry // by command words
-	vars     []guardEntry // by environment variable name
+	commands  []guardEntry        // by command words
+	vars      []guardEntry        // by environment variable name
+	launchers map[string]Launcher // the tools it looks through, by name
 }
 
 // guardEntry is one replaces entry of one tool.
@@ -36,6 +36,12 @@ type guardEntry struct {
 func newGuard(tools map[string]Tool) *guard {
 	g := &guard{}
 	for _, name := range sortedNames(tools) {
+		if l, ok := tools[name].(Launcher); ok {
+			if g.launchers == nil {
+				g.launchers = make(map[string]Launcher)
+			}
+			g.launchers[name] = l
+		}
 		r, ok := tools[name].(Replacer)
 		if !ok {
 			continue
@@ -78,10 +84,10 @@ func isEnvName(w string) bool {
 func (g *guard) empty() bool { return g == nil || len(g.commands)+len(g.vars) == 0 }
 
 // matchCommand finds the entry a simple command matches. The command is
-// checked as written and again after each launcher it starts with (env,
-// command, exec, nohup, nice, timeout, xargs, sudo) is unwrapped; the
-// variables env and sudo assign on the way are checked against the
-// variable entries. A command matches an entry when the basename of its
+// checked as written and again after each launcher it starts with (a
+// registered [Launcher] such as env or timeout, command, exec, sudo) is
+// unwrapped; the variables assigned on the way (env NAME=VALUE) are
+// checked against the variable entries. A command matches an entry when the basename of its
 // first word is the entry's first word and the entry's other words
 // appear, in order, among its later words. Opaque words never match.
 func (g *guard) matchCommand(words []Word) (guardEntry, bool) {
@@ -92,16 +98,16 @@ func (g *guard) matchCommand(words []Word) (guardEntry, bool) {
 		if e, ok := g.matchWords(words); ok {
 			return e, true
 		}
-		inner, assigns, ok := unwrapOne(words)
+		next, ok := g.unwrapOne(words)
 		if !ok {
 			break
 		}
-		for _, a := range assigns {
+		for _, a := range next.Assigns {
 			if e, ok := g.matchVar(a); ok {
 				return e, true
 			}
 		}
-		words = inner
+		words = next.Words
 	}
 	return guardEntry{}, false
 }
@@ -206,113 +212,6 @@ func wordsText(words []Word) string {
 		}
 	}
 	return strings.Join(parts, " ")
-}
-
-// launcherOptions lists, per launcher, the options that take a separate
-// value; any other word starting with '-' is a flag on its own.
-var launcherOptions = map[string][]string{
-	"env":     {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"},
-	"command": {},
-	"exec":    {"-a"},
-	"nohup":   {},
-	"nice":    {"-n", "--adjustment"},
-	"timeout": {"-s", "--signal", "-k", "--kill-after"},
-	"xargs":   {"-a", "--arg-file", "-d", "--delimiter", "-E", "-e", "--eof", "-I", "-i", "--replace", "-L", "-l", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"},
-	"sudo":    {"-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"},
-}
-
-// unwrapLaunchers strips env, command, exec, nohup, nice, timeout, xargs
-// and sudo with their options from the front of a command, returning the
-// command they launch and the variables env or sudo assign on the way.
-// The command xargs launches ends with an opaque word, for the words it
-// reads at execution. `command -v` and similar queries launch nothing and
-// are returned as is.
-func unwrapLaunchers(words []Word) (inner []Word, assigns []string) {
-	for {
-		next, as, ok := unwrapOne(words)
-		if !ok {
-			return words, assigns
-		}
-		assigns = append(assigns, as...)
-		words = next
-	}
-}
-
-// unwrapOne strips one launcher with its options. ok is false when words
-// do not start with a launcher that launches something.
-func unwrapOne(words []Word) (inner []Word, assigns []string, ok bool) {
-	if len(words) == 0 || words[0].Opaque {
-		return words, nil, false
-	}
-	launcher := filepath.Base(words[0].Text)
-	valued, known := launcherOptions[launcher]
-	if !known {
-		return words, nil, false
-	}
-	if launcher == "command" && len(words) > 1 && (words[1].Text == "-v" || words[1].Text == "-V") {
-		return words, nil, false
-	}
-	rest := words[1:]
-	for len(rest) > 0 {
-		w := rest[0]
-		if w.Opaque {
-			break
-		}
-		if w.Text == "--" {
-			rest = rest[1:]
-			break
-		}
-		if strings.HasPrefix(w.Text, "-") && len(w.Text) > 1 {
-			rest = rest[1:]
-			if clusterTakesNext(w.Text, valued) && len(rest) > 0 {
-				rest = rest[1:] // -0n 1: the cluster's last option takes the next word
-				continue
-			}
-			if slices.Contains(valued, w.Text) && len(rest) > 0 {
-				value := rest[0]
-				rest = rest[1:]
-				if launcher == "env" && (w.Text == "-S" || w.Text == "--split-string") && !value.Opaque {
-					// env -S 'cmd args' runs the words of its value.
-					rest = append(literalWords(strings.Fields(value.Text)), rest...)
-				}
-			} else if s, ok := strings.CutPrefix(w.Text, "--split-string="); ok && launcher == "env" {
-				rest = append(literalWords(strings.Fields(s)), rest...)
-			}
-			continue
-		}
-		if launcher == "env" || launcher == "sudo" {
-			if name, _, ok := strings.Cut(w.Text, "="); ok && isName(name) {
-				assigns = append(assigns, name)
-				rest = rest[1:]
-				continue
-			}
-		}
-		break
-	}
-	switch {
-	case launcher == "timeout" && len(rest) > 0:
-		rest = rest[1:] // the duration
-	case launcher == "xargs" && len(rest) > 0:
-		// xargs adds words read at execution: a tool's static check must
-		// not judge `xargs logs --unit` as if it ended there.
-		rest = append(slices.Clip(rest), Word{Opaque: true})
-	}
-	return rest, assigns, true
-}
-
-// clusterTakesNext reports whether a cluster of one-letter options such as
-// -0n or -iu ends with one that takes a value; an option inside the
-// cluster that takes a value takes the rest of the word instead.
-func clusterTakesNext(word string, valued []string) bool {
-	if len(word) < 3 || word[1] == '-' {
-		return false
-	}
-	for i := 1; i < len(word); i++ {
-		if slices.Contains(valued, "-"+word[i:i+1]) {
-			return i == len(word)-1
-		}
-	}
-	return false
 }
 
 // isName reports whether s is a shell variable name.

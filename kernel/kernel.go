@@ -43,7 +43,7 @@ func New(cfg Config) (*Kernel, error) {
 	}
 	k := &Kernel{cfg: cfg, allowed: resolveAllowed(cfg)}
 	nonDumpable()
-	tools, err := registry(nil, append(kernelBuiltins(), cfg.Tools...))
+	tools, err := registry(nil, cfg.Tools)
 	if err != nil {
 		return nil, err
 	}

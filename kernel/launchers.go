@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -16,59 +15,49 @@ import (
 	"github.com/shelter-sh/shelter/spawn"
 )
 
-// launcherBuiltins are env, timeout, nohup, nice and xargs, and the job
-// control builtins jobs, wait and kill. The launchers run their command
-// through the session's own dispatch, so the guard, tools and the external
-// policy apply to what they launch exactly as to the script's own words.
-func launcherBuiltins() []Tool {
-	return []Tool{
-		envBuiltin,
-		timeoutBuiltin,
-		nohupBuiltin,
-		niceBuiltin,
-		xargsBuiltin,
-		jobsBuiltin,
-		waitBuiltin,
-		killBuiltin,
-	}
-}
+// Launch is what a launcher (env, timeout, nice, nohup…) asks of the
+// processes started under it. It travels with the context a tool's Run
+// gets, so launchers nest and add up (`nice timeout 5 nice cmd`): see
+// [Call.Launch] for how a launcher's own adds to the one in force, and
+// [Call.Launched] for the one in force. The zero value asks nothing.
+type Launch struct {
+	// Nice is added to shelter's own niceness for each process, right
+	// after it starts, best effort as [spawn.Cmd.Nice].
+	Nice int
+	// NoHUP makes `kill -HUP` pass over the processes; the session still
+	// ends them on Close.
+	NoHUP bool
 
-// launch is what launchers ask of the processes started under them. It
-// travels in the context, so nested launchers add up (`nice timeout 5 nice
-// cmd`) and a shebang-less script run under one passes it on.
-type launch struct {
-	nice  int  // added to shelter's own niceness
-	nohup bool // kill -HUP skips the processes
-
-	// A launcher's own deadline (timeout(1)), with its signal and the
-	// grace before SIGKILL (zero: none follows). The call's end never
-	// uses them: its timeout, cancel and Close always send SIGTERM and
+	// Deadline, when not zero, is a launcher's own deadline (timeout(1)):
+	// when it passes each process's group gets Signal (zero: SIGTERM)
+	// and, Grace later, SIGKILL; a zero Grace sends no SIGKILL, a
+	// negative one kills at once. A tool run under it gets a context
+	// that ends at the deadline. The call's own end never uses these
+	// three: its timeout, cancel and Close always send SIGTERM and
 	// SIGKILL after the session's grace.
-	deadline time.Time
-	signal   syscall.Signal
-	grace    time.Duration
+	Deadline time.Time
+	Signal   syscall.Signal
+	Grace    time.Duration
 }
 
-// withDeadline narrows a launch to a deadline; an earlier one already set
-// (an outer timeout) stands, with its signal and grace.
-func (l *launch) withDeadline(at time.Time, sig syscall.Signal, grace time.Duration) {
-	if !l.deadline.IsZero() && !at.Before(l.deadline) {
-		return
+// merge adds a launcher's own asks to the launch in force: niceness adds
+// up, NoHUP stays once set, and a deadline replaces the one in force only
+// when it is earlier (an outer timeout's stands, with its signal and
+// grace).
+func (l Launch) merge(add Launch) Launch {
+	l.Nice += add.Nice
+	l.NoHUP = l.NoHUP || add.NoHUP
+	if !add.Deadline.IsZero() && (l.Deadline.IsZero() || add.Deadline.Before(l.Deadline)) {
+		l.Deadline, l.Signal, l.Grace = add.Deadline, add.Signal, add.Grace
 	}
-	l.deadline, l.signal, l.grace = at, sig, grace
+	return l
 }
 
 type launchKey struct{}
 
-func launchOf(ctx context.Context) launch {
-	l, _ := ctx.Value(launchKey{}).(launch)
+func launchOf(ctx context.Context) Launch {
+	l, _ := ctx.Value(launchKey{}).(Launch)
 	return l
-}
-
-func withLaunch(ctx context.Context, change func(*launch)) context.Context {
-	l := launchOf(ctx)
-	change(&l)
-	return context.WithValue(ctx, launchKey{}, l)
 }
 
 // applyLaunch fills in what the session and the launchers decide for a
@@ -82,11 +71,11 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	if cmd.Grace == 0 {
 		cmd.Grace = s.k.cfg.KillGrace
 	}
-	if cmd.Deadline.IsZero() && !l.deadline.IsZero() {
-		cmd.Deadline, cmd.DeadlineSignal, cmd.DeadlineGrace = l.deadline, l.signal, l.grace
+	if cmd.Deadline.IsZero() && !l.Deadline.IsZero() {
+		cmd.Deadline, cmd.DeadlineSignal, cmd.DeadlineGrace = l.Deadline, l.Signal, l.Grace
 	}
 	if cmd.Nice == 0 {
-		cmd.Nice = l.nice
+		cmd.Nice = l.Nice
 	}
 	if mask, ok := sessionUmask(ctx); ok && cmd.Umask == nil {
 		cmd.Umask = &mask
@@ -102,7 +91,7 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	}
 	started, exited := cmd.Started, cmd.Exited
 	cmd.Started = func(pid int) {
-		s.jobs.started(job, pid, l.nohup)
+		s.jobs.started(job, pid, l.NoHUP)
 		if call != nil {
 			call.bg.note(ctx, pid)
 		}
@@ -118,20 +107,64 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	}
 }
 
-// launchCall runs argv for a launcher with the environment env: like
-// [Call.Exec], but env may differ from the caller's. The error is non-nil
-// only when ctx ended.
-func (c *Call) launchCall(ctx context.Context, argv, env []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+// LaunchOptions are how [Call.Launch] runs a command.
+type LaunchOptions struct {
+	// Env is the command's environment, "NAME=VALUE" each; nil means the
+	// call's own (an empty, non-nil slice is an empty environment).
+	Env []string
+	// Stdin is the command's input; nil means none (a closed stdin).
+	// Pass the call's Stdin to hand it on.
+	Stdin io.Reader
+	// Stdout and Stderr receive what the command prints; nil discards it.
+	Stdout, Stderr io.Writer
+	// Launch is what the launcher asks of the command's processes, added
+	// to the launch in force (see [Launch]).
+	Launch Launch
+}
+
+// Launch runs argv as a launcher does (env, timeout, xargs, or one an
+// embedder writes): through the session's own dispatch, so the guard, the
+// session's tools and the external-command policy apply exactly as to a
+// command of the script, and a launcher name that is no registered tool
+// is refused, never taken from PATH. The shell's echo, printf, test, [,
+// true, false, : and pwd run in process when no tool has their name, so
+// that a session without external programs still has them; shell
+// functions are not seen, as by a program env starts. The command runs
+// in the call's working directory, under opts.Launch added to the launch
+// in force.
+//
+// Launch returns the command's status (127 not found or refused, 126 not
+// executable, 128+N killed by signal N, 2 refused by the guard or a
+// tool). The error is non-nil only when ctx ended; the launcher should
+// then return it. Launch panics if argv is empty.
+func (c *Call) Launch(ctx context.Context, argv []string, opts LaunchOptions) (int, error) {
+	if len(argv) == 0 {
+		panic("kernel: Call.Launch with an empty argv")
+	}
+	if opts.Launch != (Launch{}) {
+		ctx = context.WithValue(ctx, launchKey{}, launchOf(ctx).merge(opts.Launch))
+	}
+	env := opts.Env
+	if env == nil {
+		env = c.Env
+	}
+	stdout, stderr := opts.Stdout, opts.Stderr
+	if stdout == nil {
+		stdout = io.Discard
+	}
+	if stderr == nil {
+		stderr = io.Discard
+	}
 	child := &Call{
 		Args:   argv,
-		Stdin:  stdin,
+		Stdin:  opts.Stdin,
 		Stdout: stdout,
 		Stderr: stderr,
 		Dir:    c.Dir,
 		Env:    env,
 	}
-	if stdin != nil {
-		child.StdinPiped = stdin != c.Stdin || c.StdinPiped
+	if opts.Stdin != nil {
+		child.StdinPiped = opts.Stdin != c.Stdin || c.StdinPiped
 	}
 	s := c.session
 	if s.tools[argv[0]] == nil && shellUtility(argv[0]) {
@@ -139,6 +172,14 @@ func (c *Call) launchCall(ctx context.Context, argv, env []string, stdin io.Read
 	}
 	return s.runCommand(ctx, child)
 }
+
+// Launched returns the launch in force for the call: what the launchers
+// around it asked (see [Launch]). nice prints its niceness from it.
+func (c *Call) Launched() Launch { return c.launch }
+
+// KillGrace is the session's time between SIGTERM and SIGKILL when it
+// ends a process ([Config.KillGrace], or spawn's default).
+func (c *Call) KillGrace() time.Duration { return c.session.grace() }
 
 // shellUtility names the shell builtins a launcher runs itself rather than
 // from PATH: they only print or test, and in a session without external
@@ -193,55 +234,11 @@ func (s *Session) runShellUtility(ctx context.Context, c *Call) (int, error) {
 	return exitCode(err), nil
 }
 
-// launched turns the status of a launched command into the launcher's
-// result: ctx's error when the call ended, so that the script stops.
-func launched(ctx context.Context, status int) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if status == 0 {
-		return nil
-	}
-	return ExitStatus(status)
-}
-
-// unknownFlag is the refusal of a flag a builtin does not take.
-func unknownFlag(cmd, flag string, allowed ...string) error {
-	return &Refusal{Line: fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", cmd, flag, Pool(allowed))}
-}
-
-// missingValue is the refusal of a flag given without its value.
-func missingValue(cmd, flag, what string) error {
-	return &Refusal{Line: fmt.Sprintf("%s: flag '%s' needs %s", cmd, flag, what)}
-}
-
-// isFlag reports whether a word is an option rather than an operand.
-func isFlag(w string) bool { return len(w) > 1 && w[0] == '-' }
-
-// flagValue takes the value of a flag that has one, attached (-n5,
-// --max-args=5) or in the next word. It returns the value, how many words
-// were used, and whether one was there.
-func flagValue(args []string, i int, short, long string) (string, int, bool) {
-	a := args[i]
-	switch {
-	case long != "" && strings.HasPrefix(a, long+"="):
-		return a[len(long)+1:], 1, true
-	case a == short || a == long:
-		if i+1 < len(args) {
-			return args[i+1], 2, true
-		}
-		return "", 1, false
-	case short != "" && strings.HasPrefix(a, short):
-		return a[len(short):], 1, true
-	}
-	return "", 0, false
-}
-
 // launchDeadlineCancel gives what runs in the process under a launcher's
 // deadline (a tool, a shebang-less script) a context that ends at it.
 func launchDeadlineCancel(ctx context.Context) (context.Context, context.CancelFunc) {
-	if l := launchOf(ctx); !l.deadline.IsZero() {
-		return context.WithDeadline(ctx, l.deadline)
+	if l := launchOf(ctx); !l.Deadline.IsZero() {
+		return context.WithDeadline(ctx, l.Deadline)
 	}
 	return ctx, func() {}
 }

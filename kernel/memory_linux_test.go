@@ -54,7 +54,7 @@ func memoryChild(t *testing.T) {
 	cfg, _ := kernel.Preset(kernel.ProfileAgent)
 	cfg.MemoryLimit = 16 << 20
 	cfg.Timeout = time.Minute
-	k, err := kernel.New(cfg)
+	k, err := kernel.New(withLaunchers(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,7 @@ func TestRunStreamsToTheEmbedder(t *testing.T) {
 
 func TestSpillsOutliveTheSessionUnlessDiscarded(t *testing.T) {
 	for _, discard := range []bool{false, true} {
-		k, err := kernel.New(kernel.Config{OutputLimit: 16})
+		k, err := kernel.New(withLaunchers(kernel.Config{OutputLimit: 16}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +151,7 @@ func TestSpillsOutliveTheSessionUnlessDiscarded(t *testing.T) {
 	}
 
 	// A session that spilled nothing leaves no directory behind.
-	k, _ := kernel.New(kernel.Config{})
+	k, _ := kernel.New(withLaunchers(kernel.Config{}))
 	s, err := k.NewSession(kernel.SessionOptions{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

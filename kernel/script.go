@@ -10,6 +10,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/internal/signame"
 )
 
 // A call is a script (docs/embedding.md, "Bash compatibility"): it runs as
@@ -106,7 +108,7 @@ func isSignalish(s string) bool {
 	if _, err := strconv.Atoi(s); err == nil {
 		return true
 	}
-	_, ok := parseSignal(s)
+	_, ok := signame.Parse(s)
 	return ok || s == "EXIT" || s == "exit"
 }
 

@@ -174,7 +174,7 @@ func TestConfigIsCopied(t *testing.T) {
 		AllowExternal: []string{"cat"},
 		Externals:     kernel.ExternalsDenied,
 	}
-	k, err := kernel.New(cfg)
+	k, err := kernel.New(withLaunchers(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,15 +12,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shelter-sh/shelter/builtins"
 	"github.com/shelter-sh/shelter/internal/proctest"
 	"github.com/shelter-sh/shelter/kernel"
 )
+
+// withLaunchers registers the launchers, job control and help of package
+// builtins beside cfg's tools, as the CLI does: the kernel's tests run
+// scripts that use env, timeout, xargs, jobs, wait and kill.
+func withLaunchers(cfg kernel.Config) kernel.Config {
+	cfg.Tools = append(builtins.Launchers(), cfg.Tools...)
+	return cfg
+}
 
 // newSession returns a session of a kernel built from cfg, closed when the
 // test ends.
 func newSession(t testing.TB, cfg kernel.Config, opts kernel.SessionOptions) *kernel.Session {
 	t.Helper()
-	k, err := kernel.New(cfg)
+	k, err := kernel.New(withLaunchers(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +62,7 @@ func TestStatePersistsAcrossRuns(t *testing.T) {
 	}{
 		{"cd sub; plain=p; export EXP=e; greet() { echo \"hi $1\"; }", "", 0},
 		{"pwd; echo $plain $EXP; greet you", sub + "\np e\nhi you\n", 0},
-		{"/usr/bin/env | grep -c '^EXP=e$'; /usr/bin/env | grep -c '^plain=' || true", "1\n0\n", 0},
+		{"/usr/bin/printenv | grep -c '^EXP=e$'; /usr/bin/printenv | grep -c '^plain=' || true", "1\n0\n", 0},
 		{"echo before; exit 3; echo after", "before\n", 3},
 		{"echo still here; pwd", "still here\n" + sub + "\n", 0},
 		{"false", "", 1},
@@ -104,7 +113,7 @@ func TestEmptyCoreSetHasNoHome(t *testing.T) {
 func TestChildrenGetExactlyTheExportedVariables(t *testing.T) {
 	dir := t.TempDir()
 	s := newSession(t, kernel.Config{CoreEnv: []string{}}, kernel.SessionOptions{Dir: dir, Env: map[string]string{"GIVEN": "g"}})
-	res := run(t, s, "local_only=1; export EXPORTED=2; /usr/bin/env")
+	res := run(t, s, "local_only=1; export EXPORTED=2; /usr/bin/printenv")
 	got := strings.Split(strings.TrimSpace(res.Stdout), "\n")
 	slices.Sort(got)
 	want := []string{"EXPORTED=2", "GIVEN=g", "LANG=C.UTF-8", "PWD=" + dir, "TERM=dumb", "TMPDIR=" + s.TempDir()}
@@ -216,7 +225,7 @@ func TestCancelEndsTheCall(t *testing.T) {
 }
 
 func TestParallelSessionsAreIsolated(t *testing.T) {
-	k, err := kernel.New(kernel.Config{})
+	k, err := kernel.New(withLaunchers(kernel.Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -345,7 +345,7 @@ func TestPipeStreamed(t *testing.T) {
 func TestChildEnvIsSessionEnv(t *testing.T) {
 	t.Setenv("SHELTER_TEST_SECRET", "leak")
 	s := newSession(t, kernel.Config{CoreEnv: []string{}}, kernel.SessionOptions{Env: map[string]string{"A": "1"}})
-	res := runWith(t, s, "B=2; export C=3; /usr/bin/env", kernel.RunOptions{})
+	res := runWith(t, s, "B=2; export C=3; /usr/bin/printenv", kernel.RunOptions{})
 	got := strings.Split(strings.TrimSpace(res.Stdout), "\n")
 	slices.Sort(got)
 	var names []string

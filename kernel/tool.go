@@ -127,6 +127,7 @@ type Call struct {
 
 	session *Session
 	data    *callState // nil unless the call's stdout is the result's
+	launch  Launch     // the launch in force, see [Call.Launched]
 }
 
 // Exec runs argv through the session's own dispatch: tools, the guard and
@@ -174,3 +175,7 @@ func (c *Call) Getenv(name string) string {
 	}
 	return ""
 }
+
+// Tools returns the tools the call's session can run, sorted by name:
+// the kernel's and the session's own.
+func (c *Call) Tools() []Tool { return sortedTools(c.session.tools) }

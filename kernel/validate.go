@@ -183,15 +183,34 @@ func assignedNames(words []Word) []string {
 	return names
 }
 
-// checkCommand judges one simple command: the guard, then the launched
-// command's tool or its presence on PATH. funcs are the script's own
+// checkCommand judges one simple command: the guard, a launcher no tool
+// answers (at each launcher it unwraps), then the launched command's tool
+// or its presence on PATH. funcs are the script's own
 // functions; nil when there is no script.
 func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, funcs map[string]bool) {
 	if e, ok := s.guard.matchCommand(words); ok {
 		*issues = append(*issues, issueAt(pos, SeverityError, CodeGuard, guardLine(wordsText(words), e, "nothing ran")))
 		return
 	}
-	inner, _ := unwrapLaunchers(words)
+	inner := words
+	for level := 0; len(inner) > 0 && !inner[0].Opaque; level++ {
+		name := inner[0].Text
+		if level == 0 && (funcs[name] || s.runner.Funcs[name] != nil) {
+			// The script's function, not the launcher, runs.
+			return
+		}
+		if s.tools[name] == nil {
+			if refusal, ok := launcherRefusal(s.tools, name); ok {
+				*issues = append(*issues, issueAt(pos, SeverityError, CodeRefused, refusal.Error()))
+				return
+			}
+		}
+		next, ok := s.guard.unwrapOne(inner)
+		if !ok {
+			break
+		}
+		inner = next.Words
+	}
 	if len(inner) == 0 || inner[0].Opaque {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shelter-sh/shelter/builtins"
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/wrapped"
 )
@@ -171,6 +172,8 @@ func loadString(t testing.TB, src string) map[string]*wrapped.Command {
 // newSession starts a session with the commands registered, in dir.
 func newSession(t testing.TB, cfg kernel.Config, dir string, cmds map[string]*wrapped.Command) *kernel.Session {
 	t.Helper()
+	// The launchers, job control and help, as the CLI registers them.
+	cfg.Tools = append(builtins.Launchers(), cfg.Tools...)
 	for _, c := range cmds {
 		cfg.Tools = append(cfg.Tools, c)
 	}

@@ -355,9 +355,11 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 	if cfg.Root == "" {
 		cfg.Root = o.cwd
 	}
-	cfg.Tools = tools
+	// The launchers, job control and help are shelter's own: without
+	// them env, timeout, xargs… are refused, never taken from PATH.
+	cfg.Tools = append(builtins.Launchers(), tools...)
 	if o.builtins || cfg.Profile == kernel.ProfileSandbox {
-		cfg.Tools = withCoreutils(tools, cfg.AllowExternal)
+		cfg.Tools = withCoreutils(cfg.Tools, cfg.AllowExternal)
 	}
 	// The CLI is its own process: what a script starts that leaves its
 	// process group is reparented to it and ended with the call.

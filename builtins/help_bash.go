@@ -1,4 +1,4 @@
-package kernel
+package builtins
 
 // bashHelp is what `help NAME` prints for a bash builtin the shell has: bash's
 // own synopsis line (help -s) and its one-line description (help -d), from

@@ -1,32 +1,29 @@
-package kernel
+package builtins
 
 import (
 	"bufio"
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/shelter-sh/shelter/internal/proctest"
+	"github.com/shelter-sh/shelter/kernel"
 )
 
-func launchSession(t *testing.T, cfg Config) *Session {
+// launchSession is a session of a kernel with the launchers registered,
+// beside cfg's own tools.
+func launchSession(t *testing.T, cfg kernel.Config) *kernel.Session {
 	t.Helper()
-	k, err := New(cfg)
+	cfg.Tools = append(Launchers(), cfg.Tools...)
+	k, err := kernel.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := k.NewSession(SessionOptions{Dir: t.TempDir(), DiscardSpills: true})
+	s, err := k.NewSession(kernel.SessionOptions{Dir: t.TempDir(), DiscardSpills: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +37,11 @@ type launchCase struct {
 	stdout, stderr string
 }
 
-func runLaunchCases(t *testing.T, s *Session, cases []launchCase) {
+func runLaunchCases(t *testing.T, s *kernel.Session, cases []launchCase) {
 	t.Helper()
 	for _, tt := range cases {
 		t.Run(tt.script, func(t *testing.T) {
-			res, err := s.Run(context.Background(), tt.script, RunOptions{Timeout: 20 * time.Second})
+			res, err := s.Run(context.Background(), tt.script, kernel.RunOptions{Timeout: 20 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,25 +54,25 @@ func runLaunchCases(t *testing.T, s *Session, cases []launchCase) {
 }
 
 func TestEnvBuiltin(t *testing.T) {
-	s := launchSession(t, Config{CoreEnv: []string{"PATH"}})
+	s := launchSession(t, kernel.Config{CoreEnv: []string{"PATH"}})
 	runLaunchCases(t, s, []launchCase{
-		{"env -i A=1 B='two words' /usr/bin/env", 0, "A=1\nB=two words\n", ""},
+		{"env -i A=1 B='two words' /usr/bin/printenv", 0, "A=1\nB=two words\n", ""},
 		{"env -i", 0, "", ""},
 		{"env - A=1", 0, "A=1\n", ""},
 		{"env -i A=1 A=2", 0, "A=2\n", ""},
-		{"export X=1; env -u X /usr/bin/env | grep -c ^X=", 1, "0\n", ""},
+		{"export X=1; env -u X printenv | grep -c ^X=", 1, "0\n", ""},
 		{"export X=1; env --unset=X | grep -c ^X=", 1, "0\n", ""},
 		{"export X=1; env | grep ^X=", 0, "X=1\n", ""},
 		{"env -- Y=3 sh -c 'echo $Y'", 0, "3\n", ""},
 		{"env -i echo hi", 0, "hi\n", ""},
-		{"env -x true", 2, "", "env: unknown flag '-x'; allowed: --, -i, -u NAME\n"},
-		{"env -u", 2, "", "env: flag '-u' needs a variable name\n"},
+		{"env -x true", 2, "", "env: unknown flag '-x'; allowed: --help, --ignore-environment, --unset, -i, -u\n"},
+		{"env -u", 2, "", "env: flag '-u' needs NAME\n"},
 		{"env no-such-cmd-q", 127, "", "shelter: no-such-cmd-q: command not found\n"},
 	})
 }
 
 func TestTimeoutBuiltin(t *testing.T) {
-	s := launchSession(t, Config{KillGrace: 100 * time.Millisecond})
+	s := launchSession(t, kernel.Config{KillGrace: 100 * time.Millisecond})
 	runLaunchCases(t, s, []launchCase{
 		{"timeout 5 true", 0, "", ""},
 		{"timeout 5 sh -c 'exit 3'", 3, "", ""},
@@ -86,9 +83,9 @@ func TestTimeoutBuiltin(t *testing.T) {
 		{"timeout --preserve-status -s INT 0.2 sleep 31.704", 130, "", ""},
 		{"timeout -s KILL 0.1 sleep 31.706", 124, "", ""},
 		{"timeout 0.5m true", 0, "", ""},
-		{"timeout 5", 2, "", "timeout: missing duration or command; usage: " + timeoutUsage + "\n"},
+		{"timeout 5", 2, "", "timeout: missing COMMAND; usage: timeout " + launchTimeout.usage + "\n"},
 		{"timeout 5x true", 2, "", "timeout: invalid duration '5x'; allowed: a number with an optional suffix s, m, h or d (5, 0.5, 1.5m, 2h, 1d)\n"},
-		{"timeout -q 5 true", 2, "", "timeout: unknown flag '-q'; allowed: --preserve-status, -k DURATION, -s SIGNAL\n"},
+		{"timeout -q 5 true", 2, "", "timeout: unknown flag '-q'; allowed: --help, --kill-after, --preserve-status, --signal, -k, -s\n"},
 		{"timeout -s NOPE 5 true", 2, "", "timeout: unknown signal 'NOPE'; allowed: a name such as TERM, INT, HUP, KILL, or a number\n"},
 	})
 	// -k: a child that ignores TERM gets KILL. That needs the timeout to
@@ -96,7 +93,7 @@ func TestTimeoutBuiltin(t *testing.T) {
 	// longer than the first duration tried.
 	for d := 0.2; ; d *= 2 {
 		script := fmt.Sprintf(`timeout -k 0.1 %g sh -c 'trap "" TERM; echo ready; sleep 31.705'`, d)
-		res, err := s.Run(context.Background(), script, RunOptions{Timeout: 60 * time.Second})
+		res, err := s.Run(context.Background(), script, kernel.RunOptions{Timeout: 60 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,25 +114,25 @@ func TestTimeoutBuiltin(t *testing.T) {
 }
 
 func TestNohupAndNice(t *testing.T) {
-	s := launchSession(t, Config{})
+	s := launchSession(t, kernel.Config{})
 	own := ownNiceness()
 	runLaunchCases(t, s, []launchCase{
 		{"nohup sh -c 'echo hi'", 0, "hi\n", ""},
-		{"nohup", 2, "", "nohup: missing command; usage: " + nohupUsage + "\n"},
-		{"nohup -x true", 2, "", "nohup: unknown flag '-x'; allowed: (none)\n"},
+		{"nohup", 2, "", "nohup: missing COMMAND; usage: nohup " + launchNohup.usage + "\n"},
+		{"nohup -x true", 2, "", "nohup: unknown flag '-x'; allowed: --help\n"},
 		{"nice", 0, strconv.Itoa(own) + "\n", ""},
 		{"nice -n 3 nice", 0, strconv.Itoa(min(own+3, 19)) + "\n", ""},
 		{"nice -5 nice -n 2 nice", 0, strconv.Itoa(min(own+7, 19)) + "\n", ""},
 		{"nice --adjustment=1 nice", 0, strconv.Itoa(min(own+1, 19)) + "\n", ""},
 		{"nice -n x true", 2, "", "nice: invalid adjustment 'x'; allowed: an integer from -39 to 39\n"},
-		{"nice -q true", 2, "", "nice: unknown flag '-q'; allowed: -n ADJUSTMENT\n"},
+		{"nice -q true", 2, "", "nice: unknown flag '-q'; allowed: --adjustment, --help, -n\n"},
 	})
 	if own+4 > 19 {
 		return
 	}
 	// The niceness reaches the process.
 	const marker = "sleep 31.711"
-	if res, _ := s.Run(context.Background(), "nice -n 4 "+marker+" &", RunOptions{}); res.ExitCode != 0 {
+	if res, _ := s.Run(context.Background(), "nice -n 4 "+marker+" &", kernel.RunOptions{}); res.ExitCode != 0 {
 		t.Fatalf("%+v", res)
 	}
 	waitUntil(t, func() bool {
@@ -159,8 +156,10 @@ func waitUntil(t *testing.T, cond func() bool) {
 	}
 }
 
+const xargsPool = "--delimiter, --help, --max-args, --max-lines, --no-run-if-empty, --null, --replace, --verbose, -0, -I, -L, -d, -n, -r, -t"
+
 func TestXargsBuiltin(t *testing.T) {
-	s := launchSession(t, Config{})
+	s := launchSession(t, kernel.Config{})
 	runLaunchCases(t, s, []launchCase{
 		{"printf 'a b\\nc\\n' | xargs", 0, "a b c\n", ""},
 		{"printf 'a b\\nc\\n' | xargs -n 1", 0, "a\nb\nc\n", ""},
@@ -183,10 +182,10 @@ func TestXargsBuiltin(t *testing.T) {
 		{"echo a | xargs sh -c 'kill -9 $$'", 125, "", "xargs: sh: terminated by signal 9\n"},
 		{"echo a | xargs no-such-cmd-q", 127, "", "shelter: no-such-cmd-q: command not found\n"},
 		{"echo \"'a\" | xargs", 1, "", "xargs: unmatched quote; by default quotes are special to xargs unless you use the -0 option\n"},
-		{"xargs -P 2 echo", 2, "", "xargs: unknown flag '-P'; allowed: -0, -I REPLACE, -L N, -d DELIM, -n N, -r, -t\n"},
-		{"xargs --max-procs=2 echo", 2, "", "xargs: unknown flag '--max-procs'; allowed: -0, -I REPLACE, -L N, -d DELIM, -n N, -r, -t\n"},
+		{"xargs -P 2 echo", 2, "", "xargs: unknown flag '-P'; allowed: " + xargsPool + "\n"},
+		{"xargs --max-procs=2 echo", 2, "", "xargs: unknown flag '--max-procs'; allowed: " + xargsPool + "\n"},
 		{"xargs -n 0 echo", 2, "", "xargs: invalid number '0' for -n; allowed: an integer of at least 1\n"},
-		{"xargs -n", 2, "", "xargs: flag '-n' needs a number\n"},
+		{"xargs -n", 2, "", "xargs: flag '-n' needs N\n"},
 		{"xargs -d ab", 2, "", "xargs: invalid delimiter 'ab'; allowed: one character or an escape (\\n, \\t, \\0, \\\\, \\xHH, \\NNN)\n"},
 		{"seq 1 5 | xargs -n 2 | wc -l", 0, "3\n", ""},
 		{"printf '%s\\n' \"$(seq 1 30000)\" | xargs | wc -w", 0, "30000\n", ""},
@@ -196,66 +195,13 @@ func TestXargsBuiltin(t *testing.T) {
 // In a session with no external programs, xargs and env still have the
 // shell's echo and printf.
 func TestLaunchersUseShellUtilities(t *testing.T) {
-	s := launchSession(t, Config{Externals: ExternalsDenied})
+	s := launchSession(t, kernel.Config{Externals: kernel.ExternalsDenied})
 	runLaunchCases(t, s, []launchCase{
 		{"echo a b | xargs", 0, "a b\n", ""},
 		{"echo a b | xargs printf '<%s>'", 0, "<a><b>", ""},
 		{"env A=1 test -n x", 0, "", ""},
 		{"timeout 5 false", 1, "", ""},
 	})
-}
-
-// Under a terminal, the shell's own test and a child
-// both see one; without it, neither does.
-func TestCallTTY(t *testing.T) {
-	s := launchSession(t, Config{})
-	for _, withTTY := range []bool{false, true} {
-		var out lockedWriter
-		var stdout io.Writer = &out
-		var tty *callTTY
-		if withTTY {
-			var err error
-			if tty, err = openCallTTY(&pty.Winsize{Rows: 24, Cols: 80}, &out); err != nil {
-				t.Fatal(err)
-			}
-			stdout = tty.File
-		}
-		r, err := s.newRunner(expand.ListEnviron("PATH="+os.Getenv("PATH")), s.Dir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		interp.StdIO(s.devnull, stdout, stdout)(r)
-		file, err := syntax.NewParser().Parse(strings.NewReader("test -t 1 && echo tty; sh -c 'test -t 1 && echo child && stty size <&1'"), "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Run(context.Background(), file)
-		want := ""
-		if tty != nil {
-			tty.Close(time.Second)
-			want = "tty\r\nchild\r\n24 80\r\n"
-		}
-		if got := out.String(); got != want {
-			t.Errorf("tty %v: printed %q, want %q", withTTY, got, want)
-		}
-	}
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }
 
 func TestParseDuration(t *testing.T) {
@@ -299,42 +245,6 @@ func FuzzParseDuration(f *testing.F) {
 		if d, err := parseDuration("timeout", s); err == nil && d < 0 {
 			t.Fatalf("negative duration %v for %q", d, s)
 		}
-	})
-}
-
-func TestParseXargs(t *testing.T) {
-	tests := []struct {
-		args    string
-		want    xargsOptions
-		command string
-	}{
-		{"", xargsOptions{delim: -1}, ""},
-		{"-0rt echo", xargsOptions{delim: 0, noEmpty: true, trace: true}, "echo"},
-		{"-n1 -L 2 cmd", xargsOptions{delim: -1, maxLines: 2}, "cmd"},
-		{"-L2 -n 3 cmd", xargsOptions{delim: -1, maxArgs: 3}, "cmd"},
-		{"-I {} cp {} /x", xargsOptions{delim: -1, replace: "{}", replacing: true}, "cp {} /x"},
-		{"-IXX cmd", xargsOptions{delim: -1, replace: "XX", replacing: true}, "cmd"},
-		{"-d\\n cmd", xargsOptions{delim: '\n'}, "cmd"},
-		{"-d \\x2c", xargsOptions{delim: ','}, ""},
-		{"-d \\054", xargsOptions{delim: ','}, ""},
-		{"--null --max-args=4 --verbose --no-run-if-empty", xargsOptions{delim: 0, maxArgs: 4, trace: true, noEmpty: true}, ""},
-		{"-- -n", xargsOptions{delim: -1}, "-n"},
-		{"cmd -n 1", xargsOptions{delim: -1}, "cmd -n 1"},
-	}
-	for _, tt := range tests {
-		got, command, err := parseXargs(strings.Fields(tt.args))
-		if err != nil || got != tt.want || strings.Join(command, " ") != tt.command {
-			t.Errorf("parseXargs(%q) = %+v %q %v; want %+v %q", tt.args, got, command, err, tt.want, tt.command)
-		}
-	}
-}
-
-func FuzzParseXargs(f *testing.F) {
-	for _, s := range []string{"-0rt echo", "-n", "-I{} x {}", "--delimiter=\\x", "-d", "-L0"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		parseXargs(strings.Fields(s))
 	})
 }
 

@@ -1,53 +1,17 @@
 package kernel
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 )
-
-// builtin is a command the kernel itself provides.
-type builtin struct {
-	name, about string
-	usage       string
-	run         func(ctx context.Context, c *Call) error
-}
-
-func (b *builtin) Name() string        { return b.name }
-func (b *builtin) Kind() Kind          { return Builtin }
-func (b *builtin) Description() string { return b.about }
-func (b *builtin) InputSchema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{"args":{"type":"array","items":{"type":"string"},"description":"the words after the command's name"}},"additionalProperties":false}`)
-}
-func (b *builtin) Help() string {
-	return fmt.Sprintf("usage: %s\n\n%s\n", b.usage, b.about)
-}
-func (b *builtin) Run(ctx context.Context, c *Call) error {
-	if len(c.Args) > 1 && (c.Args[1] == "--help" || c.Args[1] == "-h") && b.name != "env" {
-		fmt.Fprint(c.Stdout, b.Help())
-		return nil
-	}
-	return b.run(ctx, c)
-}
 
 // Helper is implemented by tools with their own help text, which `help
 // NAME` and `NAME --help` print.
 type Helper interface {
 	Help() string
-}
-
-// kernelBuiltins are the commands every session has: the launchers and job
-// control that keep every policy in force, and help and tools.
-func kernelBuiltins() []Tool {
-	return append(launcherBuiltins(),
-		&builtin{name: "help", usage: "help [-s|-d] [NAME...]", about: "List the commands shelter provides, or describe one of them or a bash builtin.", run: runHelp},
-		&builtin{name: "tools", usage: "tools [--json]", about: "List every tool of the session with its kind and description; --json prints their schemas.", run: runTools},
-	)
 }
 
 func sortedTools(tools map[string]Tool) []Tool {
@@ -56,86 +20,6 @@ func sortedTools(tools map[string]Tool) []Tool {
 		out = append(out, tools[n])
 	}
 	return out
-}
-
-// runHelp is `help [-s|-d] [NAME...]`: shelter's commands, or one of them,
-// or, as bash's help does, a bash builtin's synopsis. An unknown NAME is
-// status 1, as in bash.
-func runHelp(_ context.Context, c *Call) error {
-	s := c.session
-	args := c.Args[1:]
-	mode := ""
-	if len(args) > 0 && (args[0] == "-s" || args[0] == "-d") {
-		mode, args = args[0], args[1:]
-	}
-	if len(args) == 0 && mode == "" {
-		fmt.Fprintln(c.Stdout, "shelter commands (help NAME for one; bash builtins and programs on PATH work as usual):")
-		for _, line := range strings.SplitAfter(FormatTools(Describe(s.Tools())), "\n") {
-			if line != "" && line != "\n" {
-				line = "  " + line
-			}
-			io.WriteString(c.Stdout, line)
-		}
-		return nil
-	}
-	status := 0
-	for _, name := range args {
-		if t, ok := s.tools[name]; ok {
-			switch mode {
-			case "-s":
-				fmt.Fprintf(c.Stdout, "%s: %s\n", name, toolSynopsis(t))
-			case "-d":
-				fmt.Fprintf(c.Stdout, "%s - %s\n", name, firstLine(t.Description()))
-			default:
-				fmt.Fprint(c.Stdout, ToolHelp(t))
-			}
-			continue
-		}
-		if h, ok := bashHelp[name]; ok {
-			switch mode {
-			case "-s":
-				fmt.Fprintln(c.Stdout, h.synopsis)
-			case "-d":
-				fmt.Fprintf(c.Stdout, "%s - %s\n", name, h.about)
-			default:
-				fmt.Fprintf(c.Stdout, "%s\n    %s\n", h.synopsis, h.about)
-			}
-			continue
-		}
-		fmt.Fprintln(c.Stderr, (&UnknownTopicError{Topic: name, Commands: sortedNames(s.tools)}).Error())
-		status = 1
-	}
-	if status != 0 {
-		return ExitStatus(status)
-	}
-	return nil
-}
-
-// UnknownTopicError is `help NAME` for a NAME that is neither a command of
-// the session nor a bash builtin.
-type UnknownTopicError struct {
-	Topic    string
-	Commands []string // the session's commands
-}
-
-// Error is the line: "help: no help topic 'ZZZ'; allowed: a shelter
-// command (env, help, …) or a bash builtin (cd, read, …)".
-func (e *UnknownTopicError) Error() string {
-	builtins := make([]string, 0, len(bashHelp))
-	for n := range bashHelp {
-		if !slices.Contains(e.Commands, n) {
-			builtins = append(builtins, n)
-		}
-	}
-	return fmt.Sprintf("help: no help topic '%s'; allowed: a shelter command (%s) or a bash builtin (%s)", e.Topic, Pool(e.Commands), Pool(builtins))
-}
-
-// toolSynopsis is the usage line of a tool, for `help -s`.
-func toolSynopsis(t Tool) string {
-	if b, ok := t.(*builtin); ok {
-		return b.usage
-	}
-	return t.Name() + " [--flag VALUE ...]"
 }
 
 // ToolHelp is the help text of a tool: its own when it implements
@@ -247,20 +131,6 @@ func FormatTools(infos []ToolInfo) string {
 		fmt.Fprintf(&b, "%-14s %-8s %s\n", t.Name, t.Kind, firstLine(t.Description))
 	}
 	return b.String()
-}
-
-func runTools(_ context.Context, c *Call) error {
-	tools := c.session.Tools()
-	switch {
-	case len(c.Args) == 2 && c.Args[1] == "--json":
-		enc := json.NewEncoder(c.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(Describe(tools))
-	case len(c.Args) > 1:
-		return &Refusal{Line: fmt.Sprintf("tools: unknown argument '%s'; allowed: --json", c.Args[1])}
-	}
-	io.WriteString(c.Stdout, FormatTools(Describe(tools)))
-	return nil
 }
 
 func firstLine(s string) string {

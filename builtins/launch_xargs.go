@@ -1,4 +1,4 @@
-package kernel
+package builtins
 
 import (
 	"bufio"
@@ -8,21 +8,38 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/shelter-sh/shelter/kernel"
 )
 
-var xargsBuiltin = &builtin{
+var launchXargs = &launcher{
 	name:  "xargs",
-	usage: "xargs [-0] [-d DELIM] [-n N | -L N] [-I REPLACE] [-r] [-t] [COMMAND [ARG]...]",
+	usage: "[-0] [-d DELIM] [-n N | -L N] [-I REPLACE] [-r] [-t] [COMMAND [ARG]...]",
 	about: "Build command lines from stdin (blank-separated words with quotes, or -0/-d items) and run COMMAND (echo) with them through the session's own rules. -n: at most N arguments per command; -L: at most N input lines; -I: one command per line with REPLACE substituted; -r: run nothing on empty input; -t: print each command on stderr. Exits 123 when a command failed.",
-	run:   runXargs,
+	opts: []option{
+		{short: '0', long: "null", about: "items end with a NUL byte; quotes and backslashes are not special"},
+		{short: 'd', long: "delimiter", arg: "DELIM", about: "items end with DELIM (one character or an escape); quotes are not special"},
+		{short: 'n', long: "max-args", arg: "N", about: "at most N arguments per command line"},
+		{short: 'L', long: "max-lines", arg: "N", about: "at most N input lines per command line"},
+		{short: 'I', arg: "REPLACE", about: "one command per input line, REPLACE in the arguments replaced by it"},
+		{long: "replace", key: "I", arg: "REPLACE", def: "{}", about: "as -I; REPLACE is {} when not given"},
+		{short: 'r', long: "no-run-if-empty", about: "run nothing when the input has no items"},
+		{short: 't', long: "verbose", about: "print each command line on stderr before running it"},
+	},
+	addsWords:      true,
+	defaultCommand: "echo",
+	check: func(a *launchArgs) error {
+		_, err := readXargs(a)
+		return err
+	},
+	run: runXargs,
 }
-
-var xargsFlags = []string{"-0", "-d DELIM", "-I REPLACE", "-L N", "-n N", "-r", "-t"}
 
 // xargsMaxChars bounds one command line, as xargs(1) does by default.
 const xargsMaxChars = 128 << 10
 
-type xargsOptions struct {
+// xargsCall is xargs's call as read.
+type xargsCall struct {
 	delim     int // the item separator, or -1: blanks and newlines, with quotes
 	maxArgs   int
 	maxLines  int
@@ -32,125 +49,45 @@ type xargsOptions struct {
 	trace     bool
 }
 
-func parseXargs(args []string) (xargsOptions, []string, error) {
-	o := xargsOptions{delim: -1}
-	for len(args) > 0 && isFlag(args[0]) {
-		a := args[0]
-		if a == "--" {
-			return o, args[1:], nil
-		}
-		if strings.HasPrefix(a, "--") {
-			used, err := o.long(args)
-			if err != nil {
-				return o, nil, err
-			}
-			args = args[used:]
-			continue
-		}
-		// Short flags bundle (-0rt); a flag with a value takes the rest of
-		// the word or the next one (-n1, -n 1).
-		used := 1
-		for i := 1; i < len(a); i++ {
-			f := a[i]
-			switch f {
-			case '0':
-				o.delim = 0
-				continue
-			case 'r':
-				o.noEmpty = true
-				continue
-			case 't':
-				o.trace = true
-				continue
-			case 'd', 'n', 'I', 'L':
-			default:
-				return o, nil, unknownFlag("xargs", "-"+string(f), xargsFlags...)
-			}
-			v := a[i+1:]
-			if v == "" {
-				if len(args) < 2 {
-					return o, nil, missingValue("xargs", "-"+string(f), xargsValue(f))
-				}
-				v, used = args[1], 2
-			}
-			if err := o.set(f, v); err != nil {
-				return o, nil, err
-			}
-			break
-		}
-		args = args[used:]
-	}
-	return o, args, nil
-}
-
-func xargsValue(f byte) string {
-	switch f {
-	case 'd':
-		return "a delimiter"
-	case 'I':
-		return "a replacement string"
-	}
-	return "a number"
-}
-
-func (o *xargsOptions) long(args []string) (int, error) {
-	a := args[0]
-	name, v, hasValue := strings.Cut(a, "=")
-	switch name {
-	case "--null":
+func readXargs(a *launchArgs) (xargsCall, error) {
+	o := xargsCall{delim: -1, noEmpty: a.has("no-run-if-empty"), trace: a.has("verbose")}
+	if a.has("null") {
 		o.delim = 0
-		return 1, nil
-	case "--no-run-if-empty":
-		o.noEmpty = true
-		return 1, nil
-	case "--verbose":
-		o.trace = true
-		return 1, nil
-	case "--replace":
-		if !hasValue {
-			v = "{}"
-		}
-		return 1, o.set('I', v)
-	case "--delimiter", "--max-args", "--max-lines":
-		used := 1
-		if !hasValue {
-			if len(args) < 2 {
-				return 0, missingValue("xargs", a, "a value")
-			}
-			v, used = args[1], 2
-		}
-		f := map[string]byte{"--delimiter": 'd', "--max-args": 'n', "--max-lines": 'L'}[name]
-		return used, o.set(f, v)
 	}
-	return 0, unknownFlag("xargs", name, xargsFlags...)
-}
-
-func (o *xargsOptions) set(f byte, v string) error {
-	switch f {
-	case 'd':
+	if v, ok := lastValue(a, "delimiter"); ok {
 		d, ok := parseDelim(v)
 		if !ok {
-			return &Refusal{Line: fmt.Sprintf("xargs: invalid delimiter '%s'; allowed: one character or an escape (\\n, \\t, \\0, \\\\, \\xHH, \\NNN)", v)}
+			return o, &kernel.Refusal{Line: fmt.Sprintf("xargs: invalid delimiter '%s'; allowed: one character or an escape (\\n, \\t, \\0, \\\\, \\xHH, \\NNN)", v)}
 		}
-		o.delim = d
-	case 'I':
-		if v == "" {
-			return missingValue("xargs", "-I", "a replacement string")
-		}
-		o.replace, o.replacing = v, true
-	case 'n', 'L':
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return &Refusal{Line: fmt.Sprintf("xargs: invalid number '%s' for -%c; allowed: an integer of at least 1", v, f)}
-		}
-		// The last of -n and -L wins, as in xargs(1).
-		if f == 'n' {
-			o.maxArgs, o.maxLines = n, 0
-		} else {
-			o.maxLines, o.maxArgs = n, 0
+		if a.last("null", "delimiter") == "delimiter" {
+			o.delim = d
 		}
 	}
-	return nil
+	if v, ok := lastValue(a, "I"); ok {
+		if v == "" {
+			return o, &kernel.Refusal{Line: "xargs: flag '-I' needs a replacement string"}
+		}
+		o.replace, o.replacing = v, true
+	}
+	for _, f := range []string{"max-args", "max-lines"} {
+		v, ok := lastValue(a, f)
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			flag := map[string]string{"max-args": "-n", "max-lines": "-L"}[f]
+			return o, &kernel.Refusal{Line: fmt.Sprintf("xargs: invalid number '%s' for %s; allowed: an integer of at least 1", v, flag)}
+		}
+	}
+	// The last of -n and -L wins, as in xargs(1).
+	switch a.last("max-args", "max-lines") {
+	case "max-args":
+		o.maxArgs, _ = strconv.Atoi(a.value("max-args", ""))
+	case "max-lines":
+		o.maxLines, _ = strconv.Atoi(a.value("max-lines", ""))
+	}
+	return o, nil
 }
 
 func parseDelim(v string) (int, bool) {
@@ -188,11 +125,12 @@ func parseDelim(v string) (int, bool) {
 	return int(n), err == nil
 }
 
-func runXargs(ctx context.Context, c *Call) error {
-	o, command, err := parseXargs(c.Args[1:])
+func runXargs(ctx context.Context, c *kernel.Call, a *launchArgs) error {
+	o, err := readXargs(a)
 	if err != nil {
 		return err
 	}
+	command := a.argv()
 	if len(command) == 0 {
 		command = []string{"echo"}
 	}
@@ -251,7 +189,7 @@ func runXargs(ctx context.Context, c *Call) error {
 		return x.err
 	}
 	if x.status != 0 {
-		return ExitStatus(x.status)
+		return kernel.ExitStatus(x.status)
 	}
 	return nil
 }
@@ -259,8 +197,8 @@ func runXargs(ctx context.Context, c *Call) error {
 // xargsRun runs the command lines and keeps xargs(1)'s exit status.
 type xargsRun struct {
 	ctx     context.Context
-	call    *Call
-	o       xargsOptions
+	call    *kernel.Call
+	o       xargsCall
 	ran     bool
 	stopped bool
 	status  int
@@ -273,7 +211,7 @@ func (x *xargsRun) run(argv []string) {
 	if x.o.trace {
 		fmt.Fprintln(c.Stderr, strings.Join(argv, " "))
 	}
-	status, err := c.launchCall(x.ctx, argv, c.Env, nil, c.Stdout, c.Stderr)
+	status, err := c.Launch(x.ctx, argv, kernel.LaunchOptions{Stdout: c.Stdout, Stderr: c.Stderr})
 	switch {
 	case err != nil:
 		x.err, x.stopped = err, true

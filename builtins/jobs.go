@@ -1,0 +1,311 @@
+package builtins
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/shelter-sh/shelter/internal/signame"
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// jobs, wait and kill are the session's job control, over
+// [kernel.Call.Jobs]: they see the session's background jobs (`cmd &`)
+// and its processes, and no other process.
+
+var jobsBuiltin = &shellBuiltin{
+	name:  "jobs",
+	usage: "jobs [-l] [-p] [-r]",
+	about: "List the session's background jobs: running ones, and finished ones once. -l adds pids, -p prints pids only, -r lists running jobs only.",
+	run:   runJobs,
+}
+
+var waitBuiltin = &shellBuiltin{
+	name:  "wait",
+	usage: "wait [-n] [%N|PID]...",
+	about: "Wait for the session's background jobs (all of them, or those named) and exit with the status of the last one named; -n: of the first to end.",
+	run:   runWait,
+}
+
+var killBuiltin = &shellBuiltin{
+	name:  "kill",
+	usage: "kill [-s SIG | -n NUM | -SIG] %N|PID...  or  kill -l [NUM]",
+	about: "Send a signal (TERM unless named) to a background job of the session or to one of its processes; no other process can be signalled. A job sent a signal that ends a process runs nothing more.",
+	run:   runKill,
+}
+
+// unknownFlag is the refusal of a flag a builtin does not take.
+func unknownFlag(cmd, flag string, allowed ...string) error {
+	return &kernel.Refusal{Line: fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", cmd, flag, kernel.Pool(allowed))}
+}
+
+func isFlag(w string) bool { return len(w) > 1 && w[0] == '-' }
+
+func runJobs(_ context.Context, c *kernel.Call) error {
+	var long, pidsOnly, runningOnly bool
+	for _, a := range c.Args[1:] {
+		switch a {
+		case "-l":
+			long = true
+		case "-p":
+			pidsOnly = true
+		case "-r":
+			runningOnly = true
+		default:
+			if isFlag(a) {
+				return unknownFlag("jobs", a, "-l", "-p", "-r")
+			}
+			return &kernel.Refusal{Line: fmt.Sprintf("jobs: unexpected argument '%s'; jobs takes flags only (-l, -p, -r)", a)}
+		}
+	}
+	js := c.Jobs()
+	list := js.List()
+	var reported []int
+	var b strings.Builder
+	for i, j := range list {
+		if runningOnly && j.Finished {
+			continue
+		}
+		if j.Finished {
+			reported = append(reported, j.ID)
+		}
+		// As bash: + marks the current job, - the previous one.
+		mark := ' '
+		switch i {
+		case len(list) - 1:
+			mark = '+'
+		case len(list) - 2:
+			mark = '-'
+		}
+		switch {
+		case pidsOnly:
+			fmt.Fprintf(&b, "%d\n", j.PID)
+		case long:
+			fmt.Fprintf(&b, "[%d]%c %d %-24s%s\n", j.ID, mark, j.PID, jobState(j), j.Command)
+		default:
+			fmt.Fprintf(&b, "[%d]%c  %-24s%s\n", j.ID, mark, jobState(j), j.Command)
+		}
+	}
+	js.Report(reported...)
+	_, err := fmt.Fprint(c.Stdout, b.String())
+	return err
+}
+
+// jobState is a job's state as bash's jobs shows it.
+func jobState(j kernel.JobState) string {
+	switch {
+	case !j.Finished:
+		return "Running"
+	case j.Status == 0:
+		return "Done"
+	case j.Status > 128 && j.Status < 128+65:
+		return signame.Title(syscall.Signal(j.Status - 128))
+	}
+	return fmt.Sprintf("Exit %d", j.Status)
+}
+
+func runWait(ctx context.Context, c *kernel.Call) error {
+	js := c.Jobs()
+	var targets []int
+	anyOne := false
+	for _, a := range c.Args[1:] {
+		if a == "--" {
+			continue
+		}
+		if a == "-n" {
+			anyOne = true
+			continue
+		}
+		if isFlag(a) && !strings.HasPrefix(a, "%") {
+			return unknownFlag("wait", a, "-n")
+		}
+		j, ok := js.Find(a)
+		if !ok {
+			// bash's lines and status for a job or pid it does not know.
+			if strings.HasPrefix(a, "%") {
+				fmt.Fprintf(c.Stderr, "wait: %s: no such job\n", a)
+			} else {
+				fmt.Fprintf(c.Stderr, "wait: pid %s is not a child of this shell\n", a)
+			}
+			if anyOne {
+				continue
+			}
+			return kernel.ExitStatus(127)
+		}
+		targets = append(targets, j.ID)
+	}
+	all := len(targets) == 0
+	if all {
+		for _, j := range js.List() {
+			targets = append(targets, j.ID)
+		}
+	}
+	if anyOne {
+		// The first of the jobs to end that was not yet reported, 127
+		// when there is none.
+		if len(targets) == 0 {
+			return kernel.ExitStatus(127)
+		}
+		id, code, err := js.WaitAny(ctx, targets...)
+		if err != nil {
+			return err
+		}
+		js.Report(id)
+		return status(code)
+	}
+	code := 0
+	for _, id := range targets {
+		var err error
+		if code, err = js.Wait(ctx, id); err != nil {
+			return err
+		}
+	}
+	js.Report(targets...)
+	if all {
+		return nil
+	}
+	return status(code)
+}
+
+var killFlags = []string{"-SIGNAL", "-l", "-n NUM", "-s SIGNAL"}
+
+func runKill(_ context.Context, c *kernel.Call) error {
+	args := c.Args[1:]
+	sig := syscall.SIGTERM
+	if len(args) > 0 && (args[0] == "-l" || args[0] == "-L") {
+		return listSignals(c, args[1:])
+	}
+	if len(args) > 0 && isFlag(args[0]) && args[0] != "--" {
+		var name string
+		switch args[0] {
+		case "-s", "-n":
+			if len(args) < 2 {
+				return &kernel.Refusal{Line: fmt.Sprintf("kill: flag '%s' needs a signal", args[0])}
+			}
+			name, args = args[1], args[2:]
+		default:
+			name, args = args[0][1:], args[1:]
+		}
+		s, ok := signame.Parse(name)
+		if !ok {
+			if !strings.HasPrefix(name, "-") && (len(name) > 0 && name[0] >= 'a' && name[0] <= 'z') {
+				return unknownFlag("kill", "-"+name, killFlags...)
+			}
+			// bash's status for a bad signal is 1, not a usage error's 2.
+			fmt.Fprintf(c.Stderr, "kill: unknown signal '%s'; allowed: a name such as TERM, INT, HUP, KILL, or a number (kill -l lists them)\n", name)
+			return kernel.ExitStatus(1)
+		}
+		sig = s
+	}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	js := c.Jobs()
+	if len(args) == 0 {
+		return &kernel.Refusal{Line: fmt.Sprintf("kill: no job or process named; allowed: %s", targetPool(js))}
+	}
+	// Every target is checked before any is signalled.
+	type target struct{ job, pid int }
+	var targets []target
+	for _, a := range args {
+		if strings.HasPrefix(a, "%") {
+			if j, ok := js.Find(a); ok && !j.Finished {
+				targets = append(targets, target{job: j.ID})
+				continue
+			}
+		} else if pid, err := strconv.Atoi(a); err == nil && pid > 0 && owns(js, pid) {
+			targets = append(targets, target{pid: pid})
+			continue
+		}
+		return &kernel.Refusal{Line: fmt.Sprintf("kill: '%s' is not a job or process of this session; allowed: %s", a, targetPool(js))}
+	}
+	failed := false
+	for _, tg := range targets {
+		var err error
+		if tg.job != 0 {
+			err = js.Signal(tg.job, sig)
+		} else {
+			err = js.SignalProcess(tg.pid, sig)
+		}
+		if err != nil {
+			fmt.Fprintf(c.Stderr, "kill: %v\n", err)
+			failed = true
+		}
+	}
+	if failed {
+		return kernel.ExitStatus(1)
+	}
+	return nil
+}
+
+func owns(js *kernel.Jobs, pid int) bool {
+	for _, p := range js.Processes() {
+		if p == pid {
+			return true
+		}
+	}
+	return false
+}
+
+// targetPool lists what kill may signal: the running jobs, then the live
+// processes of the session, in that order, or (none).
+func targetPool(js *kernel.Jobs) string {
+	var names []string
+	for _, j := range js.List() {
+		if !j.Finished {
+			names = append(names, "%"+strconv.Itoa(j.ID))
+		}
+	}
+	for _, pid := range js.Processes() {
+		names = append(names, strconv.Itoa(pid))
+	}
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// listSignals answers kill -l and -L: the table, or for each argument the
+// name of a number (a signal, or an exit status above 128) or the number
+// of a name.
+func listSignals(c *kernel.Call, args []string) error {
+	if len(args) == 0 {
+		_, err := fmt.Fprint(c.Stdout, signame.Table())
+		return err
+	}
+	var b strings.Builder
+	failed := false
+	for _, a := range args {
+		n, err := strconv.Atoi(a)
+		if err != nil {
+			sig, ok := signame.Parse(a)
+			if !ok {
+				fmt.Fprintf(c.Stderr, "kill: %s: invalid signal specification\n", a)
+				failed = true
+				continue
+			}
+			fmt.Fprintln(&b, int(sig))
+			continue
+		}
+		if n > 128 {
+			n -= 128
+		}
+		name := signame.Name(n)
+		if n == 0 {
+			name = "EXIT"
+		}
+		if name == "" {
+			fmt.Fprintf(c.Stderr, "kill: %s: invalid signal specification\n", a)
+			failed = true
+			continue
+		}
+		fmt.Fprintln(&b, name)
+	}
+	fmt.Fprint(c.Stdout, b.String())
+	if failed {
+		return kernel.ExitStatus(1)
+	}
+	return nil
+}

@@ -1,0 +1,424 @@
+package builtins
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// A launcher is a command that runs another (env, timeout, xargs…): a
+// [kernel.Launcher]. Its grammar — options, the operands before the
+// command, NAME=VALUE words — reads the words both for the static pass
+// ([launcher.Unwrap], [launcher.CheckStatic]) and for the run, so that
+// what the guard looks through is what runs.
+type launcher struct {
+	name  string
+	usage string // after the name: "[-i] [NAME=VALUE]... [COMMAND [ARG]...]"
+	about string
+	opts  []option
+	// operands name the words between the options and the command, each
+	// required: timeout's DURATION, flock's FILE.
+	operands []string
+	// assigns lets NAME=VALUE words stand before the command (env).
+	assigns bool
+	// dash is the option a lone "-" before the operands stands for (env's
+	// "-" is -i); empty when "-" is the command.
+	dash string
+	// numeric is the option -N stands for, --N for -N (nice -5, nice --5).
+	numeric string
+	// command says whether a command must follow; without one, run gets
+	// an empty command.
+	command bool
+	// addsWords is true when the launcher adds words read at execution to
+	// the command (xargs), and defaultCommand its command when none is
+	// given.
+	addsWords      bool
+	defaultCommand string
+	// check judges what was read before anything runs, in the static pass
+	// when every word it looks at is literal and again at execution; nil
+	// when there is nothing to judge.
+	check func(a *launchArgs) error
+	run   func(ctx context.Context, c *kernel.Call, a *launchArgs) error
+}
+
+// An option is one of a launcher's flags. key names it in [launchArgs]:
+// the long name, or the short letter when it has none.
+type option struct {
+	short rune
+	long  string
+	key   string // overrides the key: two spellings of one option (flock -x, -e)
+	arg   string // the value's name; "" for a switch
+	// def is the value of a long option given without one (xargs
+	// --replace is --replace={}): the value is then optional, and
+	// attached with = only.
+	def   string
+	about string
+}
+
+func (o option) id() string {
+	switch {
+	case o.key != "":
+		return o.key
+	case o.long != "":
+		return o.long
+	}
+	return string(o.short)
+}
+
+// launchArgs is a launcher's call as read.
+type launchArgs struct {
+	set   map[string][]string // each option given, by key, with its values in order
+	order []string            // the keys as given
+	// operands are the words the grammar names, in order.
+	operands []string
+	// assigns are the NAME=VALUE words before the command.
+	assigns []string
+	// command is the launched command's words.
+	command []kernel.Word
+	// opaque is true when a value or an operand is only known at
+	// execution: check is then left to the run.
+	opaque bool
+}
+
+func (a *launchArgs) has(key string) bool { return len(a.set[key]) > 0 }
+
+// value is the last value of an option, or def when it was not given.
+func (a *launchArgs) value(key, def string) string {
+	if v := a.set[key]; len(v) > 0 {
+		return v[len(v)-1]
+	}
+	return def
+}
+
+// last reports which of keys was given last, "" when none was.
+func (a *launchArgs) last(keys ...string) string {
+	for i := len(a.order) - 1; i >= 0; i-- {
+		for _, k := range keys {
+			if a.order[i] == k {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// argv is the launched command as strings; at execution every word is
+// literal.
+func (a *launchArgs) argv() []string {
+	out := make([]string, len(a.command))
+	for i, w := range a.command {
+		out[i] = w.Text
+	}
+	return out
+}
+
+// read reads a call's words (words[0] is the name) as getopt does in
+// POSIX mode: options until the first word that is not one (or "--"),
+// short options clustered, a value attached or in the next word, long
+// names by a unique prefix, --name=value. Then come the operands, the
+// NAME=VALUE words where the launcher takes them, and the command. An
+// opaque word where an option or an assignment may stand ends the
+// reading there: the command starts at it.
+func (l *launcher) read(words []kernel.Word) (*launchArgs, error) {
+	a := &launchArgs{set: map[string][]string{}}
+	add := func(o option, v string) {
+		a.set[o.id()] = append(a.set[o.id()], v)
+		a.order = append(a.order, o.id())
+	}
+	rest := words[1:]
+	for len(rest) > 0 {
+		w := rest[0]
+		if w.Opaque {
+			a.command = rest
+			return a, nil
+		}
+		t := w.Text
+		if t == "--" {
+			rest = rest[1:]
+			break
+		}
+		if t == "-" && l.dash != "" {
+			add(l.option(l.dash), "")
+			rest = rest[1:]
+			continue
+		}
+		if len(t) < 2 || t[0] != '-' {
+			break
+		}
+		rest = rest[1:]
+		if l.numeric != "" {
+			if n, ok := numericOption(t); ok {
+				add(l.option(l.numeric), n)
+				continue
+			}
+		}
+		if strings.HasPrefix(t, "--") {
+			name, v, hasV := strings.Cut(t[2:], "=")
+			o, err := l.long(name)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case o.arg == "" && hasV:
+				return nil, l.refuse("flag '--%s' takes no value", o.long)
+			case o.arg != "" && !hasV && o.def != "":
+				v = o.def
+			case o.arg != "" && !hasV:
+				if len(rest) == 0 {
+					return nil, l.refuse("flag '--%s' needs %s", o.long, o.arg)
+				}
+				v, a.opaque = rest[0].Text, a.opaque || rest[0].Opaque
+				rest = rest[1:]
+			}
+			add(o, v)
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			o, ok := l.short(rune(t[j]))
+			if !ok {
+				return nil, l.refuse("unknown flag '-%c'; allowed: %s", t[j], l.pool())
+			}
+			if o.arg == "" {
+				add(o, "")
+				continue
+			}
+			v := t[j+1:]
+			if v == "" {
+				if len(rest) == 0 {
+					return nil, l.refuse("flag '-%c' needs %s", o.short, o.arg)
+				}
+				v, a.opaque = rest[0].Text, a.opaque || rest[0].Opaque
+				rest = rest[1:]
+			}
+			add(o, v)
+			break
+		}
+	}
+	for _, name := range l.operands {
+		if len(rest) == 0 {
+			return nil, l.missing(name)
+		}
+		a.operands = append(a.operands, rest[0].Text)
+		a.opaque = a.opaque || rest[0].Opaque
+		rest = rest[1:]
+	}
+	for l.assigns && len(rest) > 0 && !rest[0].Opaque {
+		name, _, ok := strings.Cut(rest[0].Text, "=")
+		if !ok || name == "" {
+			break
+		}
+		a.assigns = append(a.assigns, rest[0].Text)
+		rest = rest[1:]
+	}
+	if len(rest) == 0 && l.command {
+		return nil, l.missing("COMMAND")
+	}
+	a.command = rest
+	return a, nil
+}
+
+// numericOption reads nice's old spelling: -N is N, --N is -N.
+func numericOption(t string) (string, bool) {
+	switch {
+	case strings.HasPrefix(t, "--") && isDigits(t[2:]):
+		return "-" + t[2:], true
+	case isDigits(t[1:]):
+		return t[1:], true
+	}
+	return "", false
+}
+
+func (l *launcher) option(key string) option {
+	for _, o := range l.opts {
+		if o.id() == key {
+			return o
+		}
+	}
+	panic("builtins: " + l.name + " has no option " + key)
+}
+
+func (l *launcher) short(r rune) (option, bool) {
+	for _, o := range l.opts {
+		if o.short == r {
+			return o, true
+		}
+	}
+	return option{}, false
+}
+
+// long finds a long option by its name or a unique prefix of it.
+func (l *launcher) long(name string) (option, error) {
+	var found []option
+	for _, o := range l.opts {
+		if o.long == name {
+			return o, nil
+		}
+		if o.long != "" && strings.HasPrefix(o.long, name) {
+			found = append(found, o)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) > 1:
+		names := make([]string, len(found))
+		for i, o := range found {
+			names[i] = "--" + o.long
+		}
+		return option{}, l.refuse("flag '--%s' is ambiguous; allowed: %s", name, kernel.Pool(names))
+	}
+	return option{}, l.refuse("unknown flag '--%s'; allowed: %s", name, l.pool())
+}
+
+// pool is every flag the launcher takes, for a refusal.
+func (l *launcher) pool() string {
+	names := []string{"--help"}
+	for _, o := range l.opts {
+		if o.short != 0 {
+			names = append(names, "-"+string(o.short))
+		}
+		if o.long != "" {
+			names = append(names, "--"+o.long)
+		}
+	}
+	return kernel.Pool(names)
+}
+
+func (l *launcher) refuse(format string, a ...any) error {
+	return &kernel.Refusal{Line: l.name + ": " + fmt.Sprintf(format, a...)}
+}
+
+func (l *launcher) missing(what string) error {
+	return l.refuse("missing %s; usage: %s %s", what, l.name, l.usage)
+}
+
+func (l *launcher) Name() string                 { return l.name }
+func (l *launcher) Kind() kernel.Kind            { return kernel.Builtin }
+func (l *launcher) Description() string          { return l.about }
+func (l *launcher) Help() string                 { return l.help() }
+func (l *launcher) InputSchema() json.RawMessage { return launcherSchema(l) }
+
+// Run reads the words, judges them and runs the launcher. --help as the
+// first word prints the usage.
+func (l *launcher) Run(ctx context.Context, c *kernel.Call) error {
+	if len(c.Args) == 2 && c.Args[1] == "--help" {
+		_, err := io.WriteString(c.Stdout, l.help())
+		return err
+	}
+	words := make([]kernel.Word, len(c.Args))
+	for i, arg := range c.Args {
+		words[i] = kernel.Word{Text: arg}
+	}
+	a, err := l.read(words)
+	if err != nil {
+		return err
+	}
+	if l.check != nil {
+		if err := l.check(a); err != nil {
+			return err
+		}
+	}
+	return l.run(ctx, c, a)
+}
+
+// Unwrap finds the command the words launch, for the guard and the
+// static pass: none when the launcher refuses them or runs nothing.
+func (l *launcher) Unwrap(words []kernel.Word) (kernel.Launched, bool) {
+	a, err := l.read(words)
+	if err != nil {
+		return kernel.Launched{}, false
+	}
+	command := a.command
+	if len(command) == 0 {
+		if l.defaultCommand == "" {
+			return kernel.Launched{}, false
+		}
+		command = []kernel.Word{{Text: l.defaultCommand}}
+	}
+	if l.addsWords {
+		command = append(command[:len(command):len(command)], kernel.Word{Opaque: true})
+	}
+	var names []string
+	for _, kv := range a.assigns {
+		name, _, _ := strings.Cut(kv, "=")
+		names = append(names, name)
+	}
+	return kernel.Launched{Words: command, Assigns: names}, true
+}
+
+// CheckStatic refuses, before anything runs, a call the launcher is
+// certain to refuse: a flag it does not take, a missing operand, a value
+// it cannot read.
+func (l *launcher) CheckStatic(words []kernel.Word) error {
+	if len(words) == 2 && words[1].Text == "--help" {
+		return nil
+	}
+	a, err := l.read(words)
+	if err != nil || l.check == nil || a.opaque {
+		return err
+	}
+	return l.check(a)
+}
+
+func (l *launcher) help() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: %s %s\n\n%s\n", l.name, l.usage, l.about)
+	if len(l.opts) > 0 {
+		b.WriteString("\nflags:\n")
+		for _, o := range l.opts {
+			var s string
+			switch {
+			case o.short != 0 && o.long != "":
+				s = fmt.Sprintf("-%c, --%s", o.short, o.long)
+			case o.short != 0:
+				s = fmt.Sprintf("-%c", o.short)
+			default:
+				s = "--" + o.long
+			}
+			switch {
+			case o.arg != "" && o.def != "":
+				s += "[=" + o.arg + "]"
+			case o.arg != "" && o.long != "":
+				s += "=" + o.arg
+			case o.arg != "":
+				s += " " + o.arg
+			}
+			fmt.Fprintf(&b, "  %-28s %s\n", s, o.about)
+		}
+	}
+	fmt.Fprintf(&b, "  %-28s %s\n", "--help", "print this help")
+	return b.String()
+}
+
+// launcherSchema describes a launcher for agents: its words.
+func launcherSchema(l *launcher) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{
+		"type":        "object",
+		"description": l.about,
+		"properties": map[string]any{
+			"args": map[string]any{
+				"type":        "array",
+				"items":       map[string]string{"type": "string"},
+				"description": "the words after the command's name: " + l.usage,
+			},
+		},
+		"additionalProperties": false,
+	})
+	return b
+}
+
+// launched turns the status of a launched command into the launcher's
+// result: ctx's error when the call ended, so that the script stops.
+func launched(ctx context.Context, code int, err error) error {
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return status(code)
+}

@@ -1,0 +1,186 @@
+package builtins
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// The launchers here change how a program is scheduled or buffered.
+// shelter starts every program itself, in a process group of its own,
+// and sets nothing on it between fork and exec but its limits and umask
+// (spawn's discipline); what each does with its asks:
+//
+//   - setsid runs its command as shelter runs every program: the leader
+//     of a process group of its own. A new session would let the command
+//     leave the call's kill discipline, which shelter keeps; -f and -w are
+//     accepted, as shelter always waits.
+//   - stdbuf checks its modes and runs the command as it is: stdbuf(1)
+//     works by preloading a library into the program (LD_PRELOAD), which
+//     shelter keeps from every program it starts. In-process commands
+//     write unbuffered anyway.
+//   - ionice checks its class and level and runs the command as it is: a
+//     documented no-op, as shelter sets no I/O priority.
+//   - taskset checks its mask or list and refuses: an affinity set after
+//     the program started would leave what it started first unpinned.
+//   - chrt runs its command under -o 0, the policy it has anyway, and
+//     refuses the real-time policies (-f, -r, chrt's default, -d) and -b
+//     and -i, which shelter cannot set before the program starts.
+
+var launchSetsid = &launcher{
+	name:  "setsid",
+	usage: "[-f] [-w] COMMAND [ARG]...",
+	about: "Run a command through the session's own rules, in a process group of its own (as every program shelter starts) but not a new session: it stays under the call's timeout, cancel and Close.",
+	opts: []option{
+		{short: 'f', long: "fork", about: "accepted: the command always runs in a process of its own"},
+		{short: 'w', long: "wait", about: "accepted: shelter always waits for the command and returns its status"},
+	},
+	command: true,
+	run:     runPlain,
+}
+
+// runPlain runs the command as it is, with the call's streams.
+func runPlain(ctx context.Context, c *kernel.Call, a *launchArgs) error {
+	code, err := c.Launch(ctx, a.argv(), kernel.LaunchOptions{Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr})
+	return launched(ctx, code, err)
+}
+
+var launchStdbuf = &launcher{
+	name:  "stdbuf",
+	usage: "-i MODE | -o MODE | -e MODE... COMMAND [ARG]...",
+	about: "Run a command through the session's own rules; its buffering modes (L, 0, or a size such as 4K) are checked, not applied.",
+	opts: []option{
+		{short: 'i', long: "input", arg: "MODE", about: "standard input's buffering: 0 or a size"},
+		{short: 'o', long: "output", arg: "MODE", about: "standard output's buffering: L, 0 or a size"},
+		{short: 'e', long: "error", arg: "MODE", about: "standard error's buffering: L, 0 or a size"},
+	},
+	command: true,
+	check:   checkStdbuf,
+	run:     runPlain,
+}
+
+var bufferSize = regexp.MustCompile(`^[0-9]+([KMGTPEZY](iB|B)?|kB|B)?$`)
+
+func checkStdbuf(a *launchArgs) error {
+	if len(a.order) == 0 {
+		return &kernel.Refusal{Line: "stdbuf: missing a buffering mode; allowed: -i MODE, -o MODE, -e MODE"}
+	}
+	for _, key := range []string{"input", "output", "error"} {
+		for _, v := range a.set[key] {
+			switch {
+			case v == "L" && key == "input":
+				return &kernel.Refusal{Line: "stdbuf: invalid mode 'L' for standard input; allowed: 0 or a size (line buffering input means nothing)"}
+			case v == "L", bufferSize.MatchString(v):
+			default:
+				return &kernel.Refusal{Line: fmt.Sprintf("stdbuf: invalid mode '%s'; allowed: L, 0 or a size such as 4096, 4K, 1M", v)}
+			}
+		}
+	}
+	return nil
+}
+
+var launchIonice = &launcher{
+	name:  "ionice",
+	usage: "[-c CLASS] [-n LEVEL] [-t] COMMAND [ARG]...",
+	about: "Run a command through the session's own rules; its I/O class (0-3 or a name) and level (0-7) are checked, not applied.",
+	opts: []option{
+		{short: 'c', long: "class", arg: "CLASS", about: "the class: 0/none, 1/realtime, 2/best-effort, 3/idle"},
+		{short: 'n', long: "classdata", arg: "LEVEL", about: "the level within the class, 0 (highest) to 7"},
+		{short: 't', long: "ignore", about: "run the command even when the priority cannot be set"},
+	},
+	command: true,
+	check:   checkIonice,
+	run:     runPlain,
+}
+
+var ioClasses = map[string]bool{
+	"0": true, "none": true, "1": true, "realtime": true,
+	"2": true, "best-effort": true, "3": true, "idle": true,
+}
+
+func checkIonice(a *launchArgs) error {
+	if v, ok := lastValue(a, "class"); ok && !ioClasses[strings.ToLower(v)] {
+		return &kernel.Refusal{Line: fmt.Sprintf("ionice: unknown class '%s'; allowed: 0, 1, 2, 3, best-effort, idle, none, realtime", v)}
+	}
+	if v, ok := lastValue(a, "classdata"); ok {
+		if n, err := strconv.Atoi(v); err != nil || n < 0 || n > 7 {
+			return &kernel.Refusal{Line: fmt.Sprintf("ionice: invalid level '%s'; allowed: an integer from 0 to 7", v)}
+		}
+	}
+	return nil
+}
+
+var launchTaskset = &launcher{
+	name:  "taskset",
+	usage: "[-a] [-c] MASK|LIST COMMAND [ARG]...",
+	about: "Refused once its mask or list is checked: shelter cannot pin a program to CPUs before it starts.",
+	opts: []option{
+		{short: 'a', long: "all-tasks", about: "accepted: every thread"},
+		{short: 'c', long: "cpu-list", about: "the operand is a list (0,2-4) rather than a hexadecimal mask"},
+	},
+	operands: []string{"MASK"},
+	command:  true,
+	check:    checkTaskset,
+	run: func(_ context.Context, _ *kernel.Call, a *launchArgs) error {
+		return &kernel.Refusal{Line: fmt.Sprintf("taskset: cannot pin '%s' to CPUs: shelter cannot set affinity before a program starts; allowed: the command without taskset", a.command[0].Text)}
+	},
+}
+
+var (
+	cpuMask = regexp.MustCompile(`^(0[xX])?[0-9a-fA-F]+(,[0-9a-fA-F]+)*$`)
+	cpuList = regexp.MustCompile(`^[0-9]+(-[0-9]+(:[0-9]+)?)?(,[0-9]+(-[0-9]+(:[0-9]+)?)?)*$`)
+)
+
+func checkTaskset(a *launchArgs) error {
+	v := a.operands[0]
+	if a.has("cpu-list") {
+		if !cpuList.MatchString(v) {
+			return &kernel.Refusal{Line: fmt.Sprintf("taskset: invalid CPU list '%s'; allowed: numbers and ranges such as 0,2-4", v)}
+		}
+		return nil
+	}
+	if !cpuMask.MatchString(v) {
+		return &kernel.Refusal{Line: fmt.Sprintf("taskset: invalid CPU mask '%s'; allowed: a hexadecimal mask such as 0x3, or -c with a list", v)}
+	}
+	return nil
+}
+
+var launchChrt = &launcher{
+	name:  "chrt",
+	usage: "-o|-b|-i [-R] PRIORITY COMMAND [ARG]...",
+	about: "Run a command through the session's own rules under the normal scheduling policy (chrt -o 0); every other policy is refused.",
+	opts: []option{
+		{short: 'o', long: "other", about: "SCHED_OTHER, the normal policy (priority 0)"},
+		{short: 'b', long: "batch", about: "SCHED_BATCH: refused"},
+		{short: 'i', long: "idle", about: "SCHED_IDLE: refused"},
+		{short: 'f', long: "fifo", about: "SCHED_FIFO, real-time: refused"},
+		{short: 'r', long: "rr", about: "SCHED_RR, real-time (chrt's default): refused"},
+		{short: 'd', long: "deadline", about: "SCHED_DEADLINE, real-time: refused"},
+		{short: 'R', long: "reset-on-fork", about: "accepted: children get the normal policy anyway"},
+	},
+	operands: []string{"PRIORITY"},
+	command:  true,
+	check:    checkChrt,
+	run:      runPlain,
+}
+
+func checkChrt(a *launchArgs) error {
+	policy := a.last("other", "batch", "idle", "fifo", "rr", "deadline")
+	switch policy {
+	case "other":
+	case "batch", "idle":
+		return &kernel.Refusal{Line: fmt.Sprintf("chrt: policy '--%s' is not available: shelter cannot set a scheduling policy before a program starts; allowed: -o 0", policy)}
+	case "":
+		return &kernel.Refusal{Line: "chrt: policy SCHED_RR (chrt's default) is real-time and not available; allowed: -o 0"}
+	default:
+		return &kernel.Refusal{Line: fmt.Sprintf("chrt: policy '--%s' is real-time and not available; allowed: -o 0", policy)}
+	}
+	if n, err := strconv.Atoi(a.operands[0]); err != nil || n != 0 {
+		return &kernel.Refusal{Line: fmt.Sprintf("chrt: invalid priority '%s' for SCHED_OTHER; allowed: 0", a.operands[0])}
+	}
+	return nil
+}
