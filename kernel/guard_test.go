@@ -228,3 +228,69 @@ func TestGuardInSessions(t *testing.T) {
 		t.Errorf("without the tool, journalctl did not run: %q %v", b, err)
 	}
 }
+
+// TestGuardFollowsNamerefsAndBraces: a variable entry judges the
+// variable an assignment sets, through a nameref (declared by the script
+// or held by the session) and through a declaration's brace expansion.
+func TestGuardFollowsNamerefsAndBraces(t *testing.T) {
+	k, err := New(Config{Tools: []Tool{&replacer{name: "fetch", desc: "Fetch a URL.", replaces: []string{"HOSTALIASES"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession(SessionOptions{Dir: t.TempDir(), DiscardSpills: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tests := []struct {
+		script  string
+		refused bool
+	}{
+		{"declare -n ref=HOSTALIASES; ref=/tmp/h", true},
+		{"declare -n ref=HOSTALIASES", false}, // sets the nameref, not its target
+		{"declare -n r1=HOSTALIASES; declare -n r2=r1; r2=x", true},
+		{"f() { local -n out=HOSTALIASES; out=x; }", true},
+		{"typeset -gn ref=HOSTALIASES; export ref=x", true},
+		{"declare -n ref=HOSTALIASES; read ref", true},
+		{"declare -n ref=HOSTALIASES; printf -v ref %s x", true},
+		{"declare -n ref=HOSTALIASES; for ref in a b; do :; done", true},
+		{"declare -n ref=HOME; ref=x", false},
+		{"declare -n ref=$name; ref=x", false}, // the target is known at execution only
+		{"declare -n ref=HOSTALIASES; declare ref=x", true},
+		{"declare {HOSTALIASES,X}=x", true},
+		{"export {X,HOSTALIASES}=x", true},
+		{"export {X,HOSTALIASES}", true},
+		{"readonly HOST{ALIASES,NAME}=x", true},
+		{"declare {A,B}=x", false},
+		{"export {A,B}{C,D}", false},
+		{"declare -n ref=HOSTALIASES; export {ref,X}=1", true},
+		{"{HOSTALIASES,X}=x", false}, // no assignment in bash: a command name
+	}
+	for _, tt := range tests {
+		issues, err := s.Check(tt.script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused := false
+		for _, is := range issues {
+			if is.Code == CodeGuard && strings.Contains(is.Message, "the tool 'fetch'") {
+				refused = true
+			}
+		}
+		if refused != tt.refused {
+			t.Errorf("%s: refused %v, want %v (issues %+v)", tt.script, refused, tt.refused, issues)
+		}
+	}
+
+	// A nameref the session holds from an earlier call.
+	if res, err := s.Run(context.Background(), "declare -n held=HOSTALIASES", RunOptions{}); err != nil || res.ExitCode != 0 {
+		t.Fatalf("declaring the nameref: %+v %v", res, err)
+	}
+	res, err := s.Run(context.Background(), "touch marker; held=x", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Rejected || !strings.Contains(res.Stderr, "'held=x' is done with the tool 'fetch' here") {
+		t.Errorf("held nameref: %+v", res)
+	}
+}

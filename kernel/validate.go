@@ -44,6 +44,8 @@ type validation struct {
 	found   map[string]bool // the functions the walk met
 	issues  []Issue
 	rewrite bool // the walk met a node rewriteScript may change
+	// namerefs are the script's declare -n NAME=TARGET, by name.
+	namerefs map[string]string
 }
 
 func (v *validation) visit(n syntax.Node) bool {
@@ -69,7 +71,7 @@ func (v *validation) visit(n syntax.Node) bool {
 	case *syntax.CallExpr:
 		for _, a := range n.Assigns {
 			if a.Name != nil {
-				s.checkVar(&v.issues, a.Pos(), a.Name.Value, n)
+				s.checkVar(&v.issues, a.Pos(), v.assigned(a.Name.Value), n)
 			}
 		}
 		if len(n.Args) > 0 {
@@ -78,19 +80,17 @@ func (v *validation) visit(n syntax.Node) bool {
 				words[i] = staticWord(w)
 			}
 			for _, name := range assignedNames(words) {
-				s.checkVar(&v.issues, n.Pos(), name, n)
+				s.checkVar(&v.issues, n.Pos(), v.assigned(name), n)
 			}
 			s.checkCommand(&v.issues, n.Pos(), words, v.funcs)
 		}
 	case *syntax.DeclClause:
-		for _, a := range n.Args {
-			if a.Name != nil {
-				s.checkVar(&v.issues, a.Pos(), a.Name.Value, n)
-			}
+		for _, d := range v.declNames(n) {
+			s.checkVar(&v.issues, d.pos, d.name, n)
 		}
 	case *syntax.ForClause:
 		if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
-			s.checkVar(&v.issues, it.Name.Pos(), it.Name.Value, n)
+			s.checkVar(&v.issues, it.Name.Pos(), v.assigned(it.Name.Value), n)
 		}
 	}
 	return true
