@@ -121,8 +121,9 @@ func (a *launchArgs) argv() []string {
 // short options clustered, a value attached or in the next word, long
 // names by a unique prefix, --name=value. Then come the operands, the
 // NAME=VALUE words where the launcher takes them, and the command. An
-// opaque word where an option or an assignment may stand ends the
-// reading there: the command starts at it.
+// opaque word where an option may stand is the first operand when the
+// launcher takes operands; otherwise it, like an opaque word where an
+// assignment may stand, ends the reading: the command starts at it.
 func (l *launcher) read(words []kernel.Word) (*launchArgs, error) {
 	a := &launchArgs{set: map[string][]string{}}
 	add := func(o option, v string) {
@@ -133,8 +134,13 @@ func (l *launcher) read(words []kernel.Word) (*launchArgs, error) {
 	for len(rest) > 0 {
 		w := rest[0]
 		if w.Opaque {
-			a.command = rest
-			return a, nil
+			if len(l.operands) == 0 {
+				a.command = rest
+				return a, nil
+			}
+			// Taken for the first operand (timeout $T cmd): the guard
+			// then still sees the command after it.
+			break
 		}
 		t := w.Text
 		if t == "--" {

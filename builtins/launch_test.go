@@ -23,7 +23,11 @@ func launchSession(t *testing.T, cfg kernel.Config) *kernel.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := k.NewSession(kernel.SessionOptions{Dir: t.TempDir(), DiscardSpills: true})
+	dir := t.TempDir()
+	if cfg.Root != "" {
+		dir = cfg.Root
+	}
+	s, err := k.NewSession(kernel.SessionOptions{Dir: dir, DiscardSpills: true})
 	if err != nil {
 		t.Fatal(err)
 	}

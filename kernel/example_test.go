@@ -64,3 +64,35 @@ func ExampleSession_RunArgv() {
 	fmt.Print(res.Stdout)
 	// Output: $(not expanded) ; not a list
 }
+
+// An embedder's launcher runs its command with Call.Launch, through the
+// session's own dispatch: here `retry N COMMAND` (retry, in this
+// package's tests, is some fifty lines). Its Unwrap lets the guard look
+// through it before anything runs; the external policy judges what it
+// launches.
+func ExampleCall_Launch() {
+	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
+	cfg.Root = os.TempDir()
+	calls := 0
+	cfg.Tools = []kernel.Tool{retry{}, flaky{&calls}, logs{}}
+	k, err := kernel.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	s, _ := k.NewSession(kernel.SessionOptions{})
+	defer s.Close()
+	ctx := context.Background()
+
+	res, _ := s.Run(ctx, "retry 5 flaky", kernel.RunOptions{})
+	fmt.Printf("%d after %d calls\n%s", res.ExitCode, calls, res.Stderr)
+	res, _ = s.Run(ctx, "retry 3 journalctl -u nginx", kernel.RunOptions{})
+	fmt.Print(res.ExitCode, " ", res.Stderr)
+	res, _ = s.Run(ctx, "retry 3 curl https://example.com", kernel.RunOptions{})
+	fmt.Print(res.ExitCode, " ", res.Stderr)
+	// Output:
+	// 0 after 3 calls
+	// retry: attempt 1 failed with status 1
+	// retry: attempt 2 failed with status 1
+	// 2 shelter: 'retry 3 journalctl -u nginx' is done with the tool 'logs' here (Read a unit's journal.); call logs instead — nothing ran
+	// 127 shelter: external command 'curl' is not allowed in this session; allowed: (none); to allow it, add 'curl' to Config.AllowExternal (shelter --allow-external curl)
+}

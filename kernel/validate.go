@@ -209,6 +209,13 @@ func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, fu
 		if !ok {
 			break
 		}
+		if c, isChecker := s.tools[name].(StaticChecker); isChecker {
+			// A launcher that will refuse its own words (timeout 5x cmd).
+			if err := c.CheckStatic(inner); err != nil {
+				*issues = append(*issues, issueAt(pos, staticSeverity(err), CodeRefused, err.Error()))
+				return
+			}
+		}
 		inner = next.Words
 	}
 	if len(inner) == 0 || inner[0].Opaque {
@@ -221,12 +228,7 @@ func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, fu
 	if t := s.tools[name]; t != nil {
 		if c, ok := t.(StaticChecker); ok {
 			if err := c.CheckStatic(inner); err != nil {
-				sev := SeverityError
-				var u *uncertainError
-				if errors.As(err, &u) {
-					sev = SeverityWarning
-				}
-				*issues = append(*issues, issueAt(pos, sev, CodeRefused, err.Error()))
+				*issues = append(*issues, issueAt(pos, staticSeverity(err), CodeRefused, err.Error()))
 			}
 		}
 		return
@@ -241,6 +243,16 @@ func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, fu
 	if _, err := spawn.LookPath(s.pathVar(), s.runner.Dir, name); err != nil {
 		*issues = append(*issues, issueAt(pos, SeverityWarning, CodeUnknown, fmt.Sprintf("%s: not a function, tool or program on PATH", name)))
 	}
+}
+
+// staticSeverity is how sure a tool's static check is: a warning for an
+// error wrapped by [Uncertain], else an error.
+func staticSeverity(err error) Severity {
+	var u *uncertainError
+	if errors.As(err, &u) {
+		return SeverityWarning
+	}
+	return SeverityError
 }
 
 // pathVar is the session's current $PATH.
