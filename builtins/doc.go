@@ -2,7 +2,9 @@
 // [kernel.Tool]: the coreutils the sandbox serves (cat, grep, sed, sort,
 // jq, …), which work on files only through the call's
 // [kernel.Opener], so that a confined session's files stay beneath its
-// root.
+// root; and, in [Launchers], the launchers (env, timeout, xargs…, each a
+// [kernel.Launcher] on [kernel.Call.Launch]), job control on
+// [kernel.Call.Jobs], and help and tools.
 //
 // Each command is GNU-compatible for the flags it accepts (short and long
 // forms, clustered short flags, --long=value, --), prints its usage with

@@ -12,6 +12,13 @@
 // through package spawn: its own process group, the session's exported
 // variables exactly, SIGTERM then SIGKILL when the call ends early.
 //
+// A launcher (env, timeout, xargs… see [LauncherNames]) is a tool that
+// runs another command with [Call.Launch], through the session's own
+// dispatch, and tells the static pass what it launches ([Launcher]); the
+// kernel never takes a launcher from PATH, so a kernel without them
+// (package builtins' Launchers) refuses those names. [Call.Jobs] is the
+// session's job control, [Call.Opener] its files.
+//
 // A call is a script: it runs as one interpreter run, so its EXIT trap
 // runs at its end, and shelter rewrites the parsed script before it runs
 // where mvdan/sh would do otherwise than bash (a for (( )) loop's status,
