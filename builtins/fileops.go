@@ -709,14 +709,6 @@ func fsLocation(c *kernel.Call) *time.Location {
 	return time.UTC
 }
 
-// fsAtime is a file's access time.
-func fsAtime(fi fs.FileInfo) time.Time {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return time.Unix(st.Atim.Sec, st.Atim.Nsec)
-	}
-	return fi.ModTime()
-}
-
 // touchParseDate reads touch -d's forms: @EPOCH[.frac], "now", and ISO
 // dates with an optional time, fraction and zone.
 func touchParseDate(s string, now time.Time, loc *time.Location) (time.Time, bool) {

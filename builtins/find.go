@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/shelter-sh/shelter/kernel"
@@ -116,7 +117,7 @@ func runFind(ctx context.Context, c *kernel.Call, argv []string) error {
 			return ctx.Err()
 		}
 		if path == "" {
-			w.fail("''", errors.New("No such file or directory"))
+			w.fail("''", syscall.ENOENT)
 			continue
 		}
 		fi, err := w.o.Lstat(path)

@@ -411,9 +411,15 @@ func (r *jqRun) compile() (*gojq.Code, error) {
 	return code, nil
 }
 
+// jqCompileError is jq's text for a filter that does not compile, printed
+// as it is.
+type jqCompileError string
+
+func (e jqCompileError) Error() string { return string(e) }
+
 // compileError has jq's three lines for a filter that does not compile.
 func (r *jqRun) compileError(err error, line int) error {
-	return fmt.Errorf("jq: error: %s at <top-level>, line %d:\n%s\njq: 1 compile error\n", err, line, r.opts.program)
+	return jqCompileError(fmt.Sprintf("jq: error: %s at <top-level>, line %d:\n%s\njq: 1 compile error\n", err, line, r.opts.program))
 }
 
 func (r *jqRun) execute(ctx context.Context, code *gojq.Code) int {

@@ -272,7 +272,9 @@ func (s *lsState) print(entries []*lsEntry) {
 		if st, ok := e.fi.Sys().(*syscall.Stat_t); ok {
 			uid, gid, nlink = st.Uid, st.Gid, uint64(st.Nlink)
 			if e.fi.Mode()&fs.ModeDevice != 0 {
-				r.size = fmt.Sprintf("%d, %d", (st.Rdev>>8)&0xfff|(st.Rdev>>32)&^0xfff, st.Rdev&0xff|(st.Rdev>>12)&^0xff)
+				// glibc's major and minor of a device number.
+				rdev := uint64(st.Rdev)
+				r.size = fmt.Sprintf("%d, %d", (rdev>>8)&0xfff|(rdev>>32)&^0xfff, rdev&0xff|(rdev>>12)&^0xff)
 			}
 		}
 		r.links = strconv.FormatUint(nlink, 10)

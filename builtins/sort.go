@@ -205,17 +205,16 @@ func sortParseKey(spec string) (*sortKey, error) {
 
 // A sorter holds the parsed options.
 type sorter struct {
-	keys            []*sortKey
-	tab             int // -1: blank to non-blank transitions
-	reverse         bool
-	unique, stable  bool
-	eol             byte
-	check           bool
-	output          string
-	outputGiven     bool
-	operands        []string
-	defaultCompare  bool // no keys, no options: plain byte order
-	reverseFallback bool
+	keys           []*sortKey
+	tab            int // -1: blank to non-blank transitions
+	reverse        bool
+	unique, stable bool
+	eol            byte
+	check          bool
+	output         string
+	outputGiven    bool
+	operands       []string
+	defaultCompare bool // no keys, no options: plain byte order
 }
 
 func sortConfigure(a *args) (*sorter, error) {

@@ -1,0 +1,15 @@
+package builtins
+
+import (
+	"io/fs"
+	"syscall"
+	"time"
+)
+
+// fsAtime is a file's access time.
+func fsAtime(fi fs.FileInfo) time.Time {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return time.Unix(st.Atim.Sec, st.Atim.Nsec)
+	}
+	return fi.ModTime()
+}
