@@ -38,6 +38,7 @@ type inputReader struct {
 	device   bool // a device that is no terminal: reads do not block
 	stop     func() bool
 	stopped  chan struct{}
+	wake     *awaker // the wake-up pipe of a file without deadlines
 	timedOut bool
 }
 
@@ -74,6 +75,7 @@ func newInputReader(ctx context.Context, stdin io.Reader, timeout time.Duration)
 // close resets the file's deadline and gives a regular file back what was
 // read ahead.
 func (in *inputReader) close() {
+	in.wake.close()
 	if in.polled {
 		if !in.stop() {
 			<-in.stopped
@@ -143,15 +145,21 @@ func (in *inputReader) readByte() (byte, error) {
 	return in.readByteWaiting()
 }
 
-// readByteWaiting reads from an input without deadlines in a goroutine,
-// so that ctx and the timeout still end the wait; a byte arriving after
-// that is lost.
+// readByteWaiting reads a byte from an input without deadlines: a
+// terminal, a pipe shelter was given in blocking mode, any other reader.
+// A file is polled together with a wake-up pipe that ctx ending writes
+// to, and read only once it is readable, so that ctx and the timeout end
+// the wait without leaving a read pending: an abandoned read would take
+// the next byte typed from whoever reads the terminal next (the line
+// editor's answer to its cursor query, or the next read). The file's
+// mode is left alone (no O_NONBLOCK on a descriptor shared with the
+// line editor and children). A reader that is no file is read in a
+// goroutine; a byte arriving after the wait ended is lost.
 func (in *inputReader) readByteWaiting() (byte, error) {
-	var r io.Reader = in.r
 	if in.f != nil {
-		r = in.f
+		return in.readByteAwake()
 	}
-	if r == nil {
+	if in.r == nil {
 		return 0, io.EOF
 	}
 	type result struct {
@@ -162,7 +170,7 @@ func (in *inputReader) readByteWaiting() (byte, error) {
 	go func() {
 		var b [1]byte
 		for {
-			n, err := r.Read(b[:])
+			n, err := in.r.Read(b[:])
 			if n == 1 {
 				done <- result{b: b[0]}
 				return
@@ -188,6 +196,114 @@ func (in *inputReader) readByteWaiting() (byte, error) {
 		in.timedOut = true
 		return 0, errReadTimeout
 	}
+}
+
+// readByteAwake is readByteWaiting for a file: poll(2) on it and on the
+// wake-up pipe, with the deadline as poll's timeout.
+func (in *inputReader) readByteAwake() (byte, error) {
+	if err := in.awaken(); err != nil {
+		return 0, err
+	}
+	rc, err := in.f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var b byte
+	var rerr error
+	cerr := rc.Control(func(fd uintptr) { b, rerr = in.pollByte(int(fd)) })
+	if cerr != nil {
+		return 0, cerr
+	}
+	return b, rerr
+}
+
+func (in *inputReader) pollByte(fd int) (byte, error) {
+	fds := []unix.PollFd{
+		{Fd: int32(fd), Events: unix.POLLIN},
+		{Fd: int32(in.wake.fd), Events: unix.POLLIN},
+	}
+	for {
+		timeout := -1
+		if !in.deadline.IsZero() {
+			left := time.Until(in.deadline)
+			if left <= 0 {
+				in.timedOut = true
+				return 0, errReadTimeout
+			}
+			timeout = int((left + time.Millisecond - 1) / time.Millisecond)
+		}
+		fds[0].Revents, fds[1].Revents = 0, 0
+		_, err := unix.Poll(fds, timeout)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		if fds[1].Revents != 0 {
+			if err := in.ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+		if fds[0].Revents&unix.POLLNVAL != 0 {
+			return 0, unix.EBADF
+		}
+		if fds[0].Revents == 0 {
+			continue // the timeout, checked above
+		}
+		var buf [1]byte
+		n, err := unix.Read(fd, buf[:])
+		switch {
+		case n == 1:
+			return buf[0], nil
+		case errors.Is(err, unix.EINTR), errors.Is(err, unix.EAGAIN):
+			// Another reader took it first, or a signal came.
+			continue
+		case err != nil:
+			return 0, err
+		}
+		return 0, io.EOF
+	}
+}
+
+// awaker is the wake-up pipe of an inputReader's polled reads: ctx
+// ending writes a byte to it.
+type awaker struct {
+	r, w *os.File
+	fd   int // r's descriptor
+	stop func() bool
+	done chan struct{} // closed once ctx's write is done
+}
+
+// awaken makes the wake-up pipe, once per reader.
+func (in *inputReader) awaken() error {
+	if in.wake != nil {
+		return nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	a := &awaker{r: r, w: w, fd: int(r.Fd()), done: make(chan struct{})}
+	a.stop = context.AfterFunc(in.ctx, func() {
+		defer close(a.done)
+		w.Write([]byte{0})
+	})
+	in.wake = a
+	return nil
+}
+
+// close closes the wake-up pipe, once ctx's write to it, if it started,
+// is done.
+func (a *awaker) close() {
+	if a == nil {
+		return
+	}
+	if !a.stop() {
+		<-a.done
+	}
+	a.r.Close()
+	a.w.Close()
 }
 
 // inputReady answers read -t 0: whether input is waiting (or at its end),

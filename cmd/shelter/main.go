@@ -89,8 +89,11 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	opts := kernel.RunOptions{Stdin: input, Name: name, Args: params}
 	if isTerminal(stdin) {
 		// As at a shell's prompt: programs read the keyboard, in the
-		// terminal's foreground.
-		opts.Stdin, opts.Terminal = stdin, stdin
+		// terminal's foreground when shelter may hand it on.
+		opts.Stdin = stdin
+		if holdsForeground(stdin, stdout) {
+			opts.Terminal = stdin
+		}
 	}
 	if !o.hasScript {
 		opts.Source = name // FILE's path; empty for a script on stdin

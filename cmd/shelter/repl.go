@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"github.com/shelter-sh/shelter/repl"
@@ -61,4 +62,20 @@ func startREPL(o *options, stdin *os.File, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "shelter: %v\n", err)
 	}
 	return status
+}
+
+// holdsForeground reports whether a script run with the terminal t on
+// stdin may move the terminal's foreground between process groups:
+// shelter's own group holds it, and stdout is a terminal too. Inside a
+// pipeline of the shell that started it (`shelter -c ... | less`)
+// shelter shares its group with the other stages; handing the terminal
+// to a child of shelter would stop a stage that reads the keyboard
+// (SIGTTIN), and the calling shell would report the job stopped.
+func holdsForeground(t *os.File, stdout io.Writer) bool {
+	out, ok := stdout.(*os.File)
+	if !ok || !isTerminal(out) {
+		return false
+	}
+	pgrp, err := unix.IoctlGetInt(int(t.Fd()), unix.TIOCGPGRP)
+	return err == nil && pgrp == unix.Getpgrp()
 }

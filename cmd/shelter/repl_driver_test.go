@@ -112,9 +112,18 @@ const cursorQuery = "\x1b[6n"
 // HOME, the state and the config directories under dir.
 func startTerminal(t *testing.T, dir string, env []string, args ...string) *terminal {
 	t.Helper()
-	bin, err := exec.LookPath("shelter")
+	tm := startProgram(t, dir, env, "shelter", args...)
+	tm.editor = !slices.Contains(args, "-c")
+	return tm
+}
+
+// startProgram starts the program name (on PATH) with args on a new
+// pseudo-terminal, as startTerminal does; keys are typed at once.
+func startProgram(t *testing.T, dir string, env []string, name string, args ...string) *terminal {
+	t.Helper()
+	bin, err := exec.LookPath(name)
 	if err != nil {
-		t.Fatalf("the test binary is not on PATH as shelter: %v", err)
+		t.Fatalf("%s is not on PATH: %v", name, err)
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
@@ -131,7 +140,6 @@ func startTerminal(t *testing.T, dir string, env []string, args ...string) *term
 		t.Skipf("no pty: %v", err)
 	}
 	tm := &terminal{t: t, cmd: cmd, ptmx: ptmx, read: make(chan struct{}, 1), done: make(chan struct{})}
-	tm.editor = !slices.Contains(args, "-c")
 	go tm.readLoop()
 	t.Cleanup(func() {
 		if tm.cmd.ProcessState == nil {

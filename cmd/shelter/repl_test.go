@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -254,4 +258,88 @@ func TestScriptAtATerminalReadsTheKeyboard(t *testing.T) {
 	if code := tm.wait(); code != 0 {
 		t.Errorf("exit %d, want 0", code)
 	}
+}
+
+func TestREPLReadInterruptedLeavesTheKeyboardToThePrompt(t *testing.T) {
+	t.Parallel()
+	tm := startTerminal(t, t.TempDir(), nil, "--norc")
+	tm.expect("$ ")
+	tm.typeKeys("read y\r")
+	tm.typeKeys(keyCtrlC)
+	tm.expect("shelter:~ [130]$ ")
+	// An abandoned read of the keyboard would take the first byte of
+	// the terminal's answer to the line editor's cursor query, and the
+	// prompt would wait for the rest forever.
+	tm.typeKeys("echo ok-$((1+1))\r")
+	tm.expectLine(`^ok-2$`)
+	tm.typeKeys("read -t 0.3 x\r")
+	tm.expect("shelter:~ [142]$ ")
+	tm.typeKeys("echo ok-$((2+2))\r")
+	tm.expectLine(`^ok-4$`)
+	tm.typeKeys(keyCtrlD)
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+}
+
+func TestScriptReadTimedOutLosesNoKey(t *testing.T) {
+	t.Parallel()
+	tm := startTerminal(t, t.TempDir(), nil, "-c", `read -t 0.3 x; echo timed-out-$?; read y; echo "[$y]"`)
+	tm.expect("timed-out-142")
+	tm.typeKeys("hello\r")
+	tm.expectLine(`^\[hello\]$`)
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+}
+
+func TestScriptInAPipelineOfAnInteractiveShellLeavesItTheTerminal(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	dir := t.TempDir()
+	tm := startProgram(t, dir, []string{"PS1=bash-ready$ "}, "bash", "--norc", "--noprofile", "-i")
+	tm.expect("bash-ready$ ")
+	// The first shelter runs a child that holds on until the second
+	// stage has read the keyboard; the second (in the same process group,
+	// as bash runs a pipeline) reads it once the child runs. Were the
+	// child given the terminal, the read would stop the job.
+	holder := `sh -c "touch started; n=0; until [ -e done ] || [ \$n = 2000 ]; do sleep 0.01; n=\$((n+1)); done"`
+	reader := `until [ -e started ]; do sleep 0.01; done; echo READY-$((1+1)); read k </dev/tty; echo GOT:"$k"; touch done`
+	tm.typeKeys("shelter -c '" + holder + "' | shelter -c '" + reader + "'\r")
+	tm.expect("READY-2")
+	tm.typeKeys("x\r")
+	tm.expect("GOT:x")
+	tm.expect("bash-ready$ ")
+	if stopped := stoppedIn(tm.cmd.Process.Pid); len(stopped) > 0 {
+		t.Errorf("stopped processes in the session: %q", stopped)
+	}
+	tm.typeKeys("exit\r")
+	tm.wait()
+	if lines := tm.lines(`Stopped`); len(lines) > 0 {
+		t.Errorf("bash reported a stopped job: %q", lines)
+	}
+}
+
+// stoppedIn lists the stopped processes of session sid, from /proc.
+func stoppedIn(sid int) []string {
+	paths, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var out []string
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		// After the command: state, ppid, pgrp, session.
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 3 && f[0] == "T" && f[3] == strconv.Itoa(sid) {
+			out = append(out, string(b))
+		}
+	}
+	return out
 }
