@@ -19,6 +19,7 @@ func TestSetsidStdbufIoniceTasksetChrt(t *testing.T) {
 	runLaunchCases(t, s, []launchCase{
 		{"setsid echo hi", 0, "hi\n", ""},
 		{"setsid -f -w sh -c 'exit 3'", 3, "", ""},
+		{"setsid -f sh -c 'exit 3'", 2, "", "setsid: -f without -w is not supported: it would leave the command running past its call; allowed: -f -w, or run it as a job (COMMAND &), which ends with the session\n"},
 		{"setsid", 2, "", "setsid: missing COMMAND; usage: setsid " + launchSetsid.usage + "\n"},
 		{"setsid -c true", 2, "", "setsid: unknown flag '-c'; allowed: --fork, --help, --wait, -f, -w\n"},
 		{"stdbuf -oL -e0 -i 4K echo hi", 0, "hi\n", ""},

@@ -17,8 +17,10 @@ import (
 //
 //   - setsid runs its command as shelter runs every program: the leader
 //     of a process group of its own. A new session would let the command
-//     leave the call's kill discipline, which shelter keeps; -f and -w are
-//     accepted, as shelter always waits.
+//     leave the call's kill discipline, which shelter keeps; -w is
+//     accepted, as shelter always waits, and -f without -w, which would
+//     return at once and leave the command running, is refused with a
+//     line naming a job (&) instead.
 //   - stdbuf checks its modes and runs the command as it is: stdbuf(1)
 //     works by preloading a library into the program (LD_PRELOAD), which
 //     shelter keeps from every program it starts. In-process commands
@@ -36,11 +38,19 @@ var launchSetsid = &launcher{
 	usage: "[-f] [-w] COMMAND [ARG]...",
 	about: "Run a command through the session's own rules, in a process group of its own (as every program shelter starts) but not a new session: it stays under the call's timeout, cancel and Close.",
 	opts: []option{
-		{short: 'f', long: "fork", about: "accepted: the command always runs in a process of its own"},
+		{short: 'f', long: "fork", about: "only with -w: a command cannot outlive its call; run it as a job (COMMAND &)"},
 		{short: 'w', long: "wait", about: "accepted: shelter always waits for the command and returns its status"},
 	},
 	command: true,
+	check:   checkSetsid,
 	run:     runPlain,
+}
+
+func checkSetsid(a *launchArgs) error {
+	if a.has("fork") && !a.has("wait") {
+		return &kernel.Refusal{Line: "setsid: -f without -w is not supported: it would leave the command running past its call; allowed: -f -w, or run it as a job (COMMAND &), which ends with the session"}
+	}
+	return nil
 }
 
 // runPlain runs the command as it is, with the call's streams.
