@@ -11,8 +11,10 @@ import (
 )
 
 // History is the REPL's history: past entries in memory, appended to a
-// file as they are accepted, so that prompts running at once and later
-// runs share them. The file holds one entry a line, as typed; an entry
+// file as they are accepted, where later runs read them. Prompts running
+// at once each append their own entries to the file, without
+// interleaving them, but do not see each other's until they start again.
+// The file holds one entry a line, as typed; an entry
 // of several lines is written on one, with each newline as \n and each
 // backslash as \\. History implements the line editor's history source.
 type History struct {
@@ -24,7 +26,10 @@ type History struct {
 
 // OpenHistory reads the history file at path; a file that does not
 // exist yet is an empty history, created with its directory by the
-// first entry. An empty path keeps the history in memory only.
+// first entry. An empty path keeps the history in memory only. The
+// History is never nil: when the file cannot be read, or only in part,
+// it holds what was read, new entries are still appended to the file,
+// and the error says what went wrong.
 func OpenHistory(path string) (*History, error) {
 	h := &History{path: path}
 	if path == "" {
@@ -35,7 +40,7 @@ func OpenHistory(path string) (*History, error) {
 		return h, nil
 	}
 	if err != nil {
-		return nil, err
+		return h, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)

@@ -51,13 +51,27 @@ const continuationPrompt = "> "
 // incomplete reports whether src is an unfinished entry that goes on on
 // the next line: an open quote, a compound command without its end, a
 // heredoc without its delimiter, a trailing && or |, or a trailing
-// backslash. An entry with any other syntax error is complete: running
-// it reports the error.
+// backslash outside a comment. An entry with any other syntax error is
+// complete: running it reports the error. src is parsed as the line
+// editor will run it, ended by a newline: without one the parser finds
+// `cat <<EOF` wrong (its body cannot start) rather than unfinished.
 func incomplete(src string) bool {
-	_, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(src+"\n"), "")
 	if err != nil {
 		return syntax.IsIncomplete(err)
 	}
 	trailing := len(src) - len(strings.TrimRight(src, `\`))
-	return trailing%2 == 1
+	if trailing%2 == 0 {
+		return false
+	}
+	// A comment on the last line runs to its end, backslash included.
+	lastLine := strings.LastIndexByte(src, '\n') + 1
+	commented := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.Comment); ok && int(c.Hash.Offset()) >= lastLine {
+			commented = true
+		}
+		return !commented
+	})
+	return !commented
 }

@@ -54,7 +54,7 @@ func Run(s *kernel.Session, opts Options) (int, error) {
 	if !term.IsTerminal(int(os.Stdin.Fd())) {
 		return 2, ErrNoTerminal
 	}
-	p := &prompt{s: s, running: make(chan struct{}, 1)}
+	p := &prompt{s: s}
 	stop := p.catchSignals()
 	defer stop()
 
@@ -100,10 +100,9 @@ type prompt struct {
 	s      *kernel.Session
 	status int // the last entry's
 
-	mu     sync.Mutex
-	cancel context.CancelFunc // ends the running entry; nil between entries
-
-	running chan struct{} // holds a token while an entry runs
+	mu         sync.Mutex
+	cancel     context.CancelFunc // ends the running entry; nil between entries
+	shownWidth int                // the columns of the last prompt shown
 }
 
 // editor sets up the line editor.
@@ -135,7 +134,11 @@ func (p *prompt) editor(hist *History) *readline.Shell {
 
 func (p *prompt) primary() string {
 	vars := p.s.Vars()
-	return Prompt(p.s.Dir(), vars["HOME"], vars["PS1"], p.status)
+	shown := Prompt(p.s.Dir(), vars["HOME"], vars["PS1"], p.status)
+	p.mu.Lock()
+	p.shownWidth = visibleWidth(shown)
+	p.mu.Unlock()
+	return shown
 }
 
 // run runs one entry on the terminal and shows why it was refused, if
@@ -187,7 +190,10 @@ func (p *prompt) run(entry string) (exited bool) {
 // showIssues prints a refused entry's errors. For an entry of one line,
 // a caret under the prompt's echo of it marks each error's column.
 func (p *prompt) showIssues(entry string, issues []kernel.Issue) {
-	width := visibleWidth(p.primary())
+	// The prompt the entry was typed at, not the one its status makes.
+	p.mu.Lock()
+	width := p.shownWidth
+	p.mu.Unlock()
 	for _, is := range issues {
 		if is.Severity != kernel.SeverityError {
 			continue

@@ -48,10 +48,10 @@ func startREPL(o *options, stdin *os.File, stderr io.Writer) int {
 		return status
 	}
 	defer s.Close()
+	// A history that cannot be read is still appended to.
 	hist, err := repl.OpenHistory(repl.DefaultHistoryPath())
 	if err != nil {
 		fmt.Fprintf(stderr, "shelter: history: %v\n", unwrapPath(err))
-		hist, _ = repl.OpenHistory("")
 	}
 	opts := repl.Options{History: hist}
 	if dir, err := os.UserConfigDir(); err == nil && !o.norc {

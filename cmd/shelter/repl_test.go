@@ -61,6 +61,13 @@ func TestREPLContinuesAnIncompleteEntry(t *testing.T) {
 	tm.expectLine(`^one$`)
 	tm.expectLine(`^two$`)
 	tm.expect("$ ")
+	tm.typeKeys("cat <<EOF\r")
+	tm.expect("> ")
+	tm.typeKeys("body-$((3*3))\r")
+	tm.expect("> ")
+	tm.typeKeys("EOF\r")
+	tm.expectLine(`^body-9$`)
+	tm.expect("$ ")
 	tm.typeKeys("exit\r")
 	if code := tm.wait(); code != 0 {
 		t.Errorf("exit %d, want 0", code)
@@ -220,7 +227,9 @@ func TestREPLShowsARefusalWithItsColumn(t *testing.T) {
 	tm := startTerminal(t, t.TempDir(), nil, "--norc", "--tools", tools)
 	tm.expect("$ ")
 	tm.typeKeys("echo ok; git log --output x\r")
-	tm.expectLine(`^ {11,}\^ git log: unknown flag '--output'; allowed: `)
+	// The caret is under git, after the prompt the entry was typed at
+	// ("shelter:~$ "), not the "shelter:~ [2]$ " that follows it.
+	tm.expectLine(`^ {20}\^ git log: unknown flag '--output'; allowed: `)
 	tm.expect("shelter:~ [2]$ ")
 	tm.typeKeys(keyCtrlD)
 	if code := tm.wait(); code != 2 {
@@ -342,4 +351,32 @@ func stoppedIn(sid int) []string {
 		}
 	}
 	return out
+}
+
+func TestREPLHistoryReadInPartIsKeptAndAppendedTo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "state", "shelter", "history")
+	os.MkdirAll(filepath.Dir(file), 0o700)
+	// A line longer than any entry the reader takes ends the reading.
+	long := "echo kept-$((40+2))\n" + strings.Repeat("x", 17<<20) + "\n"
+	if err := os.WriteFile(file, []byte(long), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerminal(t, dir, nil, "--norc")
+	tm.expect("shelter: history: ")
+	tm.expect("$ ")
+	tm.typeKeys(keyUp)
+	tm.expect("echo kept-$((40+2))")
+	tm.typeKeys(" again\r")
+	tm.expectLine(`^kept-42 again$`)
+	tm.typeKeys(keyCtrlD)
+	tm.wait()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := long + "echo kept-$((40+2)) again\n"; string(b) != want {
+		t.Errorf("history file: %d bytes ending in %q; want the %d read and the new entry", len(b), b[max(len(b)-40, 0):], len(long))
+	}
 }
