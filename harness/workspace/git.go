@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,7 +65,12 @@ func newGitRunner(dir, repo string) (*gitRunner, error) {
 		"HOME=" + dir,
 		"LC_ALL=C",
 		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_SYSTEM=/dev/null",
 		"GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_ATTR_NOSYSTEM=1",
+		// refs/replace/* could make a forged tree stand in for a config
+		// commit's.
+		"GIT_NO_REPLACE_OBJECTS=1",
 		"GIT_TERMINAL_PROMPT=0",
 		"GIT_LITERAL_PATHSPECS=1",
 		"GIT_AUTHOR_NAME=" + identityName,
@@ -90,14 +96,43 @@ func (e *gitError) Error() string {
 	return fmt.Sprintf("git %s: exit status %d: %s", strings.Join(e.Args, " "), e.Status, msg)
 }
 
+// protectedConfig is set on the command line of every git process: the
+// settings that make git run a program or reach the network, pinned so
+// that no file an agent can write decides them. Repository config can
+// hold more (a filter, an include); [checkRepo] refuses those before git
+// runs.
+var protectedConfig = []string{
+	"-c", "core.hooksPath=/dev/null",
+	"-c", "core.fsmonitor=false",
+	"-c", "core.pager=cat",
+	"-c", "core.sshCommand=false",
+	"-c", "core.attributesFile=/dev/null",
+	"-c", "core.askPass=false",
+	"-c", "diff.external=",
+	"-c", "commit.gpgSign=false",
+	"-c", "gc.auto=0",
+	"-c", "maintenance.auto=false",
+	"-c", "protocol.allow=never",
+}
+
 // run runs git with args in dir (the bare repository when dir is empty)
-// and returns its stdout. Hooks never run: an agent can write into the
-// repository and must not get code run in the operator's name.
+// and returns its stdout. It first checks that the repository holds only
+// the config and info/ files shelter wrote ([checkRepo]), and refuses with
+// a [*RepoChangedError] otherwise: an agent can write into the repository
+// and must not get code run in the operator's name. Hooks never run.
 func (g *gitRunner) run(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
+	if err := checkRepo(g.repo); err != nil {
+		return nil, err
+	}
+	return g.spawn(ctx, dir, stdin, args...)
+}
+
+// spawn runs git without checking the repository: for git init only.
+func (g *gitRunner) spawn(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
 	if dir == "" {
 		dir = g.repo
 	}
-	argv := append([]string{"git", "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgSign=false"}, args...)
+	argv := slices.Concat([]string{"git", "--no-pager"}, protectedConfig, args)
 	var stdout, stderr boundedBuffer
 	stdout.limit, stderr.limit = maxGitOutput, maxGitStderr
 	g.spawned.Add(1)

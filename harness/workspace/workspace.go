@@ -77,7 +77,12 @@ func Init(ctx context.Context, dir string) (*Workspace, error) {
 			return nil, err
 		}
 	}
-	if _, err := g.run(ctx, abs, nil, "-c", "init.defaultBranch=config/main", "init", "-q", "--bare", repo); err != nil {
+	// No template: the repository holds no hooks and no info/ files, and
+	// its config is shelter's own, which every later git call checks.
+	if _, err := g.spawn(ctx, abs, nil, "-c", "init.defaultBranch=config/main", "init", "-q", "--bare", "--template=", repo); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(repo, "config"), []byte(repoConfig), 0o644); err != nil {
 		return nil, err
 	}
 	ws := &Workspace{Dir: abs, git: g}
