@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/shelter-sh/shelter/harness"
 	"github.com/shelter-sh/shelter/kernel"
@@ -18,12 +19,23 @@ const (
 	loadSkillOutput = `{"type":"object","properties":{"status":{"enum":["loaded","already_loaded"]},"path":{"type":"string"}},"required":["status","path"]}`
 )
 
+// toolNames are the workspace tools [Tools] makes, sorted.
+var toolNames = []string{"dispatch", "load_skill", "message"}
+
 // Tools returns the workspace's harness tools — dispatch, message and
-// load_skill — for a session of one of its agents. The calling agent is
-// the session's [kernel.Caller].Agent, set by the embedder; no tool takes
-// it from its input. A refusal of the workspace becomes a
-// [*kernel.Refusal]: its line on stderr, status 2.
+// load_skill — whatever the caller. The calling agent is the session's
+// [kernel.Caller].Agent, set by the embedder; no tool takes it from its
+// input. A call by an agent whose role does not grant the tool is refused
+// with a [*NotGrantedError] (a session without an agent is the operator's,
+// and is not checked); [Workspace.Session] goes further and registers only
+// the grant. A refusal of the workspace becomes a [*kernel.Refusal]: its
+// line on stderr, status 2.
 func Tools(ws *Workspace) ([]kernel.Tool, error) {
+	return ws.tools(toolNames)
+}
+
+// tools makes the workspace tools named in names.
+func (ws *Workspace) tools(names []string) ([]kernel.Tool, error) {
 	defs := []struct {
 		def harness.Def
 		run func(ctx context.Context, caller string, args json.RawMessage) (any, error)
@@ -62,8 +74,14 @@ func Tools(ws *Workspace) ([]kernel.Tool, error) {
 	}
 	tools := make([]kernel.Tool, 0, len(defs))
 	for _, d := range defs {
-		run := d.run
+		if !slices.Contains(names, d.def.Name) {
+			continue
+		}
+		name, run := d.def.Name, d.run
 		tool, err := harness.Func(d.def, func(ctx context.Context, in harness.Input) (any, error) {
+			if err := ws.checkGrant(ctx, in.Caller.Agent, name); err != nil {
+				return nil, toolError(err)
+			}
 			out, err := run(ctx, in.Caller.Agent, in.Args)
 			if err != nil {
 				return nil, toolError(err)
@@ -99,9 +117,14 @@ func toolError(err error) error {
 }
 
 // Session returns what a kernel session of agent id needs: the workspace
-// tools, the caller identity (the agent and the workspace directory) and
-// the agent's worktree as working directory. It fails with an
-// [*UnknownAgentError] when the workspace has no such agent.
+// tools its role grants ([Workspace.Grant]) and no others, so that a call
+// of another is the kernel's unknown command; the caller identity (the
+// agent and the workspace directory); and the agent's worktree as working
+// directory. In the sandbox profile, confine the session to that
+// directory (leave [kernel.Config].Root empty, or set it to dir): the
+// repository, the inboxes and the other worktrees are then reached only
+// through the tools. It fails with an [*UnknownAgentError] when the
+// workspace has no such agent.
 func (ws *Workspace) Session(ctx context.Context, id string) (tools []kernel.Tool, caller kernel.Caller, dir string, err error) {
 	r, err := ws.readRefs(ctx)
 	if err != nil {
@@ -110,8 +133,32 @@ func (ws *Workspace) Session(ctx context.Context, id string) (tools []kernel.Too
 	if err := r.checkAgent(id); err != nil {
 		return nil, kernel.Caller{}, "", err
 	}
-	if tools, err = Tools(ws); err != nil {
+	g, err := ws.grant(ctx, r, id)
+	if err != nil {
+		return nil, kernel.Caller{}, "", err
+	}
+	if tools, err = ws.tools(g.tools); err != nil {
 		return nil, kernel.Caller{}, "", err
 	}
 	return tools, kernel.Caller{Agent: id, Workspace: ws.Dir}, ws.Worktree(id), nil
+}
+
+// checkGrant refuses a call of tool by agent caller that its role does not
+// grant; a call without an agent is the operator's.
+func (ws *Workspace) checkGrant(ctx context.Context, caller, tool string) error {
+	if caller == "" {
+		return nil
+	}
+	r, err := ws.readRefs(ctx)
+	if err != nil {
+		return err
+	}
+	g, err := ws.grant(ctx, r, caller)
+	if err != nil {
+		return err
+	}
+	if !g.allows(tool) {
+		return &NotGrantedError{Tool: tool, Agent: caller, Role: g.role, Granted: g.tools}
+	}
+	return nil
 }
