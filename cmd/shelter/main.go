@@ -213,6 +213,15 @@ func (o *options) session(stderr io.Writer) (*kernel.Session, int) {
 		if o.cwd == "" {
 			o.cwd = dir
 		}
+		// In the sandbox an agent reaches its own worktree only; the
+		// repository, the inboxes and the other worktrees are shelter's.
+		if kernel.Profile(o.profile) == kernel.ProfileSandbox {
+			if o.root != "" && filepath.Clean(o.root) != dir {
+				fmt.Fprintf(stderr, "shelter: --root: a sandbox session of agent %s is confined to its worktree %s; give no --root\n", o.agent, dir)
+				return nil, 2
+			}
+			o.root = dir
+		}
 	}
 	tools, err := loadTools(o.tools)
 	if err != nil {
