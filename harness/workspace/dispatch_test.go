@@ -85,7 +85,7 @@ func TestDispatchCreatesChild(t *testing.T) {
 		t.Fatalf("inbox of child: %v, %v", entries, err)
 	}
 	msg, _ := os.ReadFile(filepath.Join(ws.inbox(child), entries[0].Name()))
-	if want := "---\nfrom: " + root + "\ndeposited_at: 2026-03-01T12:00:30Z\n---\n" + goal; string(msg) != want {
+	if want := "---\nfrom: " + root + "\ndeposited_at: 2026-03-01T12:00:30Z\n---\n" + goal; unsealed(t, msg) != want {
 		t.Errorf("message %q\nwant    %q", msg, want)
 	}
 }

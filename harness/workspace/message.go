@@ -90,16 +90,21 @@ func (ws *Workspace) resolve(ctx context.Context, r *refs, agent string) (string
 	return "", &AmbiguousNameError{Name: agent, Agents: wearers}
 }
 
-// deposit writes one message file into id's inbox and returns its path.
+// deposit writes one sealed message file into id's inbox and returns its
+// path.
 func (ws *Workspace) deposit(id, sender, content string) (string, error) {
 	if sender == "" {
 		sender = "user"
+	}
+	key, err := ws.sealKey()
+	if err != nil {
+		return "", err
 	}
 	dir := ws.inbox(id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	body := fmt.Sprintf("---\nfrom: %s\ndeposited_at: %s\n---\n%s", sender, ws.now().UTC().Format(time.RFC3339), content)
+	m := Message{From: sender, DepositedAt: ws.now().UTC().Format(time.RFC3339), Content: content}
 	// Numbering per sender: one past the highest present; a concurrent
 	// sender that took the number makes this one try the next.
 	n, err := lastNumber(dir, sender)
@@ -108,7 +113,8 @@ func (ws *Workspace) deposit(id, sender, content string) (string, error) {
 	}
 	for {
 		n++
-		path := filepath.Join(dir, fmt.Sprintf("%s-%03d.md", sender, n))
+		m.File = fmt.Sprintf("%s-%03d.md", sender, n)
+		path := filepath.Join(dir, m.File)
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if errors.Is(err, fs.ErrExist) {
 			continue
@@ -116,7 +122,7 @@ func (ws *Workspace) deposit(id, sender, content string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		_, werr := f.WriteString(body)
+		_, werr := f.WriteString(sealed(key, id, m))
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
@@ -149,22 +155,4 @@ func lastNumber(dir, sender string) (int, error) {
 		}
 	}
 	return last, nil
-}
-
-// InboxCount returns the number of messages waiting in agent id's inbox.
-func (ws *Workspace) InboxCount(id string) (int, error) {
-	entries, err := os.ReadDir(ws.inbox(id))
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, e := range entries {
-		if e.Type().IsRegular() {
-			n++
-		}
-	}
-	return n, nil
 }
