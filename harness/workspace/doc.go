@@ -14,10 +14,15 @@
 // branch shares with the config branches ([Workspace.Governing]); that
 // commit, never the caller's own tree, decides what a dispatch may do.
 //
+// A session of an agent ([Workspace.Session]) gets only the tools its
+// role grants ([Workspace.Grant]). Messages are sealed by shelter, so
+// [Workspace.Inbox] tells them from files put in an inbox by other means.
+//
 // Every check of an operation runs before its first write: a refusal
 // leaves no branch, worktree or inbox behind. Refusals are errors whose
 // Error() is one line naming what was wrong and what is allowed; [IsRefusal]
 // tells them from failures. Git runs as a child process through package
 // spawn with a hermetic environment: the host's git configuration is never
-// read.
+// read, and before every git process the repository's config and info/
+// must hold only what shelter wrote ([RepoChangedError]).
 package workspace
