@@ -129,8 +129,11 @@ func (g *gitRunner) run(ctx context.Context, dir string, stdin io.Reader, args .
 
 // spawn runs git without checking the repository: for git init only.
 func (g *gitRunner) spawn(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
+	env := g.env
 	if dir == "" {
-		dir = g.repo
+		// Named, not discovered: discovery would follow a .git planted
+		// in repo.git to another repository and its config.
+		dir, env = g.repo, append(slices.Clip(g.env), "GIT_DIR="+g.repo)
 	}
 	argv := slices.Concat([]string{"git", "--no-pager"}, protectedConfig, args)
 	var stdout, stderr boundedBuffer
@@ -139,7 +142,7 @@ func (g *gitRunner) spawn(ctx context.Context, dir string, stdin io.Reader, args
 	status, err := spawn.Run(ctx, &spawn.Cmd{
 		Path:   g.path,
 		Args:   argv,
-		Env:    g.env,
+		Env:    env,
 		Dir:    dir,
 		Stdin:  stdin,
 		Stdout: &stdout,

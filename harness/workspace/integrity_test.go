@@ -127,10 +127,18 @@ func TestPlantedGitVectorsNeverRun(t *testing.T) {
 		})
 	}
 
-	// Restored, the tree's attribute names a filter nothing defines, and
-	// a worktree's config.worktree without the extension is not read:
-	// both are ignored, and a dispatch checks out the tree unfiltered.
+	// Restored, the tree's attribute names a filter nothing defines; a
+	// worktree's config.worktree without the extension is not read; and
+	// a .git planted in repo.git does not lead git to another repository
+	// (shelter names the repository in GIT_DIR): all are ignored, and a
+	// dispatch checks out the tree unfiltered.
 	writeFile(t, filepath.Join(repo, "worktrees", root, "config.worktree"), fmt.Sprintf("[filter \"x\"]\n\tsmudge = %s\n", run))
+	evil := filepath.Join(t.TempDir(), "evil.git")
+	if err := os.CopyFS(evil, os.DirFS(repo)); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(evil, "config"), repoConfig+fmt.Sprintf("[filter \"x\"]\n\tsmudge = %s\n", run))
+	writeFile(t, filepath.Join(repo, ".git"), "gitdir: "+evil+"\n")
 	out, err := ws.Dispatch(ctx, root, DispatchInput{Role: "worker", Goal: "g"})
 	if err != nil {
 		t.Fatal(err)
