@@ -31,11 +31,12 @@ var toolNames = []string{"dispatch", "load_skill", "message"}
 // the grant. A refusal of the workspace becomes a [*kernel.Refusal]: its
 // line on stderr, status 2.
 func Tools(ws *Workspace) ([]kernel.Tool, error) {
-	return ws.tools(toolNames)
+	return ws.tools(toolNames, true)
 }
 
-// tools makes the workspace tools named in names.
-func (ws *Workspace) tools(names []string) ([]kernel.Tool, error) {
+// tools makes the workspace tools named in names; with checked, each call
+// is refused unless the caller's role grants the tool.
+func (ws *Workspace) tools(names []string, checked bool) ([]kernel.Tool, error) {
 	defs := []struct {
 		def harness.Def
 		run func(ctx context.Context, caller string, args json.RawMessage) (any, error)
@@ -79,8 +80,10 @@ func (ws *Workspace) tools(names []string) ([]kernel.Tool, error) {
 		}
 		name, run := d.def.Name, d.run
 		tool, err := harness.Func(d.def, func(ctx context.Context, in harness.Input) (any, error) {
-			if err := ws.checkGrant(ctx, in.Caller.Agent, name); err != nil {
-				return nil, toolError(err)
+			if checked {
+				if err := ws.checkGrant(ctx, in.Caller.Agent, name); err != nil {
+					return nil, toolError(err)
+				}
 			}
 			out, err := run(ctx, in.Caller.Agent, in.Args)
 			if err != nil {
@@ -137,7 +140,8 @@ func (ws *Workspace) Session(ctx context.Context, id string) (tools []kernel.Too
 	if err != nil {
 		return nil, kernel.Caller{}, "", err
 	}
-	if tools, err = ws.tools(g.tools); err != nil {
+	// Cut to the grant here, the tools need no check at the call.
+	if tools, err = ws.tools(g.tools, false); err != nil {
 		return nil, kernel.Caller{}, "", err
 	}
 	return tools, kernel.Caller{Agent: id, Workspace: ws.Dir}, ws.Worktree(id), nil
