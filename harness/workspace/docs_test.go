@@ -58,3 +58,20 @@ func txtarFile(t *testing.T, script, file string) string {
 	t.Fatalf("%s has no file %s", script, file)
 	return ""
 }
+
+// The lines docs/workspace.md shows for a changed repository and a tool
+// outside the grant are the errors' own.
+func TestDocsIntegrityLines(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../docs/workspace.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := &RepoChangedError{File: "repo.git/config", Change: lineChange(repoConfig, repoConfig+"[filter \"x\"]\n")}
+	notGranted := &NotGrantedError{Tool: "dispatch", Agent: "<id>", Role: "compactor", Granted: []string{"message"}}
+	for _, line := range []string{"shelter workspace new: " + changed.Error(), notGranted.Error()} {
+		if !strings.Contains(string(data), line) {
+			t.Errorf("docs/workspace.md does not show %q", line)
+		}
+	}
+}
