@@ -11,78 +11,91 @@ import (
 	"github.com/shelter-sh/shelter/wrapped"
 )
 
-// Candidate is one completion Tab offers: the word as inserted and a
-// one-line description, when there is one.
+// Candidate is one completion Tab offers: the word as it replaces the
+// one typed, quoted for the shell as that one is (a backslash before a
+// space or a quote, or inside the quote the word was opened with, closed
+// after a whole name), and a one-line description, when there is one.
 type Candidate struct {
 	Word        string
 	Description string
-	// Dir is true for a directory, which the word ends in / for and
-	// which takes no space after it.
-	Dir bool
 }
 
 // Complete returns the candidates for the word that ends at cursor in
-// line (cursor counts runes), and that word as typed: command names in
-// command position (functions, builtins, the session's tools, programs
-// on its PATH), a wrapped command's verbs and flags and a harness tool's
-// flags after its name, $NAME for a word with a $, and file paths
-// otherwise. Candidates start with the word; they are sorted, without
-// repeats.
+// line (cursor counts runes), and that word as typed, which every
+// candidate starts with and replaces. The line is split as the shell
+// splits it (quotes, backslashes, operators); the word's value, without
+// its quotes, is completed: command names in command position (after
+// |, ;, &&, if, while, time..., and past assignments: functions,
+// builtins, the session's tools, programs on its PATH), a wrapped
+// command's verbs and flags and a harness tool's flags after its name,
+// $NAME when the word ends in a variable's name being typed, and file
+// paths otherwise ($NAME/ and ~/ expanded with the session's
+// variables). Candidates are sorted, without repeats.
 func Complete(s *kernel.Session, line string, cursor int) (word string, cands []Candidate) {
 	runes := []rune(line)
 	cursor = min(max(cursor, 0), len(runes))
-	before := string(runes[:cursor])
-	words := strings.Fields(before)
-	if len(words) == 0 || strings.HasSuffix(before, " ") || strings.HasSuffix(before, "\t") {
-		words = append(words, "")
-	}
-	word = words[len(words)-1]
-	prior := commandWords(words[:len(words)-1])
+	vars := s.Vars()
+	prior, last := splitLine(string(runes[:cursor]), vars)
+	args, redirected := commandWords(prior)
 
 	switch {
-	case strings.Contains(word, "$"):
-		i := strings.LastIndex(word, "$")
-		cands = varCandidates(s, word[:i], word[i+1:])
-	case len(prior) == 0 && !strings.Contains(word, "/"):
-		cands = commandCandidates(s, word)
+	case last.dollar >= 0:
+		cands = varCandidates(vars, last)
+	case len(args) == 0 && !redirected && !strings.Contains(last.value, "/"):
+		cands = commandCandidates(s, last)
 	default:
 		var only bool
-		if len(prior) > 0 {
-			cands, only = toolCandidates(s, prior, word)
+		if len(args) > 0 && !redirected {
+			cands, only = toolCandidates(s, args, last)
 		}
-		if !only && !strings.HasPrefix(word, "-") {
-			cands = append(cands, pathCandidates(s.Dir(), s.Vars()["HOME"], word)...)
+		if !only && (!strings.HasPrefix(last.value, "-") || strings.Contains(last.value, "=")) {
+			cands = append(cands, pathCandidates(s.Dir(), vars["HOME"], last)...)
 		}
 	}
 	slices.SortFunc(cands, func(a, b Candidate) int { return strings.Compare(a.Word, b.Word) })
 	cands = slices.CompactFunc(cands, func(a, b Candidate) bool { return a.Word == b.Word })
-	return word, cands
+	return last.raw, cands
 }
 
-// commandWords are the words of the command the cursor is in: those
-// after the last operator (;, |, &&, ...) and past leading assignments.
-func commandWords(words []string) []string {
+// commandWords are the values of the words of the command the cursor is
+// in: those after the last operator (;, |, &&, ...) or reserved word
+// that starts a command (if, then, do, while, time, !, ...), past
+// leading assignments and redirections. redirected is true when the
+// word being typed is a redirection's target.
+func commandWords(tokens []token) (words []string, redirected bool) {
 	start := 0
-	for i, w := range words {
-		switch strings.TrimLeft(w, "(") {
-		case ";", "|", "||", "&&", "&", "|&", "then", "do", "else", "elif", "{", "!", "":
+	for i, t := range tokens {
+		switch {
+		case t.op && !isRedirect(t.value):
 			start = i + 1
-		}
-		if strings.HasSuffix(w, ";") || strings.HasSuffix(w, "|") || strings.HasSuffix(w, "&") {
+		case !t.op && i == start && slices.Contains(commandStarters, t.value):
 			start = i + 1
 		}
 	}
-	out := words[start:]
-	for len(out) > 0 && isAssignment(out[0]) {
-		out = out[1:]
+	rest := tokens[start:]
+	for i := 0; i < len(rest); i++ {
+		if rest[i].op {
+			i++ // a redirection and its target
+			continue
+		}
+		if len(words) == 0 && isAssignment(rest[i].value) {
+			continue
+		}
+		words = append(words, rest[i].value)
 	}
-	return out
+	n := len(tokens)
+	return words, n > 0 && tokens[n-1].op && isRedirect(tokens[n-1].value)
 }
+
+// commandStarters are the reserved words after which a command starts.
+var commandStarters = []string{"if", "then", "elif", "else", "do", "while", "until", "time", "!", "{"}
+
+func isRedirect(op string) bool { return op[0] == '<' || op[0] == '>' || op == "&>" }
 
 func isAssignment(w string) bool {
 	name, _, ok := strings.Cut(w, "=")
 	return ok && name != "" && strings.IndexFunc(name, func(r rune) bool {
-		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		return r > 0x7f || !isNameByte(byte(r))
 	}) < 0
 }
 
@@ -99,11 +112,12 @@ var shellWords = []string{
 	"ulimit", "umask", "unalias", "unset", "wait",
 }
 
-func commandCandidates(s *kernel.Session, prefix string) []Candidate {
+func commandCandidates(s *kernel.Session, w lastWord) []Candidate {
+	prefix := w.value
 	var out []Candidate
 	add := func(name, desc string) {
 		if strings.HasPrefix(name, prefix) {
-			out = append(out, Candidate{Word: name, Description: desc})
+			out = append(out, Candidate{Word: w.extend(name[len(prefix):], true), Description: desc})
 		}
 	}
 	for _, t := range s.Tools() {
@@ -140,24 +154,31 @@ func commandCandidates(s *kernel.Session, prefix string) []Candidate {
 // toolCandidates are what may follow a tool's name: a wrapped command's
 // verbs and flags, a harness tool's flags. only is true where nothing
 // else may come (a wrapped command's verb).
-func toolCandidates(s *kernel.Session, words []string, prefix string) (cands []Candidate, only bool) {
+func toolCandidates(s *kernel.Session, words []string, w lastWord) (cands []Candidate, only bool) {
 	t, ok := s.Tool(words[0])
 	if !ok {
 		return nil, false
 	}
+	prefix := w.value
 	if c, ok := t.(*wrapped.Command); ok {
-		return wrappedCandidates(c, words[1:], prefix)
-	}
-	if t.Kind() != kernel.Harness || !strings.HasPrefix(prefix, "-") {
-		return nil, false
-	}
-	out := schemaFlags(t.InputSchema(), prefix)
-	for _, f := range []Candidate{{Word: "--json", Description: "the whole input as one JSON object"}, {Word: "--help", Description: "the tool's usage"}} {
-		if strings.HasPrefix(f.Word, prefix) {
-			out = append(out, f)
+		cands, only = wrappedCandidates(c, words[1:], prefix)
+	} else {
+		if t.Kind() != kernel.Harness || !strings.HasPrefix(prefix, "-") {
+			return nil, false
 		}
+		cands = schemaFlags(t.InputSchema(), prefix)
+		for _, f := range []Candidate{{Word: "--json", Description: "the whole input as one JSON object"}, {Word: "--help", Description: "the tool's usage"}} {
+			if strings.HasPrefix(f.Word, prefix) {
+				cands = append(cands, f)
+			}
+		}
+		only = true
 	}
-	return out, true
+	// The names are values: quoted as the word typed is.
+	for i := range cands {
+		cands[i].Word = w.extend(cands[i].Word[len(prefix):], true)
+	}
+	return cands, only
 }
 
 // wrappedCandidates are a wrapped command's verbs, before one is given,
@@ -221,49 +242,48 @@ func schemaFlags(schema json.RawMessage, prefix string) []Candidate {
 	return out
 }
 
-// varCandidates are $NAME (or ${NAME) for the session's variables whose
-// names start with partial, each after lead, the word before the $.
-func varCandidates(s *kernel.Session, lead, partial string) []Candidate {
-	partial, open := strings.CutPrefix(partial, "{")
+// varCandidates are $NAME (or ${NAME}) for the session's variables
+// whose names start with the one being typed, each after what the word
+// has before its $.
+func varCandidates(vars map[string]string, w lastWord) []Candidate {
+	lead := w.raw[:w.dollar]
+	partial, open := strings.CutPrefix(w.raw[w.dollar+1:], "{")
 	var out []Candidate
-	for name := range s.Vars() {
+	for name := range vars {
 		if !strings.HasPrefix(name, partial) {
 			continue
 		}
-		w := lead + "$" + name
+		word := lead + "$" + name
 		if open {
-			w = lead + "${" + name + "}"
+			word = lead + "${" + name + "}"
 		}
-		out = append(out, Candidate{Word: w})
+		out = append(out, Candidate{Word: word})
 	}
 	return out
 }
 
-// pathCandidates are the files whose paths start with word, relative to
-// dir unless word is absolute or starts with ~/.
-func pathCandidates(dir, home, word string) []Candidate {
-	lead, _, _ := strings.Cut(word, "=")
-	if lead == word || strings.Contains(lead, "/") {
-		lead = ""
-	} else {
-		lead += "="
-		word = word[len(lead):]
+// pathCandidates are the files whose paths start with the word's value,
+// relative to dir unless it is absolute or starts with ~/; after a
+// NAME= or --flag= the value past the = is the path. Hidden files are
+// offered once the name typed starts with a dot.
+func pathCandidates(dir, home string, w lastWord) []Candidate {
+	word, tilde := w.value, w.tilde
+	if lead, rest, ok := strings.Cut(word, "="); ok && !strings.Contains(lead, "/") {
+		word, tilde = rest, strings.HasPrefix(rest, "~/")
 	}
-	base := word
+	wordDir, partial := "", word
+	if i := strings.LastIndexByte(word, '/'); i >= 0 {
+		wordDir, partial = word[:i+1], word[i+1:]
+	}
+	parent := wordDir
 	switch {
-	case strings.HasPrefix(word, "~/") && home != "":
-		base = filepath.Join(home, word[2:])
-		if strings.HasSuffix(word, "/") {
-			base += "/"
-		}
-	case !filepath.IsAbs(word):
-		base = filepath.Join(dir, word)
-		if word == "" || strings.HasSuffix(word, "/") {
-			base += "/"
-		}
+	case tilde && strings.HasPrefix(wordDir, "~/") && home != "":
+		parent = filepath.Join(home, wordDir[2:])
+	case wordDir == "":
+		parent = dir
+	case !filepath.IsAbs(wordDir):
+		parent = filepath.Join(dir, wordDir)
 	}
-	parent, partial := filepath.Split(base)
-	shown, _ := strings.CutSuffix(word, partial)
 	entries, err := os.ReadDir(parent)
 	if err != nil {
 		return nil
@@ -274,12 +294,12 @@ func pathCandidates(dir, home, word string) []Candidate {
 		if !strings.HasPrefix(name, partial) || strings.HasPrefix(name, ".") && !strings.HasPrefix(partial, ".") {
 			continue
 		}
-		c := Candidate{Word: lead + shown + name}
+		rest := name[len(partial):]
 		if fi, err := os.Stat(filepath.Join(parent, name)); err == nil && fi.IsDir() {
-			c.Word += "/"
-			c.Dir = true
+			out = append(out, Candidate{Word: w.extend(rest+"/", false)})
+		} else {
+			out = append(out, Candidate{Word: w.extend(rest, true)})
 		}
-		out = append(out, c)
 	}
 	return out
 }

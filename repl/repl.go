@@ -116,12 +116,17 @@ func (p *prompt) editor(hist *History) *readline.Shell {
 	rl.AcceptMultiline = func(line []rune) bool { return !incomplete(string(line)) }
 	rl.History.Add("history", hist)
 	rl.Completer = func(line []rune, cursor int) readline.Completions {
-		_, cands := Complete(p.s, string(line), cursor)
+		word, cands := Complete(p.s, string(line), cursor)
 		pairs := make([]string, 0, 2*len(cands))
 		for _, c := range cands {
 			pairs = append(pairs, c.Word, c.Description)
 		}
-		return readline.CompleteValuesDescribed(pairs...)
+		// The word as the shell splits it, quotes and all, is what a
+		// candidate replaces (the editor's own is the text since the
+		// last blank).
+		comps := readline.CompleteValuesDescribed(pairs...)
+		comps.PREFIX = word
+		return comps
 	}
 	rl.Keymap.Register(map[string]func(){
 		"shelter-no-suspend": func() { rl.Printf("%s", noSuspend) },

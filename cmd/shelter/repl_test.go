@@ -152,6 +152,9 @@ func TestREPLTabCompletes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "uniquely-named.txt"), []byte("file content\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "with space's.txt"), []byte("quoted content\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tools, err := filepath.Abs(filepath.Join("..", "..", "examples", "tools.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -167,6 +170,9 @@ func TestREPLTabCompletes(t *testing.T) {
 	tm.typeKeys("cat uniq" + keyTab)
 	tm.typeKeys("\r")
 	tm.expectLine(`^file content$`)
+	tm.typeKeys(`cat "with` + keyTab)
+	tm.typeKeys("\r")
+	tm.expectLine(`^quoted content$`)
 	tm.typeKeys(keyCtrlD)
 	if code := tm.wait(); code != 0 {
 		t.Errorf("exit %d, want 0", code)
@@ -175,7 +181,7 @@ func TestREPLTabCompletes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`(?m)^git status +--porcelain *\ncat uniquely-named.txt *\n$`).Match(b) {
+	if !regexp.MustCompile(`(?m)^git status +--porcelain *\ncat uniquely-named.txt *\ncat "with space's.txt" *\n$`).Match(b) {
 		t.Errorf("history after completing:\n%s", b)
 	}
 }
