@@ -36,9 +36,9 @@ type terminal struct {
 
 	mu  sync.Mutex
 	raw []byte // everything shelter printed
-	// lastRead is when shelter last printed something, lastTyped when
-	// keys were last typed.
-	lastRead, lastTyped time.Time
+	// typedAt is how much shelter had printed when keys were last typed
+	// to its line editor.
+	typedAt int
 	seen                int // how much of the screen expect has consumed
 	read                chan struct{}
 	done                chan struct{} // closed when the reader stops
@@ -162,7 +162,6 @@ func (tm *terminal) readLoop() {
 		n, err := tm.ptmx.Read(buf)
 		if n > 0 {
 			tm.mu.Lock()
-			tm.lastRead = time.Now()
 			tm.raw = append(tm.raw, buf[:n]...)
 			for {
 				q := bytes.Index(tm.raw[followed:], []byte(cursorQuery))
@@ -198,45 +197,91 @@ func (tm *terminal) screen() []byte {
 	return bytes.ReplaceAll(text, []byte("\r"), nil)
 }
 
-// settle is how long the line editor must have printed nothing, since
-// it read the answer to its last cursor query and showed the cursor, to
-// be taken as waiting for keys; three times that when the cursor is not
-// shown (a command runs).
-const settle = 200 * time.Millisecond
-
 // cursorShown ends each of the line editor's redraws.
 const cursorShown = "\x1b[?25h"
 
-// typeKeys writes keys as typed on the keyboard, once the line editor
-// waits for them: keys it reads together with the answer to its cursor
-// query are taken for part of the answer and dropped, so a driver that
-// types while the editor draws loses keys (a person typing at that
-// speed, or pasting without bracketed paste, would too). Keys for a
-// script (-c) are typed at once.
+// typeKeys writes keys as typed on the keyboard, one key at a time, each
+// once the line editor waits for it. The editor asks where the cursor is
+// (cursorQuery) in each redraw, and keys it reads together with the
+// terminal's answer are taken for part of it and dropped, so a driver
+// that types while the editor draws loses keys (a person typing at that
+// speed, or pasting without bracketed paste, would too). The editor
+// waits for a key once it has redrawn after the last one: a cursor query
+// came after it (readLoop answers each as it reads it), and what shelter
+// printed since ends with the cursor shown again. Every key the editor
+// reads redraws it; Enter redraws it once the entry has run, at the next
+// prompt. Keys for a script (-c) are typed at once, as are those for a
+// program an entry runs: see typeNow.
 func (tm *terminal) typeKeys(keys string) {
 	tm.t.Helper()
-	deadline := time.Now().Add(waitFor)
+	if !tm.editor {
+		tm.typeNow(keys)
+		return
+	}
+	for _, key := range splitKeys(keys) {
+		tm.waitEditor(key)
+		tm.write(key)
+	}
+}
+
+// waitEditor waits for the line editor to wait for a key (see typeKeys),
+// and notes that key is typed.
+func (tm *terminal) waitEditor(key string) {
+	tm.t.Helper()
+	deadline := time.NewTimer(waitFor)
+	defer deadline.Stop()
 	for {
 		tm.mu.Lock()
 		q := bytes.LastIndex(tm.raw, []byte(cursorQuery))
-		wait := settle
-		if !bytes.HasSuffix(tm.raw, []byte(cursorShown)) {
-			wait = 3 * settle // not drawn, or a command runs
+		idle := q >= tm.typedAt && bytes.HasSuffix(tm.raw[q:], []byte(cursorShown))
+		if idle {
+			tm.typedAt = len(tm.raw)
 		}
-		quiet := time.Since(tm.lastRead) > wait && time.Since(tm.lastTyped) > wait
-		idle := !tm.editor || q >= 0 && len(tm.raw) > q+len(cursorQuery) && quiet
+		rest := string(tm.raw[max(q, 0):])
 		tm.mu.Unlock()
-		if idle || time.Now().After(deadline) {
-			break
+		if idle {
+			return
 		}
 		select {
 		case <-tm.read:
-		case <-time.After(10 * time.Millisecond):
+		case <-tm.done:
+			tm.t.Fatalf("shelter ended before its line editor read %q", key)
+		case <-deadline.C:
+			tm.t.Fatalf("waited %s for the line editor to wait for a key, to type %q; since its last cursor query it printed %q", waitFor, key, rest)
 		}
 	}
+}
+
+// splitKeys splits keys into keys as a keyboard sends them: a character,
+// or an escape sequence (an arrow key's ESC[A).
+func splitKeys(keys string) []string {
+	var out []string
+	for len(keys) > 0 {
+		n := len(string([]rune(keys)[:1]))
+		if loc := keySeq.FindStringIndex(keys); loc != nil {
+			n = loc[1]
+		}
+		out = append(out, keys[:n])
+		keys = keys[n:]
+	}
+	return out
+}
+
+var keySeq = regexp.MustCompile(`^\x1b(\[[0-9;]*[@-~]|O[@-~])`)
+
+// typeNow writes keys at once: to a script's reads, or to a program an
+// entry runs once the test has seen it ready (the line editor does not
+// draw while it runs).
+func (tm *terminal) typeNow(keys string) {
+	tm.t.Helper()
 	tm.mu.Lock()
-	tm.lastTyped = time.Now()
+	tm.typedAt = len(tm.raw)
 	tm.mu.Unlock()
+	tm.write(keys)
+}
+
+func (tm *terminal) write(keys string) {
+	tm.t.Helper()
 	if _, err := tm.ptmx.Write([]byte(keys)); err != nil {
 		tm.t.Fatalf("typing %q: %v", keys, err)
 	}

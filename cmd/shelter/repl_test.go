@@ -88,7 +88,7 @@ func TestREPLCtrlCInterruptsTheRunningCommand(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	start := time.Now()
-	tm.typeKeys(keyCtrlC)
+	tm.typeNow(keyCtrlC)
 	tm.expect("shelter:~ [130]$ ")
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("back at the prompt %s after Ctrl-C", d)
@@ -194,7 +194,7 @@ func TestREPLFullScreenProgramGetsTheKeyboardAndTheModeIsRestored(t *testing.T) 
 	before := tm.expectLine(`^mode-before: (\S+)$`)[1]
 	tm.typeKeys("shelter-fullscreen\r")
 	tm.expect("FULLSCREEN-READY")
-	tm.typeKeys("x")
+	tm.typeNow("x")
 	tm.expect("GOT:x")
 	tm.expect("$ ")
 	tm.typeKeys("echo mode-after: $(stty -g)\r")
@@ -279,8 +279,9 @@ func TestREPLReadInterruptedLeavesTheKeyboardToThePrompt(t *testing.T) {
 	t.Parallel()
 	tm := startTerminal(t, t.TempDir(), nil, "--norc")
 	tm.expect("$ ")
-	tm.typeKeys("read y\r")
-	tm.typeKeys(keyCtrlC)
+	tm.typeKeys(`read -p "$((6*7))> " y` + "\r")
+	tm.expect("42> ")
+	tm.typeNow(keyCtrlC)
 	tm.expect("shelter:~ [130]$ ")
 	// An abandoned read of the keyboard would take the first byte of
 	// the terminal's answer to the line editor's cursor query, and the
