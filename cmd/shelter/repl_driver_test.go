@@ -39,9 +39,9 @@ type terminal struct {
 	// typedAt is how much shelter had printed when keys were last typed
 	// to its line editor.
 	typedAt int
-	seen                int // how much of the screen expect has consumed
-	read                chan struct{}
-	done                chan struct{} // closed when the reader stops
+	seen    int // how much of the screen expect has consumed
+	read    chan struct{}
+	done    chan struct{} // closed when the reader stops
 
 	cursor cursor // where the cursor is, for the answer to cursorQuery
 	editor bool   // shelter runs its prompt, not a script
