@@ -80,7 +80,7 @@ var colonArgv = []string{":"}
 // function of the name wins unless bypass (builtin NAME, command NAME).
 func (s *Session) replacedBuiltin(ctx context.Context, args []string, bypass bool) ([]string, bool) {
 	b := bashBuiltins[args[0]]
-	if b == nil || !bypass && s.call.Load().hasFunc(args[0]) {
+	if b == nil || !bypass && s.callOf(ctx).hasFunc(args[0]) {
 		return nil, false
 	}
 	return b(s, ctx, interp.HandlerCtx(ctx), args), true

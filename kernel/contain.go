@@ -190,7 +190,7 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 	if next, ok := containLoop(hc.Env, args); ok {
 		return next, true
 	}
-	st := s.call.Load()
+	st := s.callOf(ctx)
 	if strings.HasPrefix(args[0], internalPrefix+"bg-") {
 		if st == nil || jobOf(ctx) != nil {
 			return []string{"builtin", ":"}, true // a job's: kill does not know them

@@ -34,13 +34,13 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if next, ok := s.containCall(ctx, args); ok {
 		return next, nil
 	}
-	if st := s.call.Load(); args[0] == "kill" && st != nil && jobOf(ctx) == nil {
+	if st := s.callOf(ctx); args[0] == "kill" && st != nil && jobOf(ctx) == nil {
 		// kill "$!" of a nested background: its pids, then kill as usual.
 		if pids, ok := st.bg.killArgs(interp.HandlerCtx(ctx), args); ok {
 			args = pids
 		}
 	}
-	if st := s.call.Load().forResult(interp.HandlerCtx(ctx).Stdout); st != nil {
+	if st := s.callOf(ctx).forResult(interp.HandlerCtx(ctx).Stdout); st != nil {
 		st.setData(nil)
 	}
 	if next, ok := statusWordArgv(args); ok {
@@ -155,7 +155,7 @@ func (s *Session) dispatch(ctx context.Context, parent *Call, argv []string, std
 func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	c.session = s
 	c.Caller = s.caller
-	c.data = s.call.Load().forResult(c.Stdout)
+	c.data = s.callOf(ctx).forResult(c.Stdout)
 	name := c.Args[0]
 	if line, ok := s.guard.refuse(c.Args); ok {
 		fmt.Fprintln(c.Stderr, line)

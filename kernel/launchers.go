@@ -87,7 +87,7 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	job := jobOf(ctx)
 	var call *callState
 	if job == nil {
-		call = s.call.Load()
+		call = s.callOf(ctx)
 	}
 	started, exited := cmd.Started, cmd.Exited
 	cmd.Started = func(pid int) {

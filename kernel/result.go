@@ -23,9 +23,12 @@ type Result struct {
 	StderrBytes int64           `json:"stderr_bytes"`
 	SpillPath   string          `json:"spill_path"`
 	// StderrSpillPath is SpillPath's counterpart for stderr.
-	StderrSpillPath string  `json:"stderr_spill_path"`
-	Issues          []Issue `json:"issues"`
-	Jobs            []Job   `json:"jobs"`
+	StderrSpillPath string `json:"stderr_spill_path"`
+	// Yielded is true when the call returned at its yield point
+	// (RunOptions.Yield) and goes on as the last of Jobs.
+	Yielded bool    `json:"yielded"`
+	Issues  []Issue `json:"issues"`
+	Jobs    []Job   `json:"jobs"`
 }
 
 // MarshalJSON writes every field, with [] for empty lists and null for

@@ -58,6 +58,17 @@ type RunOptions struct {
 	// end of the next call made without Interactive, the one a prompt
 	// ends with (see [Session.Exited]).
 	Interactive bool
+	// Yield, when positive, bounds how long Run waits for the call: a
+	// call still running then returns what it printed so far with
+	// Result.Yielded set, and goes on as a background job of the session
+	// (the last of Result.Jobs, its output continuing into the job's log),
+	// which `jobs`, `wait %N` and `kill %N` see. The session goes on from
+	// the state it had before the call: what the call changes after it
+	// started (cd, variables) stays the job's. An EXIT trap the call sets
+	// does not run. Ignored with TTY, Terminal and Interactive.
+	Yield time.Duration
+
+	command string // the script's text, for a yielded call's job
 }
 
 // TermSize is the size of a terminal, in characters.
@@ -133,6 +144,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if rewrite {
 		rewriteScript(file)
 	}
+	opts.command = script
 	res := s.execute(ctx, file, opts, start, funcs)
 	res.Issues = append(issues, res.Issues...)
 	return res, nil
@@ -200,6 +212,7 @@ func (s *Session) RunArgv(ctx context.Context, argv []string, opts RunOptions) (
 		return s.rejected(start, issues), nil
 	}
 	stmt := &syntax.Stmt{Cmd: &syntax.CallExpr{Args: words}}
+	opts.command = commandText(stmt)
 	res := s.execute(ctx, &syntax.File{Stmts: []*syntax.Stmt{stmt}}, opts, start, nil)
 	res.Issues = append(issues, res.Issues...)
 	return res, nil
@@ -256,9 +269,24 @@ func issueLine(is Issue) string {
 func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOptions, start time.Time, funcs map[string]bool) Result {
 	f := s.newFrame(opts)
 	stdout, stderr, out, errOut := &f.stdout, &f.stderr, &f.out, &f.errOut
+	var snap *interp.Runner // the state before the call, for a yield
+	if yieldable(opts) {
+		snap = s.runner.Subshell()
+	}
+	// What the call holds is released when it returns, or by the job it
+	// becomes when it yields.
+	var releases []func()
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			for i := len(releases) - 1; i >= 0; i-- {
+				releases[i]()
+			}
+		}
+	}()
 	// What the call starts that leaves its process group is ended when the
 	// call ends (with a subreaper).
-	defer s.window().Close()
+	releases = append(releases, s.window().Close)
 
 	timeout := s.k.cfg.Timeout
 	if opts.Timeout != 0 {
@@ -268,23 +296,33 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	// subshell or group left running in the background ends with it.
 	var runCtx context.Context
 	var end context.CancelFunc
-	if timeout > 0 {
-		runCtx, end = context.WithTimeout(ctx, timeout)
-	} else {
-		runCtx, end = context.WithCancel(ctx)
+	parent, detach := ctx, func() bool { return false }
+	if snap != nil {
+		// A call that yields outlives ctx: ctx ends it only until then.
+		parent = context.WithoutCancel(ctx)
 	}
-	defer end()
+	if timeout > 0 {
+		runCtx, end = context.WithTimeout(parent, timeout)
+	} else {
+		runCtx, end = context.WithCancel(parent)
+	}
+	if snap != nil {
+		detach = context.AfterFunc(ctx, end)
+	}
+	releases = append(releases, end)
 	bctx := s.withBudget(runCtx, start, end)
 	callCtx := context.Context(bctx)
+	if snap != nil {
+		callCtx = context.WithValue(callCtx, callKey{}, &f.state)
+	}
 
 	stdin, closeStdin, err := s.callInput(opts.Stdin)
 	if err != nil {
 		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: stdin: " + err.Error()}})
 	}
-	defer closeStdin()
+	releases = append(releases, closeStdin)
 	r := s.runner
-	defer out.stop()
-	defer errOut.stop()
+	releases = append(releases, out.stop, errOut.stop)
 	errOut.ended = callCtx
 	var shellOut, shellErr io.Writer = out, errOut
 	var tty *callTTY
@@ -324,7 +362,17 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	s.call.Store(state)
 
-	crash, err := runGuarded(callCtx, r, file)
+	var crash any
+	if snap == nil {
+		crash, err = runGuarded(callCtx, r, file)
+	} else {
+		var running chan outcome
+		if crash, err, running = runYielding(callCtx, r, file, opts.Yield); running != nil {
+			handedOff = true
+			detach()
+			return s.yield(&yielded{snap: snap, command: opts.command, ctx: callCtx, end: end, timeout: timeout, f: f, running: running, releases: releases}, start)
+		}
+	}
 	if tty != nil {
 		// Everything printed on the terminal reaches the sink before it is read.
 		tty.Close(s.grace())

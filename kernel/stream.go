@@ -20,12 +20,18 @@ type stream struct {
 	// ended, once its context is done, drops the interpreter's own
 	// "context canceled" lines, noise beside shelter's report.
 	ended context.Context
+	// diverted, once set, receives everything instead (see divert).
+	diverted io.Writer
 }
 
 func (s *stream) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended != nil && s.ended.Err() != nil && isContextError(p) {
+		return len(p), nil
+	}
+	if s.diverted != nil {
+		s.diverted.Write(p)
 		return len(p), nil
 	}
 	s.sink.Write(p)

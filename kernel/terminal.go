@@ -43,7 +43,7 @@ func (s *Session) foreground(ctx context.Context, cmd *spawn.Cmd) {
 	if cmd.Terminal != nil || jobOf(ctx) != nil {
 		return
 	}
-	st := s.call.Load()
+	st := s.callOf(ctx)
 	if st == nil || st.terminal == nil {
 		return
 	}

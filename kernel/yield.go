@@ -1,0 +1,168 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/spawn"
+)
+
+// A call run with RunOptions.Yield runs on the session's interpreter as
+// any other, with a copy of the session's state taken before it starts.
+// Past the yield point the call is handed to the job table as it runs:
+// its streams go on into a job log, and the copy becomes the session's
+// interpreter, so the session goes on from the state it had before the
+// call. Handlers find the call's own state through its context (callOf),
+// since the session's current call is then another one.
+
+type callKey struct{}
+
+// callOf is the foreground call a handler runs for: the one its context
+// names (a yielded call), else the session's running one.
+func (s *Session) callOf(ctx context.Context) *callState {
+	if st, ok := ctx.Value(callKey{}).(*callState); ok {
+		return st
+	}
+	return s.call.Load()
+}
+
+// yieldable reports whether a call with opts may yield: not on a
+// terminal, whose foreground it holds.
+func yieldable(opts RunOptions) bool {
+	return opts.Yield > 0 && opts.TTY == nil && opts.Terminal == nil && !opts.Interactive
+}
+
+type outcome struct {
+	crash any
+	err   error
+}
+
+// runYielding runs file, waiting at most d for it; a nil channel means
+// it finished (crash, err), else it goes on and sends its outcome there.
+func runYielding(ctx context.Context, r *interp.Runner, file *syntax.File, d time.Duration) (any, error, chan outcome) {
+	ch := make(chan outcome, 1)
+	go func() {
+		crash, err := runGuarded(ctx, r, file)
+		ch <- outcome{crash, err}
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case o := <-ch:
+		return o.crash, o.err, nil
+	case <-timer.C:
+		return nil, nil, ch
+	}
+}
+
+// yielded is what a call hands over at its yield point.
+type yielded struct {
+	snap     *interp.Runner // the session's state before the call
+	command  string
+	ctx      context.Context // the call's
+	end      context.CancelFunc
+	timeout  time.Duration
+	f        *callFrame
+	running  chan outcome
+	releases []func() // what the call would release when it returned
+}
+
+// yield turns the running call into a job of the session and answers
+// with what it has printed so far; s.mu is held.
+func (s *Session) yield(y *yielded, start time.Time) Result {
+	t := &s.jobs
+	t.mu.Lock()
+	id := 1
+	for _, j := range t.jobs {
+		id = max(id, j.id+1)
+	}
+	t.mu.Unlock()
+	j := &job{id: id, command: y.command, done: make(chan struct{}), running: make(chan struct{}), cancel: y.end}
+	j.logPath = filepath.Join(s.spills, fmt.Sprintf("job-%d.log", id))
+	var logW io.Writer = io.Discard
+	log, err := spawn.NewLog(j.logPath, s.k.cfg.SpillCap)
+	if err == nil {
+		logW = log
+	}
+	y.f.out.divert(logW)
+	y.f.errOut.divert(logW)
+	// The job ends with the session, not with the caller's context.
+	stop := context.AfterFunc(s.life, y.end)
+	y.releases = append(y.releases, func() { stop() })
+	j.firstPID = maxPID + id
+	close(j.running)
+	t.mu.Lock()
+	t.jobs = append(t.jobs, j)
+	t.mu.Unlock()
+
+	// The session goes on from its state before the call.
+	r := y.snap
+	interp.StdIO(s.devnull, io.Discard, io.Discard)(r)
+	r.Run(context.Background(), noop)
+	s.runner = r
+	s.call.Store(nil)
+
+	stdout, stderr := &y.f.stdout, &y.f.stderr
+	stdout.Close()
+	stderr.Close()
+	res := Result{
+		Cwd:        r.Dir,
+		DurationMS: time.Since(start).Milliseconds(),
+		Yielded:    true,
+		Jobs:       t.running(),
+	}
+	res.Stdout, res.Stderr = s.text(stdout.String()), s.text(stderr.String())
+	res.StdoutBytes, res.StderrBytes = stdout.Total(), stderr.Total()
+	res.Truncated = stdout.Truncated() || stderr.Truncated()
+	res.SpillPath, res.StderrSpillPath = stdout.SpillPath(), stderr.SpillPath()
+
+	go func() {
+		o := <-y.running
+		status := exitCode(o.err)
+		switch {
+		case o.crash != nil:
+			status = 2
+			fmt.Fprintf(logW, "shelter: the interpreter failed on this job: %v\n", o.crash)
+		case errors.Is(y.ctx.Err(), context.DeadlineExceeded):
+			status = 124
+			fmt.Fprintf(logW, "shelter: timed out after %s\n", y.timeout)
+		}
+		t.mu.Lock()
+		switch {
+		case j.signal != 0:
+			status = 128 + int(j.signal)
+		case y.ctx.Err() != nil && status < 124:
+			status = 128 + int(syscall.SIGTERM)
+		}
+		t.mu.Unlock()
+		for i := len(y.releases) - 1; i >= 0; i-- {
+			y.releases[i]()
+		}
+		if log != nil {
+			log.Close()
+		}
+		t.mu.Lock()
+		j.status, j.finished = status, true
+		t.mu.Unlock()
+		close(j.done)
+	}()
+	return res
+}
+
+var noop = mustParse(":").Stmts[0]
+
+// divert sends what the stream receives from now on to w alone: the
+// call it belonged to has returned.
+func (s *stream) divert(w io.Writer) {
+	s.mu.Lock()
+	s.diverted, s.live = w, nil
+	s.mu.Unlock()
+}

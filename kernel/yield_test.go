@@ -1,0 +1,85 @@
+package kernel
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRunYield(t *testing.T) {
+	k, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	s, err := k.NewSession(SessionOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+
+	// A call that ends before its yield point is an ordinary call.
+	res, _ := s.Run(ctx, "x=before; f() { echo f; }", RunOptions{Yield: time.Minute})
+	if res.Yielded || res.ExitCode != 0 {
+		t.Fatalf("quick call: %+v", res)
+	}
+
+	// This one cannot end before its input comes.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	res, _ = s.Run(ctx, `echo 1; read line; cd /; x=after; echo "end $line"`, RunOptions{Stdin: pr, Yield: 300 * time.Millisecond})
+	if !res.Yielded || res.Stdout != "1\n" || res.ExitCode != 0 || res.Cwd != dir {
+		t.Fatalf("yielded call: %+v", res)
+	}
+	if len(res.Jobs) != 1 || res.Jobs[0].ID != 1 || !strings.Contains(res.Jobs[0].Command, "read line") {
+		t.Fatalf("jobs of the yielded call: %+v", res.Jobs)
+	}
+	log := res.Jobs[0].Log
+
+	// The session goes on meanwhile, from its state before the call.
+	res, _ = s.Run(ctx, "jobs; echo $x; f", RunOptions{})
+	if !strings.Contains(res.Stdout, "Running") || !strings.HasSuffix(res.Stdout, "before\nf\n") {
+		t.Fatalf("during the job: %q", res.Stdout)
+	}
+	pw.WriteString("go\n")
+	pw.Close()
+	res, _ = s.Run(ctx, "wait %1; echo $? $x; pwd", RunOptions{})
+	if want := "0 before\n" + dir + "\n"; res.Stdout != want {
+		t.Fatalf("after wait: %q, want %q (stderr %q)", res.Stdout, want, res.Stderr)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil || string(b) != "end go\n" {
+		t.Fatalf("job log: %q, %v", b, err)
+	}
+}
+
+func TestRunYieldClose(t *testing.T) {
+	k, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession(SessionOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := s.Run(context.Background(), "sleep 30", RunOptions{Yield: 100 * time.Millisecond})
+	if !res.Yielded || len(res.Jobs) != 1 {
+		t.Fatalf("%+v", res)
+	}
+	done := make(chan struct{})
+	go func() {
+		s.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close did not end the yielded call")
+	}
+}
