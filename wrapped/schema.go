@@ -139,23 +139,54 @@ func writeJSON(b *bytes.Buffer, v any) {
 // tail). A positional value that starts with - is refused, as is any
 // property the verb's schema does not name or a value of the wrong type.
 func (c *Command) PlanJSON(verb string, input json.RawMessage, dir string) (*Plan, error) {
+	v, words, err := c.jsonWords(verb, input)
+	if err != nil {
+		return nil, err
+	}
+	p := call{cmd: c, args: words, dir: dir, verb: v}
+	plan, err := p.run()
+	if err == nil && plan.Help {
+		return nil, &InputError{Scope: v.scope, Msg: "a JSON call cannot ask for help; read the schema"}
+	}
+	return plan, err
+}
+
+// WordsJSON renders a JSON call of a verb as PlanJSON does, into the
+// words a shell call would give after the command's name: the verb's
+// name (none for the root), then the input's words. It refuses what
+// PlanJSON refuses about the JSON itself (an unknown property, a value of
+// the wrong type); the words are then checked as any shell call is.
+func (c *Command) WordsJSON(verb string, input json.RawMessage) ([]string, error) {
+	v, words, err := c.jsonWords(verb, input)
+	if err != nil {
+		return nil, err
+	}
+	if v.IsRoot() {
+		return words, nil
+	}
+	return append(strings.Fields(v.Name()), words...), nil
+}
+
+// jsonWords is the verb a JSON call names and the words its input
+// renders to.
+func (c *Command) jsonWords(verb string, input json.RawMessage) (*Verb, []string, error) {
 	v, ok := c.Verb(verb)
 	if !ok && verb == c.name {
 		v, ok = c.root, c.root != nil
 	}
 	if !ok {
-		return nil, &UnknownVerbError{Command: c.name, Verb: verb, Allowed: c.verbNames()}
+		return nil, nil, &UnknownVerbError{Command: c.name, Verb: verb, Allowed: c.verbNames()}
 	}
 	obj := map[string]json.RawMessage{}
 	if trimmed := bytes.TrimSpace(input); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 		if trimmed[0] != '{' || json.Unmarshal(trimmed, &obj) != nil {
-			return nil, &InputError{Scope: v.scope, Msg: "input must be a JSON object"}
+			return nil, nil, &InputError{Scope: v.scope, Msg: "input must be a JSON object"}
 		}
 	}
 	known := v.properties()
 	for k := range obj {
 		if !slices.Contains(known, k) {
-			return nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("unknown property '%s'; allowed: %s", show(k), kernel.Pool(known))}
+			return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("unknown property '%s'; allowed: %s", show(k), kernel.Pool(known))}
 		}
 	}
 	var words []string
@@ -167,13 +198,13 @@ func (c *Command) PlanJSON(verb string, input json.RawMessage, dir string) (*Pla
 		values := []json.RawMessage{raw}
 		if f.repeatable {
 			if err := json.Unmarshal(raw, &values); err != nil {
-				return nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' must be an array", f.prop)}
+				return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' must be an array", f.prop)}
 			}
 		}
 		for _, r := range values {
 			w, err := jsonValue(f, r)
 			if err != nil {
-				return nil, &InputError{Scope: v.scope, Msg: err.Error()}
+				return nil, nil, &InputError{Scope: v.scope, Msg: err.Error()}
 			}
 			switch {
 			case f.typ == TypeSwitch && w == "true":
@@ -198,21 +229,21 @@ func (c *Command) PlanJSON(verb string, input json.RawMessage, dir string) (*Pla
 		var values []string
 		if a.many {
 			if json.Unmarshal(raw, &values) != nil {
-				return nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' must be an array of strings", a.name)}
+				return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' must be an array of strings", a.name)}
 			}
 		} else {
 			var s string
 			if json.Unmarshal(raw, &s) != nil {
-				return nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' must be a string", a.name)}
+				return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' must be a string", a.name)}
 			}
 			values = []string{s}
 		}
 		if missing != "" && len(values) > 0 {
-			return nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' given without '%s' before it", a.name, missing)}
+			return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' given without '%s' before it", a.name, missing)}
 		}
 		for _, s := range values {
 			if strings.HasPrefix(s, "-") {
-				return nil, &DashValueError{Scope: v.scope, Name: a.name, Value: s}
+				return nil, nil, &DashValueError{Scope: v.scope, Name: a.name, Value: s}
 			}
 		}
 		words = append(words, values...)
@@ -220,19 +251,14 @@ func (c *Command) PlanJSON(verb string, input json.RawMessage, dir string) (*Pla
 	if raw, ok := obj["args"]; ok && v.tail != TailDeny {
 		var extra []string
 		if json.Unmarshal(raw, &extra) != nil {
-			return nil, &InputError{Scope: v.scope, Msg: "'args' must be an array of strings"}
+			return nil, nil, &InputError{Scope: v.scope, Msg: "'args' must be an array of strings"}
 		}
 		if v.tail == TailAfterDashDash && len(extra) > 0 {
 			words = append(words, "--")
 		}
 		words = append(words, extra...)
 	}
-	p := call{cmd: c, args: words, dir: dir, verb: v}
-	plan, err := p.run()
-	if err == nil && plan.Help {
-		return nil, &InputError{Scope: v.scope, Msg: "a JSON call cannot ask for help; read the schema"}
-	}
-	return plan, err
+	return v, words, nil
 }
 
 // properties are the names of the verb's schema properties.
