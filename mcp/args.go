@@ -1,0 +1,88 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// splitArgs takes the session argument out of a call's arguments; line
+// refuses arguments that are not a JSON object or a session that is not
+// a string.
+func splitArgs(tool string, raw json.RawMessage) (call, string) {
+	var c call
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		c.args = map[string]json.RawMessage{}
+		return c, ""
+	}
+	if raw[0] != '{' || json.Unmarshal(raw, &c.args) != nil {
+		return c, fmt.Sprintf("%s: the arguments must be a JSON object", tool)
+	}
+	if c.args == nil {
+		c.args = map[string]json.RawMessage{}
+	}
+	if h, ok := c.args["session"]; ok {
+		delete(c.args, "session")
+		if json.Unmarshal(h, &c.handle) != nil {
+			return c, fmt.Sprintf("%s: 'session' must be a string, the handle a result gave", tool)
+		}
+	}
+	return c, ""
+}
+
+// bashInput is the bash tool's input.
+type bashInput struct {
+	command        string
+	stdin          io.Reader
+	timeout, yield *time.Duration
+}
+
+var bashProperties = []string{"command", "session", "stdin", "timeout_ms", "yield_ms"}
+
+// parse checks args against the bash tool's schema; it returns the
+// refusal line, or "".
+func (in *bashInput) parse(args map[string]json.RawMessage) string {
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		if !slices.Contains(bashProperties, k) {
+			return fmt.Sprintf("bash: unknown property '%s'; allowed: %s", k, kernel.Pool(bashProperties))
+		}
+	}
+	raw, ok := args["command"]
+	if !ok {
+		return "bash: 'command' is required: the bash source to run"
+	}
+	if json.Unmarshal(raw, &in.command) != nil {
+		return "bash: 'command' must be a string"
+	}
+	if raw, ok := args["stdin"]; ok {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "bash: 'stdin' must be a string"
+		}
+		in.stdin = strings.NewReader(s)
+	}
+	for _, f := range []struct {
+		name string
+		d    **time.Duration
+	}{{"timeout_ms", &in.timeout}, {"yield_ms", &in.yield}} {
+		raw, ok := args[f.name]
+		if !ok {
+			continue
+		}
+		var ms int64
+		if json.Unmarshal(raw, &ms) != nil || ms < 0 {
+			return fmt.Sprintf("bash: '%s' must be an integer of milliseconds, 0 or more", f.name)
+		}
+		d := time.Duration(ms) * time.Millisecond
+		*f.d = &d
+	}
+	return ""
+}

@@ -1,0 +1,15 @@
+// Package mcp is shelter's MCP server (on github.com/modelcontextprotocol/go-sdk):
+// any MCP client gets a persistent, hermetic shell and every declared tool.
+//
+// [Defs] lists what a client sees: the bash tool, one tool per harness
+// tool, one per verb of each wrapped command, and session_close, sorted
+// by wire name ([WireName]). [Render] writes the same list for MCP,
+// OpenAI or Anthropic, as `shelter tools --format` prints it.
+//
+// A [Server] runs each call in a shell session of its own: sessions are
+// explicit handles, passed as the session argument of every tool, so
+// stdio ([Server.Run]) and stateless streamable HTTP ([Server.Handler])
+// work alike. Each result carries the kernel's Result and the handle as
+// structured content, and one text block. The contract for users is
+// docs/mcp.md in the repository.
+package mcp

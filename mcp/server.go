@@ -1,0 +1,287 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/wrapped"
+)
+
+// Options configure a [Server]. Kernel is required; every other zero
+// value is stated at its field.
+type Options struct {
+	Kernel *kernel.Kernel
+	// Session is what each new shell session is made with (its directory,
+	// variables, tools of its own).
+	Session kernel.SessionOptions
+	// Expose names the families of tools listed; empty means all.
+	Expose []Family
+	// Default makes a call without a session use one default session, as
+	// over stdio; otherwise such a call starts a new session, as over
+	// HTTP, and every result names its handle in its text too.
+	Default bool
+	// Yield is the yield_ms a bash call gets when it gives none; zero
+	// means calls never yield.
+	Yield time.Duration
+	// SessionTTL closes a session idle that long; zero means never.
+	// The default session never expires.
+	SessionTTL time.Duration
+	// MaxSessions bounds the sessions open at once; zero means no bound.
+	MaxSessions int
+	// Progress is the interval of progress notifications while a call
+	// runs, to a request that carries a progress token; zero means 15 s.
+	Progress time.Duration
+	// Version is the server's version in the initialize answer.
+	Version string
+}
+
+// Server is an MCP server over a kernel: it lists [Defs] as tools and
+// runs each call in a shell session named by the call's session
+// argument. Sessions are the server's, not the transport's, so one
+// Server serves stdio ([Server.Run]) or any number of HTTP clients
+// ([Server.Handler]) alike. It is safe for concurrent use.
+type Server struct {
+	opts Options
+	mcp  *sdk.Server
+	defs []Def
+	text bool // results name their session in the text block
+
+	table sessionTable
+
+	ctx    context.Context // ends with Close: every call's context derives from it
+	cancel context.CancelFunc
+}
+
+// New builds a server and registers its tools.
+func New(opts Options) (*Server, error) {
+	if opts.Kernel == nil {
+		return nil, fmt.Errorf("mcp: Options.Kernel is nil")
+	}
+	if opts.Progress == 0 {
+		opts.Progress = 15 * time.Second
+	}
+	tools := append(opts.Kernel.Tools(), opts.Session.Tools...)
+	defs, err := Defs(tools, DefOptions{Expose: opts.Expose, Config: opts.Kernel.Config(), Sessions: true})
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, defs: defs, text: !opts.Default}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.table.init(s)
+	version := opts.Version
+	if version == "" {
+		version = "devel"
+	}
+	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "shelter", Version: version}, &sdk.ServerOptions{
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+	})
+	for i := range s.defs {
+		d := &s.defs[i]
+		s.mcp.AddTool(MCPTool(*d, true), s.handler(d))
+	}
+	return s, nil
+}
+
+// MCP is the SDK server, for transports of the embedder's choice.
+func (s *Server) MCP() *sdk.Server { return s.mcp }
+
+// Defs are the tools the server lists, sorted by wire name.
+func (s *Server) Defs() []Def { return s.defs }
+
+// Run serves one client over t (stdio: &sdk.StdioTransport{}) until the
+// client goes or ctx ends.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	return s.mcp.Run(ctx, t)
+}
+
+// Sessions is the number of shell sessions open.
+func (s *Server) Sessions() int { return s.table.len() }
+
+// Drain refuses new sessions from now on; running calls and existing
+// sessions go on.
+func (s *Server) Drain() { s.table.drain() }
+
+// Close cancels every running call (status 130) and closes every
+// session. The server refuses calls afterwards.
+func (s *Server) Close() error {
+	s.table.drain()
+	s.cancel()
+	s.table.closeAll()
+	return nil
+}
+
+// call is one tools/call, its arguments split from its session.
+type call struct {
+	args   map[string]json.RawMessage
+	handle string
+}
+
+func (s *Server) handler(d *Def) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		owner := ownerOf(req.Extra)
+		c, line := splitArgs(d.Title, req.Params.Arguments)
+		if line != "" {
+			return s.refusal(line, c.handle), nil
+		}
+		if d.closer {
+			return s.closeSession(owner, c.handle), nil
+		}
+		e, line := s.table.acquire(owner, c.handle)
+		if line != "" {
+			return s.refusal(line, c.handle), nil
+		}
+		defer s.table.release(e)
+		ctx, stop := e.callContext(ctx)
+		defer stop()
+		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
+			defer s.progress(ctx, req.Session, tok)()
+		}
+		res, line := s.run(ctx, d, e.sess, c.args)
+		if line != "" {
+			return s.refusal(line, e.handle), nil
+		}
+		return s.result(res, e.handle), nil
+	}
+}
+
+// run runs a call of d in sess; line is a refusal of its arguments.
+func (s *Server) run(ctx context.Context, d *Def, sess *kernel.Session, args map[string]json.RawMessage) (kernel.Result, string) {
+	opts := kernel.RunOptions{Yield: s.opts.Yield}
+	var err error
+	var res kernel.Result
+	switch {
+	case d.bash:
+		var in bashInput
+		if line := in.parse(args); line != "" {
+			return res, line
+		}
+		opts.Stdin = in.stdin
+		if in.timeout != nil {
+			opts.Timeout = *in.timeout
+			if opts.Timeout == 0 {
+				opts.Timeout = -1
+			}
+		}
+		if in.yield != nil {
+			opts.Yield = *in.yield
+		}
+		res, err = sess.Run(ctx, in.command, opts)
+	case d.family == FamilyHarness:
+		input, _ := json.Marshal(args)
+		res, err = sess.RunArgv(ctx, []string{d.tool.Name(), "--json", string(input)}, opts)
+	case d.family == FamilyWrapped:
+		input, _ := json.Marshal(args)
+		words, werr := d.tool.(*wrapped.Command).WordsJSON(d.verb.Name(), input)
+		if werr != nil {
+			return res, werr.Error()
+		}
+		res, err = sess.RunArgv(ctx, append(append([]string{}, d.words...), words...), opts)
+	}
+	if err != nil {
+		return res, "shelter: " + strings.TrimPrefix(err.Error(), "shelter: ") + "; call without a session to start a new one"
+	}
+	return res, ""
+}
+
+// progress sends a notification every Progress while the call runs; the
+// returned func stops it.
+func (s *Server) progress(ctx context.Context, ss *sdk.ServerSession, token any) func() {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		start := time.Now()
+		t := time.NewTicker(s.opts.Progress)
+		defer t.Stop()
+		n := 0
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				n++
+				ss.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
+					ProgressToken: token, Progress: float64(n),
+					Message: fmt.Sprintf("running for %s", time.Since(start).Round(time.Second)),
+				})
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+func (s *Server) closeSession(owner, handle string) *sdk.CallToolResult {
+	if line := s.table.close(owner, handle); line != "" {
+		return s.refusal(line, handle)
+	}
+	return s.result(kernel.Result{Stdout: "session closed\n", StdoutBytes: 15}, handle)
+}
+
+// refusal is a call refused before anything ran: status 2, the line on
+// stderr.
+func (s *Server) refusal(line, handle string) *sdk.CallToolResult {
+	line += "\n"
+	return s.result(kernel.Result{ExitCode: 2, Rejected: true, Stderr: line, StderrBytes: int64(len(line))}, handle)
+}
+
+// result is a Result as MCP content: the Result and its session as
+// structured content, and one text block for clients that read text.
+func (s *Server) result(res kernel.Result, handle string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: s.textBlock(res, handle)}},
+		StructuredContent: structured(res, handle),
+		IsError:           res.ExitCode != 0 || res.Rejected,
+	}
+}
+
+// structured is the Result's JSON with a session field.
+func structured(res kernel.Result, handle string) json.RawMessage {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil
+	}
+	h, _ := json.Marshal(handle)
+	b = append(bytes.TrimSuffix(b, []byte("}")), `,"session":`...)
+	b = append(b, h...)
+	return append(b, '}')
+}
+
+// textBlock is stdout, a stderr section when there is stderr, then the
+// exit code, and the session's handle when the transport has no session
+// of its own.
+func (s *Server) textBlock(res kernel.Result, handle string) string {
+	var b strings.Builder
+	b.WriteString(res.Stdout)
+	newline := func() {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if res.Stderr != "" {
+		newline()
+		b.WriteString("--- stderr ---\n")
+		b.WriteString(res.Stderr)
+	}
+	newline()
+	if res.Yielded && len(res.Jobs) > 0 {
+		j := res.Jobs[len(res.Jobs)-1]
+		fmt.Fprintf(&b, "yielded: the call goes on as job %%%d; `wait %%%d` waits for it, its output goes on in %s\n", j.ID, j.ID, j.Log)
+	}
+	fmt.Fprintf(&b, "exit code: %d", res.ExitCode)
+	if s.text && handle != "" {
+		fmt.Fprintf(&b, "\nsession: %s", handle)
+	}
+	return b.String()
+}

@@ -1,0 +1,233 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// entry is one shell session of the server.
+type entry struct {
+	handle string
+	owner  string // a digest of the credentials that made it; "" without
+	sess   *kernel.Session
+	ctx    context.Context // ends when the session is closed
+	cancel context.CancelFunc
+	srv    context.Context // ends when the server is closed
+
+	// guarded by sessionTable.mu
+	busy int
+	last time.Time
+}
+
+// callContext is ctx that also ends when the session or the server is
+// closed.
+func (e *entry) callContext(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop1 := context.AfterFunc(e.ctx, cancel)
+	stop2 := context.AfterFunc(e.srv, cancel)
+	return ctx, func() {
+		stop1()
+		stop2()
+		cancel()
+	}
+}
+
+// sessionTable is the server's sessions, by handle.
+type sessionTable struct {
+	s        *Server
+	mu       sync.Mutex
+	byHandle map[string]*entry
+	def      *entry // the default session, once made
+	draining bool
+	reaper   *time.Ticker
+}
+
+func (t *sessionTable) init(s *Server) {
+	t.s = s
+	t.byHandle = map[string]*entry{}
+	if ttl := s.opts.SessionTTL; ttl > 0 {
+		every := min(max(ttl/4, 10*time.Millisecond), time.Minute)
+		t.reaper = time.NewTicker(every)
+		go t.reap(ttl)
+	}
+}
+
+func (t *sessionTable) reap(ttl time.Duration) {
+	for {
+		select {
+		case <-t.s.ctx.Done():
+			t.reaper.Stop()
+			return
+		case now := <-t.reaper.C:
+			var idle []*entry
+			t.mu.Lock()
+			for h, e := range t.byHandle {
+				if e != t.def && e.busy == 0 && now.Sub(e.last) > ttl {
+					delete(t.byHandle, h)
+					idle = append(idle, e)
+				}
+			}
+			t.mu.Unlock()
+			for _, e := range idle {
+				e.close()
+			}
+		}
+	}
+}
+
+func (t *sessionTable) len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.byHandle)
+}
+
+func (t *sessionTable) drain() {
+	t.mu.Lock()
+	t.draining = true
+	t.mu.Unlock()
+}
+
+// acquire finds the session a call names, or makes one: the default one
+// for no handle on stdio, a new one for no handle otherwise. line refuses
+// the call: an unknown handle, too many sessions, a draining server.
+func (t *sessionTable) acquire(owner, handle string) (*entry, string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var e *entry
+	switch {
+	case handle != "":
+		e = t.byHandle[handle]
+		if e == nil || e.owner != owner {
+			return nil, t.unknown(handle)
+		}
+	case t.s.opts.Default && t.def != nil:
+		e = t.def
+	default:
+		var line string
+		if e, line = t.create(owner); line != "" {
+			return nil, line
+		}
+		if t.s.opts.Default {
+			t.def = e
+		}
+	}
+	e.busy++
+	e.last = time.Now()
+	return e, ""
+}
+
+func (t *sessionTable) unknown(handle string) string {
+	how := "call without a session to start a new one"
+	if t.s.opts.Default {
+		how = "call without a session to use the default one"
+	}
+	return fmt.Sprintf("shelter: unknown session '%s': it was closed, expired or never existed; %s", handle, how)
+}
+
+// create makes a session; t.mu is held.
+func (t *sessionTable) create(owner string) (*entry, string) {
+	if t.draining {
+		return nil, "shelter: the server is shutting down and starts no new session"
+	}
+	if max := t.s.opts.MaxSessions; max > 0 && len(t.byHandle) >= max {
+		return nil, fmt.Sprintf("shelter: %d sessions are open, the limit of --max-sessions %d; close one with session_close, or wait for an idle one to expire", len(t.byHandle), max)
+	}
+	sess, err := t.s.opts.Kernel.NewSession(t.s.opts.Session)
+	if err != nil {
+		return nil, "shelter: cannot start a session: " + err.Error()
+	}
+	e := &entry{handle: newHandle(), owner: owner, sess: sess, srv: t.s.ctx}
+	e.ctx, e.cancel = context.WithCancel(context.Background())
+	t.byHandle[e.handle] = e
+	return e, ""
+}
+
+func (t *sessionTable) release(e *entry) {
+	t.mu.Lock()
+	e.busy--
+	e.last = time.Now()
+	t.mu.Unlock()
+}
+
+// close ends the named session; handle "" is the default one on stdio.
+func (t *sessionTable) close(owner, handle string) string {
+	t.mu.Lock()
+	e := t.byHandle[handle]
+	if handle == "" {
+		if !t.s.opts.Default {
+			t.mu.Unlock()
+			return "session_close: give the session to close, the handle a result gave"
+		}
+		e = t.def
+	}
+	if e == nil || e.owner != owner {
+		t.mu.Unlock()
+		return t.unknown(handle)
+	}
+	delete(t.byHandle, e.handle)
+	if e == t.def {
+		t.def = nil
+	}
+	t.mu.Unlock()
+	e.close()
+	return ""
+}
+
+func (t *sessionTable) closeAll() {
+	t.mu.Lock()
+	all := make([]*entry, 0, len(t.byHandle))
+	for _, e := range t.byHandle {
+		all = append(all, e)
+	}
+	clear(t.byHandle)
+	t.def = nil
+	t.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, e := range all {
+		wg.Go(e.close)
+	}
+	wg.Wait()
+}
+
+// close cancels the session's running call and closes it: its jobs are
+// killed and its temporary directory removed.
+func (e *entry) close() {
+	e.cancel()
+	e.sess.Close()
+}
+
+// newHandle is 128 random bits, in hex.
+func newHandle() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ownerOf is a digest of the request's credentials: its Authorization
+// header over HTTP, "" over stdio.
+func ownerOf(extra *sdk.RequestExtra) string {
+	if extra == nil || extra.Header == nil {
+		return ""
+	}
+	auth := extra.Header.Get("Authorization")
+	if auth == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(auth))
+	return hex.EncodeToString(sum[:])
+}
+
+func (t *sessionTable) isDraining() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.draining
+}
