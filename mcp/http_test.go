@@ -222,4 +222,3 @@ func checkRevision(t *testing.T, cs *sdk.ClientSession, version string, http boo
 		t.Fatalf("exit 3: %q", text(res))
 	}
 }
-

@@ -36,6 +36,8 @@ type options struct {
 	workspace     string
 	agent         string
 	norc          bool
+	serve         serveOptions // shelter serve's own flags
+	format        string       // shelter tools --format
 
 	// bad is the first flag whose value was refused, with why; the flag
 	// package's own message for it would name the flag with one dash.
@@ -73,7 +75,7 @@ type flagSpec struct {
 	verbs   string // the verbs that take it: "run", "check", "tools", space-separated
 }
 
-const allRunning = "run check tools repl"
+const allRunning = "run check tools repl serve"
 
 // flagSpecs are the running flags in the order help lists them.
 var flagSpecs = []flagSpec{

@@ -10,7 +10,7 @@ import (
 
 // verbs are the words `shelter VERB` dispatches on, sorted; a script file
 // of one of these names runs as ./NAME.
-var verbs = []string{"check", "help", "repl", "tools", "version", "workspace"}
+var verbs = []string{"check", "help", "repl", "serve", "tools", "version", "workspace"}
 
 // synopses are each verb's usage lines, before its flags.
 var synopses = map[string]string{
@@ -30,6 +30,7 @@ and nothing runs. A script file named like a verb runs as ./NAME.
 verbs:
   check      validate a script and run nothing
   repl       the interactive prompt, as shelter at a terminal
+  serve      an MCP server on stdio or streamable HTTP
   tools      list every command a session knows, with its schema
   workspace  agent workspaces on git: init, new, list
   help       print the usage of shelter or of a verb
@@ -53,7 +54,7 @@ and "output_schema" and "annotations" for the tools that declare them.
 	"help": `usage:
   shelter help [VERB]
 
-Print the usage of shelter, or of VERB (check, help, repl, tools,
+Print the usage of shelter, or of VERB (check, help, repl, serve, tools,
 version, workspace), on stdout. shelter -h, shelter --help and shelter VERB --help
 print the same.
 `,
@@ -64,6 +65,7 @@ Print shelter's version, the platform and the Go version it was built with.
 `,
 	"workspace": workspaceUsage,
 	"repl":      replUsage,
+	"serve":     serveUsage,
 }
 
 // usage is the help of verb ("run" for running a script): its synopsis

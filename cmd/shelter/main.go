@@ -64,6 +64,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 			return runWorkspace(args[1:], stdout, stderr)
 		case "repl":
 			return runREPL(args[1:], stdin, stdout, stderr)
+		case "serve":
+			return runServe(args[1:], stdin, stdout, stderr)
 		}
 	}
 	var o options
@@ -183,6 +185,22 @@ func pipedInput(stdin *os.File) io.Reader {
 
 // session builds the kernel and session the running flags describe.
 func (o *options) session(stderr io.Writer) (*kernel.Session, int) {
+	k, opts, status := o.kernel(stderr)
+	if status != 0 {
+		return nil, status
+	}
+	s, err := k.NewSession(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter: %v\n", err)
+		return nil, 2
+	}
+	return s, 0
+}
+
+// kernel builds the kernel the running flags describe, and the options
+// of its sessions.
+func (o *options) kernel(stderr io.Writer) (*kernel.Kernel, kernel.SessionOptions, int) {
+	var none kernel.SessionOptions
 	for _, d := range []struct {
 		flag string
 		dir  *string
@@ -193,13 +211,13 @@ func (o *options) session(stderr io.Writer) (*kernel.Session, int) {
 		abs, err := existingDir(d.flag, *d.dir)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
-			return nil, 2
+			return nil, none, 2
 		}
 		*d.dir = abs
 	}
 	if (o.workspace == "") != (o.agent == "") {
 		fmt.Fprintln(stderr, "shelter: --workspace and --agent go together; give both or neither")
-		return nil, 2
+		return nil, none, 2
 	}
 	var extra []kernel.Tool
 	var caller kernel.Caller
@@ -207,7 +225,7 @@ func (o *options) session(stderr io.Writer) (*kernel.Session, int) {
 		tools, c, dir, err := workspaceSession(o.workspace, o.agent)
 		if err != nil {
 			fmt.Fprintf(stderr, "shelter: %v\n", err)
-			return nil, 2
+			return nil, none, 2
 		}
 		extra, caller = tools, c
 		if o.cwd == "" {
@@ -226,24 +244,19 @@ func (o *options) session(stderr io.Writer) (*kernel.Session, int) {
 	tools, err := loadTools(o.tools)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return nil, 2
+		return nil, none, 2
 	}
 	cfg, err := o.config(tools)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return nil, 2
+		return nil, none, 2
 	}
 	k, err := kernel.New(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "shelter: %v\n", err)
-		return nil, 2
+		return nil, none, 2
 	}
-	s, err := k.NewSession(kernel.SessionOptions{Dir: o.cwd, Caller: caller, Tools: extra})
-	if err != nil {
-		fmt.Fprintf(stderr, "shelter: %v\n", err)
-		return nil, 2
-	}
-	return s, 0
+	return k, kernel.SessionOptions{Dir: o.cwd, Caller: caller, Tools: extra}, 0
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
@@ -316,6 +329,9 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	defer s.Close()
+	if o.format != "" {
+		return printFormat(&o, s, stdout, stderr)
+	}
 	infos := kernel.Describe(s.Tools())
 	if o.json {
 		writeJSON(stdout, infos)

@@ -3,12 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"slices"
 
 	"github.com/shelter-sh/shelter/harness"
 	"github.com/shelter-sh/shelter/internal/toolfile"
 	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/mcp"
 	"github.com/shelter-sh/shelter/wrapped"
 )
 
@@ -61,4 +64,31 @@ func loadToolFile(file, path string) ([]kernel.Tool, error) {
 		return nil, err
 	}
 	return append(tools, ts...), nil
+}
+
+// printFormat is `shelter tools --format F`: the tools an MCP client of
+// shelter serve sees, without the session argument serve adds, rendered
+// for an API.
+func printFormat(o *options, s *kernel.Session, stdout, stderr io.Writer) int {
+	f := mcp.Format(o.format)
+	if !slices.Contains(mcp.Formats(), f) {
+		fmt.Fprintf(stderr, "shelter tools: --format: unknown format '%s'; allowed: anthropic, mcp, openai\n", o.format)
+		return 2
+	}
+	if o.json {
+		fmt.Fprintln(stderr, "shelter tools: --json and --format each choose the output; give one")
+		return 2
+	}
+	defs, err := mcp.Defs(s.Tools(), mcp.DefOptions{Config: s.Kernel().Config()})
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter tools: %v\n", err)
+		return 2
+	}
+	out, err := mcp.Render(defs, f)
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter tools: %v\n", err)
+		return 2
+	}
+	stdout.Write(out)
+	return 0
 }

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/mcp"
+)
+
+// serveOptions are shelter serve's own flags.
+type serveOptions struct {
+	http        string
+	tokenFile   string
+	sessionTTL  time.Duration
+	maxSessions int
+	expose      []mcp.Family
+	yield       time.Duration
+	grace       time.Duration
+}
+
+const serveUsage = `usage:
+  shelter serve [flags]                  an MCP server on stdin/stdout
+  shelter serve --http ADDR [flags]      streamable HTTP (stateless) on ADDR
+
+An MCP server (docs/mcp.md): the tools are bash, the harness tools, one
+per verb of each wrapped command, and session_close. The profile is agent
+unless --profile says otherwise. On stdio, a call without a session runs
+in the process's one default session; over HTTP it starts a new session,
+whose handle its result names. A non-loopback --http needs --token-file.
+SIGTERM or Ctrl-C: no new sessions, running calls get --grace, then every
+session is closed and the server exits 0. Logs go to stderr.
+`
+
+func init() {
+	serveFlags := []flagSpec{
+		{name: "http", arg: "ADDR", meaning: "serve streamable HTTP on ADDR (127.0.0.1:8765) instead of stdio", verbs: "serve",
+			value: func(o *options) flag.Value { return &stringFlag{&o.serve.http} }},
+		{name: "token-file", arg: "FILE", meaning: "with --http, accept only requests with Authorization: Bearer and a token of FILE (one a line); required off loopback", verbs: "serve",
+			value: func(o *options) flag.Value { return &stringFlag{&o.serve.tokenFile} }},
+		{name: "session-ttl", arg: "DURATION", meaning: "close a session idle that long; 0 never", def: "30m", verbs: "serve",
+			value: func(o *options) flag.Value { return &serveDuration{o, "--session-ttl", &o.serve.sessionTTL} }},
+		{name: "max-sessions", arg: "N", meaning: "at most N sessions at once; 0 no bound", def: "256", verbs: "serve",
+			value: func(o *options) flag.Value { return &maxSessionsFlag{o} }},
+		{name: "expose", arg: "LIST", meaning: "the families of tools listed, comma-separated: bash, harness, wrapped", def: "all", verbs: "serve",
+			value: func(o *options) flag.Value { return &exposeFlag{o} }},
+		{name: "yield", arg: "DURATION", meaning: "a bash call's yield_ms when it gives none: past it the call returns and goes on as a job; 0 never", def: "45s", verbs: "serve",
+			value: func(o *options) flag.Value { return &serveDuration{o, "--yield", &o.serve.yield} }},
+		{name: "grace", arg: "DURATION", meaning: "on SIGTERM, how long running calls may go on before they are cancelled", def: "30s", verbs: "serve",
+			value: func(o *options) flag.Value { return &serveDuration{o, "--grace", &o.serve.grace} }},
+		{name: "format", arg: "FORMAT", meaning: "print the tools as an API takes them: mcp, openai or anthropic (docs/mcp.md)", verbs: "tools",
+			value: func(o *options) flag.Value { return &stringFlag{&o.format} }},
+	}
+	// Before --help, which help lists last.
+	at := len(flagSpecs) - 1
+	flagSpecs = slices.Insert(flagSpecs, at, serveFlags...)
+	// serve's profile is agent.
+	for i, f := range flagSpecs {
+		if f.name == "profile" && strings.Contains(f.verbs, "serve") {
+			f.verbs, f.def = "serve", string(kernel.ProfileAgent)
+			flagSpecs[i].verbs = strings.TrimSpace(strings.ReplaceAll(" "+flagSpecs[i].verbs+" ", " serve ", " "))
+			flagSpecs = slices.Insert(flagSpecs, i+1, f)
+			break
+		}
+	}
+}
+
+func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	o := options{profile: string(kernel.ProfileAgent)}
+	o.serve = serveOptions{sessionTTL: 30 * time.Minute, maxSessions: 256, yield: 45 * time.Second, grace: 30 * time.Second}
+	rest, status := o.parse("serve", args, stdout, stderr)
+	if status >= 0 {
+		return status
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "shelter serve: unexpected argument '%s'; allowed: (none)\n", rest[0])
+		return 2
+	}
+	so := o.serve
+	var tokens []string
+	switch {
+	case so.http == "" && so.tokenFile != "":
+		fmt.Fprintln(stderr, "shelter serve: --token-file goes with --http; stdio has no tokens")
+		return 2
+	case so.tokenFile != "":
+		var err error
+		if tokens, err = mcp.ReadTokens(so.tokenFile); err != nil {
+			fmt.Fprintf(stderr, "shelter serve: %v\n", err)
+			return 2
+		}
+	case so.http != "" && !mcp.IsLoopback(so.http):
+		fmt.Fprintf(stderr, "shelter serve: --http %s is not a loopback address; give --token-file FILE so that only holders of a token reach the shell, or bind 127.0.0.1\n", so.http)
+		return 2
+	}
+	k, sessOpts, status := o.kernel(stderr)
+	if status != 0 {
+		return status
+	}
+	srv, err := mcp.New(mcp.Options{
+		Kernel: k, Session: sessOpts, Expose: so.expose, Default: so.http == "",
+		Yield: so.yield, SessionTTL: so.sessionTTL, MaxSessions: so.maxSessions, Version: version(),
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter serve: %v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if so.http == "" {
+		err := srv.Run(ctx, &sdk.IOTransport{Reader: stdin, Writer: nopCloser{stdout}})
+		srv.Close()
+		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+			fmt.Fprintf(stderr, "shelter serve: %v\n", err)
+		}
+		return 0
+	}
+	return serveHTTP(ctx, srv, so, tokens, stderr)
+}
+
+// serveHTTP serves until ctx ends, then drains: no new sessions, running
+// calls get the grace, every session is closed.
+func serveHTTP(ctx context.Context, srv *mcp.Server, so serveOptions, tokens []string, stderr io.Writer) int {
+	ln, err := net.Listen("tcp", so.http)
+	if err != nil {
+		fmt.Fprintf(stderr, "shelter serve: --http %s: %v\n", so.http, unwrapOp(err))
+		return 2
+	}
+	hs := &http.Server{Handler: srv.Handler(tokens), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	fmt.Fprintf(stderr, "shelter serve: listening on http://%s\n", ln.Addr())
+	select {
+	case err := <-served:
+		fmt.Fprintf(stderr, "shelter serve: %v\n", err)
+		srv.Close()
+		return 1
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(stderr, "shelter serve: draining")
+	srv.Drain()
+	graceCtx, cancel := context.WithTimeout(context.Background(), so.grace)
+	defer cancel()
+	hs.Shutdown(graceCtx)
+	srv.Close()
+	hs.Close()
+	return 0
+}
+
+func unwrapOp(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return op.Err
+	}
+	return err
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+type serveDuration struct {
+	o    *options
+	name string
+	p    *time.Duration
+}
+
+func (f *serveDuration) String() string { return "" }
+func (f *serveDuration) Set(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return f.o.refuse(f.name, fmt.Sprintf("'%s' is not a duration; write a Go duration such as 30s, 500ms or 2m (0 for none)", v))
+	}
+	*f.p = d
+	return nil
+}
+
+type maxSessionsFlag struct{ o *options }
+
+func (f *maxSessionsFlag) String() string { return "" }
+func (f *maxSessionsFlag) Set(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return f.o.refuse("--max-sessions", fmt.Sprintf("'%s' is not a count; write 0 or more (0 for no bound)", v))
+	}
+	f.o.serve.maxSessions = n
+	return nil
+}
+
+type exposeFlag struct{ o *options }
+
+func (f *exposeFlag) String() string { return "" }
+func (f *exposeFlag) Set(v string) error {
+	var fams []mcp.Family
+	for _, name := range strings.Split(v, ",") {
+		fam := mcp.Family(strings.TrimSpace(name))
+		if !slices.Contains(mcp.Families(), fam) {
+			return f.o.refuse("--expose", fmt.Sprintf("unknown family '%s'; allowed: bash, harness, wrapped", name))
+		}
+		fams = append(fams, fam)
+	}
+	f.o.serve.expose = fams
+	return nil
+}
