@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -130,5 +132,50 @@ func TestToolsFormatGolden(t *testing.T) {
 				t.Fatalf("shelter %s differs from %s:\n%s", strings.Join(args, " "), golden, stdout.String())
 			}
 		})
+	}
+}
+
+// TestServeHTTPDrain starts `shelter serve --http`, checks /healthz and a
+// token, then sends SIGTERM: the server drains and exits 0.
+func TestServeHTTPDrain(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tokens := filepath.Join(dir, "tokens")
+	os.WriteFile(tokens, []byte("s3cret\n"), 0o600)
+	cmd := exec.Command(exe, "serve", "--http", "127.0.0.1:0", "--token-file", tokens, "--cwd", dir)
+	cmd.Args[0] = "shelter"
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	sc := bufio.NewScanner(stderr)
+	if !sc.Scan() {
+		t.Fatal("no line from shelter serve")
+	}
+	url, ok := strings.CutPrefix(sc.Text(), "shelter serve: listening on ")
+	if !ok {
+		t.Fatalf("first line %q", sc.Text())
+	}
+	go io.Copy(io.Discard, stderr)
+	resp, err := http.Get(url + "/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	resp, err = http.Post(url, "application/json", strings.NewReader(`{}`))
+	if err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("without the token: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v", err)
 	}
 }
