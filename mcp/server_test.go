@@ -73,19 +73,12 @@ func stdio(t testing.TB, opts mcp.Options, version string) (*mcp.Server, *sdk.Cl
 	if err != nil {
 		t.Fatal(err)
 	}
-	toServer, fromClient, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fromServer, toClient, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ct, st := pipes(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, &sdk.IOTransport{Reader: toServer, Writer: toClient}) }()
+	go func() { done <- srv.Run(ctx, st) }()
 	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &sdk.IOTransport{Reader: fromServer, Writer: fromClient}, &sdk.ClientSessionOptions{ProtocolVersion: version})
+	cs, err := client.Connect(context.Background(), ct, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,6 +89,21 @@ func stdio(t testing.TB, opts mcp.Options, version string) (*mcp.Server, *sdk.Cl
 		srv.Close()
 	})
 	return srv, cs
+}
+
+// pipes are a client's and a server's transports over two os.Pipes, as
+// a process's stdin and stdout.
+func pipes(t testing.TB) (client, server sdk.Transport) {
+	t.Helper()
+	toServer, fromClient, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromServer, toClient, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &sdk.IOTransport{Reader: fromServer, Writer: fromClient}, &sdk.IOTransport{Reader: toServer, Writer: toClient}
 }
 
 // call calls a tool and decodes its structured result.
