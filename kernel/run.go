@@ -367,7 +367,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		crash, err = runGuarded(callCtx, r, file)
 	} else {
 		var running chan outcome
-		if crash, err, running = runYielding(callCtx, r, file, opts.Yield); running != nil {
+		if running, crash, err = runYielding(callCtx, r, file, opts.Yield); running != nil {
 			handedOff = true
 			detach()
 			return s.yield(&yielded{snap: snap, command: opts.command, ctx: callCtx, end: end, timeout: timeout, f: f, running: running, releases: releases}, start)

@@ -47,7 +47,7 @@ type outcome struct {
 
 // runYielding runs file, waiting at most d for it; a nil channel means
 // it finished (crash, err), else it goes on and sends its outcome there.
-func runYielding(ctx context.Context, r *interp.Runner, file *syntax.File, d time.Duration) (any, error, chan outcome) {
+func runYielding(ctx context.Context, r *interp.Runner, file *syntax.File, d time.Duration) (chan outcome, any, error) {
 	ch := make(chan outcome, 1)
 	go func() {
 		crash, err := runGuarded(ctx, r, file)
@@ -57,9 +57,9 @@ func runYielding(ctx context.Context, r *interp.Runner, file *syntax.File, d tim
 	defer timer.Stop()
 	select {
 	case o := <-ch:
-		return o.crash, o.err, nil
+		return nil, o.crash, o.err
 	case <-timer.C:
-		return nil, nil, ch
+		return ch, nil, nil
 	}
 }
 
