@@ -236,7 +236,7 @@ func (o *options) kernel(stderr io.Writer) (*kernel.Kernel, kernel.SessionOption
 		if kernel.Profile(o.profile) == kernel.ProfileSandbox {
 			if o.root != "" && filepath.Clean(o.root) != dir {
 				fmt.Fprintf(stderr, "shelter: --root: a sandbox session of agent %s is confined to its worktree %s; give no --root\n", o.agent, dir)
-				return nil, 2
+				return nil, none, 2
 			}
 			o.root = dir
 		}
