@@ -1,4 +1,4 @@
-package kernel
+package kernel_test
 
 import (
 	"context"
@@ -6,23 +6,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/shelter-sh/shelter/kernel"
 )
 
 func TestRunYield(t *testing.T) {
-	k, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	s, err := k.NewSession(SessionOptions{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{Dir: dir})
 	ctx := context.Background()
 
 	// A call that ends before its yield point is an ordinary call.
-	res, _ := s.Run(ctx, "x=before; f() { echo f; }", RunOptions{Yield: time.Minute})
+	res, _ := s.Run(ctx, "x=before; f() { echo f; }", kernel.RunOptions{Yield: time.Minute})
 	if res.Yielded || res.ExitCode != 0 {
 		t.Fatalf("quick call: %+v", res)
 	}
@@ -33,7 +27,7 @@ func TestRunYield(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pr.Close()
-	res, _ = s.Run(ctx, `echo 1; read line; cd /; x=after; echo "end $line"`, RunOptions{Stdin: pr, Yield: 300 * time.Millisecond})
+	res, _ = s.Run(ctx, `echo 1; read line; cd /; x=after; echo "end $line"`, kernel.RunOptions{Stdin: pr, Yield: 300 * time.Millisecond})
 	if !res.Yielded || res.Stdout != "1\n" || res.ExitCode != 0 || res.Cwd != dir {
 		t.Fatalf("yielded call: %+v", res)
 	}
@@ -43,13 +37,13 @@ func TestRunYield(t *testing.T) {
 	log := res.Jobs[0].Log
 
 	// The session goes on meanwhile, from its state before the call.
-	res, _ = s.Run(ctx, "jobs; echo $x; f", RunOptions{})
+	res, _ = s.Run(ctx, "jobs; echo $x; f", kernel.RunOptions{})
 	if !strings.Contains(res.Stdout, "Running") || !strings.HasSuffix(res.Stdout, "before\nf\n") {
 		t.Fatalf("during the job: %q", res.Stdout)
 	}
 	pw.WriteString("go\n")
 	pw.Close()
-	res, _ = s.Run(ctx, "wait %1; echo $? $x; pwd", RunOptions{})
+	res, _ = s.Run(ctx, "wait %1; echo $? $x; pwd", kernel.RunOptions{})
 	if want := "0 before\n" + dir + "\n"; res.Stdout != want {
 		t.Fatalf("after wait: %q, want %q (stderr %q)", res.Stdout, want, res.Stderr)
 	}
@@ -60,15 +54,15 @@ func TestRunYield(t *testing.T) {
 }
 
 func TestRunYieldClose(t *testing.T) {
-	k, err := New(Config{})
+	k, err := kernel.New(withLaunchers(kernel.Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := k.NewSession(SessionOptions{Dir: t.TempDir()})
+	s, err := k.NewSession(kernel.SessionOptions{Dir: t.TempDir(), DiscardSpills: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, _ := s.Run(context.Background(), "sleep 30", RunOptions{Yield: 100 * time.Millisecond})
+	res, _ := s.Run(context.Background(), "sleep 30", kernel.RunOptions{Yield: 100 * time.Millisecond})
 	if !res.Yielded || len(res.Jobs) != 1 {
 		t.Fatalf("%+v", res)
 	}

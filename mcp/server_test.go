@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/shelter-sh/shelter/builtins"
 	"github.com/shelter-sh/shelter/harness"
 	"github.com/shelter-sh/shelter/internal/proctest"
 	"github.com/shelter-sh/shelter/kernel"
@@ -50,7 +51,7 @@ func testTools(t testing.TB) []kernel.Tool {
 func newKernel(t testing.TB) *kernel.Kernel {
 	t.Helper()
 	cfg, _ := kernel.Preset(kernel.ProfileAgent)
-	cfg.Tools = testTools(t)
+	cfg.Tools = append(builtins.Launchers(), testTools(t)...)
 	k, err := kernel.New(cfg)
 	if err != nil {
 		t.Fatal(err)
