@@ -457,6 +457,8 @@ func sortBytes(lines [][]byte) [][]byte {
 
 // sortSplit appends data's lines, without their terminators, to lines.
 func sortSplit(lines [][]byte, data []byte, eol byte) [][]byte {
+	// One allocation for the lines to come, not a growing slice's.
+	lines = slices.Grow(lines, bytes.Count(data, []byte{eol})+1)
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, eol)
 		if i < 0 {
