@@ -1,6 +1,7 @@
 package spawn
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,15 +14,21 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// foregrounds are the children that hold a terminal's foreground, by the
-// terminal's descriptor, in the order they took it. A pipeline's stages
-// each take it as they start; when one ends while it holds it, the
-// foreground passes to the latest one still running, and back to
+// foregrounds are the children that run in a terminal's foreground, by
+// the terminal's descriptor, in the order they started. Children that
+// run at once (a pipeline's stages) share one process group, as a
+// shell's job does: the first to start makes it and gives it the
+// terminal, the others join it. When the last member of the group that
+// holds the terminal ends, the foreground passes to the latest other
+// group still running (a child that could not join), and back to
 // shelter's own process group after the last.
 var foregrounds = struct {
 	sync.Mutex
-	live map[int][]int
-}{live: map[int][]int{}}
+	live map[int][]member
+}{live: map[int][]member{}}
+
+// member is a child in a terminal's foreground and its process group.
+type member struct{ pid, pgid int }
 
 // foreground is one child's hold on a terminal (see [Cmd.Terminal]).
 type foreground struct {
@@ -29,17 +36,21 @@ type foreground struct {
 	mode   *unix.Termios // the terminal's mode when the child took it
 	stderr io.Writer
 	pid    int
+	pgid   int // the group joined; 0 for a group of the child's own
 	pidfd  int
 	done   chan struct{}
 }
 
-// takeForeground sets attr so that the child's process group takes the
-// terminal's foreground before its first instruction (os/exec does the
-// tcsetpgrp in the child, signals blocked). It returns nil, leaving attr
-// alone, when shelter does not own the terminal: it is not shelter's
-// controlling terminal, or another process group (a shell that put
-// shelter in the background) has its foreground.
-func takeForeground(t *os.File, attr *syscall.SysProcAttr, stderr io.Writer) *foreground {
+// takeForeground sets attr so that the child runs in the terminal's
+// foreground: it joins the process group of the foreground children
+// running when one holds the terminal, unless alone is set; otherwise
+// its own group takes the terminal's foreground before its first
+// instruction (os/exec does the tcsetpgrp in the child, signals
+// blocked). It returns nil, leaving attr alone, when shelter does not
+// own the terminal: it is not shelter's controlling terminal, or another
+// process group (a shell that put shelter in the background) has its
+// foreground.
+func takeForeground(t *os.File, attr *syscall.SysProcAttr, stderr io.Writer, alone bool) *foreground {
 	if t == nil {
 		return nil
 	}
@@ -49,28 +60,59 @@ func takeForeground(t *os.File, attr *syscall.SysProcAttr, stderr io.Writer) *fo
 		return nil
 	}
 	foregrounds.Lock()
-	owned := pgrp == syscall.Getpgrp() || slices.Contains(foregrounds.live[fd], pgrp)
+	held := slices.ContainsFunc(foregrounds.live[fd], func(m member) bool { return m.pgid == pgrp })
 	foregrounds.Unlock()
-	if !owned {
+	if !held && pgrp != syscall.Getpgrp() {
 		return nil
 	}
 	mode, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 	if err != nil {
 		return nil
 	}
+	f := &foreground{fd: fd, mode: mode, stderr: stderr, pidfd: -1, done: make(chan struct{})}
+	if held && !alone {
+		attr.Setpgid, attr.Pgid = true, pgrp
+		f.pgid = pgrp
+		return f
+	}
 	attr.Foreground, attr.Ctty = true, fd
-	return &foreground{fd: fd, mode: mode, stderr: stderr, pidfd: -1, done: make(chan struct{})}
+	return f
 }
 
-// started records the child as holding the terminal and watches it for
-// stops.
+// retryAlone reports whether a start that failed with err is worth
+// retrying in a group of the child's own, and sets attr for it: the group
+// the child was to join ended (all its members reaped) before the child
+// could join it.
+func (f *foreground) retryAlone(attr *syscall.SysProcAttr, err error) bool {
+	if f == nil || f.pgid == 0 || !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	f.pgid = 0
+	attr.Pgid = 0
+	attr.Foreground, attr.Ctty = true, f.fd
+	return true
+}
+
+// group is the child's process group.
+func (f *foreground) group(pid int) int {
+	if f == nil || f.pgid == 0 {
+		return pid
+	}
+	return f.pgid
+}
+
+// started records the child as running in the terminal's foreground
+// and watches it for stops.
 func (f *foreground) started(pid int) {
 	if f == nil {
 		return
 	}
 	f.pid = pid
+	if f.pgid == 0 {
+		f.pgid = pid
+	}
 	foregrounds.Lock()
-	foregrounds.live[f.fd] = append(foregrounds.live[f.fd], pid)
+	foregrounds.live[f.fd] = append(foregrounds.live[f.fd], member{pid: pid, pgid: f.pgid})
 	foregrounds.Unlock()
 	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
 		f.pidfd = fd
@@ -88,12 +130,13 @@ func (f *foreground) failed() {
 	foregrounds.Lock()
 	defer foregrounds.Unlock()
 	pgrp, err := unix.IoctlGetInt(f.fd, unix.TIOCGPGRP)
-	if err != nil || pgrp == syscall.Getpgrp() || slices.Contains(foregrounds.live[f.fd], pgrp) {
+	live := foregrounds.live[f.fd]
+	if err != nil || pgrp == syscall.Getpgrp() || slices.ContainsFunc(live, func(m member) bool { return m.pgid == pgrp }) {
 		return
 	}
 	next := syscall.Getpgrp()
-	if live := foregrounds.live[f.fd]; len(live) > 0 {
-		next = live[len(live)-1]
+	if len(live) > 0 {
+		next = live[len(live)-1].pgid
 	}
 	withoutSIGTTOU(func() { unix.IoctlSetPointerInt(f.fd, unix.TIOCSPGRP, next) })
 }
@@ -119,7 +162,7 @@ func (f *foreground) watchStops() {
 		if err != nil || info.Code != cldStopped {
 			continue
 		}
-		syscall.Kill(-f.pid, syscall.SIGCONT)
+		syscall.Kill(-f.pgid, syscall.SIGCONT)
 		if f.stderr != nil && !said {
 			said = true
 			fmt.Fprintln(f.stderr, "\r\nshelter: job control is not supported: the program was stopped and goes on; end it with Ctrl-C")
@@ -130,14 +173,16 @@ func (f *foreground) watchStops() {
 // cldStopped is CLD_STOPPED, the code of waitid(2) for a stopped child.
 const cldStopped = 5
 
-// release ends the child's hold once it is reaped: when it still has
-// the terminal, the foreground passes to the latest other foreground
-// child, or back to shelter's group. A child killed by a signal leaves
-// the terminal in the mode it found it in, as a shell restores it after
-// a program that could not. It reports whether SIGINT killed the child.
-func (f *foreground) release(ps *os.ProcessState) (interrupted bool) {
+// release ends the child's hold once it is reaped. When it was the last
+// member of the group that holds the terminal, the foreground passes to
+// the latest other group still running, or back to shelter's group; a
+// child killed by a signal then leaves the terminal in the mode it
+// found it in, as a shell restores it after a program that could not.
+// It reports whether SIGINT killed the child, and whether other members
+// of its group still run (its group's leftovers are theirs too).
+func (f *foreground) release(ps *os.ProcessState) (interrupted, shared bool) {
 	if f == nil {
-		return false
+		return false, false
 	}
 	close(f.done)
 	if f.pidfd >= 0 {
@@ -151,18 +196,23 @@ func (f *foreground) release(ps *os.ProcessState) (interrupted bool) {
 		}
 	}
 	foregrounds.Lock()
-	live := slices.DeleteFunc(foregrounds.live[f.fd], func(p int) bool { return p == f.pid })
+	defer foregrounds.Unlock()
+	live := slices.DeleteFunc(foregrounds.live[f.fd], func(m member) bool { return m.pid == f.pid })
 	if len(live) == 0 {
 		delete(foregrounds.live, f.fd)
 	} else {
 		foregrounds.live[f.fd] = live
 	}
+	shared = slices.ContainsFunc(live, func(m member) bool { return m.pgid == f.pgid })
+	if shared {
+		return sig == syscall.SIGINT, true
+	}
 	next := syscall.Getpgrp()
 	if len(live) > 0 {
-		next = live[len(live)-1]
+		next = live[len(live)-1].pgid
 	}
 	pgrp, err := unix.IoctlGetInt(f.fd, unix.TIOCGPGRP)
-	holds := err == nil && pgrp == f.pid
+	holds := err == nil && pgrp == f.pgid
 	if holds || signaled {
 		withoutSIGTTOU(func() {
 			if holds {
@@ -173,8 +223,7 @@ func (f *foreground) release(ps *os.ProcessState) (interrupted bool) {
 			}
 		})
 	}
-	foregrounds.Unlock()
-	return sig == syscall.SIGINT
+	return sig == syscall.SIGINT, false
 }
 
 // withoutSIGTTOU runs fn with SIGTTOU blocked on its thread: a process

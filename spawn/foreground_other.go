@@ -12,10 +12,14 @@ import (
 // terminal to shelter's process group (see [Cmd.Terminal]).
 type foreground struct{}
 
-func takeForeground(t *os.File, attr *syscall.SysProcAttr, stderr io.Writer) *foreground {
+func takeForeground(t *os.File, attr *syscall.SysProcAttr, stderr io.Writer, alone bool) *foreground {
 	return nil
 }
 
-func (f *foreground) started(pid int)                  {}
-func (f *foreground) release(ps *os.ProcessState) bool { return false }
-func (f *foreground) failed()                          {}
+func (f *foreground) retryAlone(attr *syscall.SysProcAttr, err error) bool { return false }
+func (f *foreground) group(pid int) int                                    { return pid }
+func (f *foreground) started(pid int)                                      {}
+func (f *foreground) release(ps *os.ProcessState) (interrupted, shared bool) {
+	return false, false
+}
+func (f *foreground) failed() {}

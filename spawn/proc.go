@@ -110,10 +110,15 @@ type Cmd struct {
 	// foreground of, as a shell runs a command typed at its prompt: the
 	// child's process group becomes the terminal's foreground group
 	// before its first instruction, so it reads the keyboard and Ctrl-C
-	// and Ctrl-Z reach it rather than shelter. Once the child is reaped
-	// the foreground passes to the latest other child still holding the
-	// terminal (a pipeline's stages each take it), or back to shelter's
-	// own group, which must not ignore SIGTTOU for this. A stopped child
+	// and Ctrl-Z reach it rather than shelter. Children run on the same
+	// terminal at once (a pipeline's stages) share one process group, as
+	// a shell's job does: a child started while others hold the terminal
+	// joins their group rather than making its own, unless it has a
+	// Deadline or a Nice of its own. Once the last member of the group
+	// is reaped the foreground passes to the latest other group still
+	// holding the terminal, or back to shelter's own group, which must
+	// not ignore SIGTTOU for this. What is left of a shared group is
+	// ended once its last member exits. A stopped child
 	// (Ctrl-Z) is continued, with a line on Stderr: there is no job
 	// control to take it back with. A child killed by a signal has the
 	// terminal's mode restored to what it found; for one killed by
@@ -163,11 +168,11 @@ var ErrDeadline = errors.New("command deadline passed")
 // status is the child's own.
 var ErrOutputCut = errors.New("output cut: still held open by a process that left the group")
 
-// Run starts c in a process group of its own, waits for it, and returns its
-// exit status by shell conventions: the code it exited with, or 128+n when
-// signal n killed it; 126 when the file cannot be executed, 127 when it
-// does not exist. On Linux the child gets SIGKILL if shelter's thread that
-// started it dies.
+// Run starts c in a process group of its own (or its pipeline's, see
+// [Cmd.Terminal]), waits for it, and returns its exit status by shell
+// conventions: the code it exited with, or 128+n when signal n killed it;
+// 126 when the file cannot be executed, 127 when it does not exist. On
+// Linux the child gets SIGKILL if shelter's thread that started it dies.
 //
 // When ctx ends first, the whole group gets [Cmd.Signal] (SIGTERM) and,
 // after the grace, SIGKILL; Run returns once the child is reaped, with
@@ -232,8 +237,15 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 			return 126, err
 		}
 		cmd.SysProcAttr = sysProcAttr(true)
-		fg = takeForeground(c.Terminal, cmd.SysProcAttr, c.Stderr)
-		if err = children.start(cmd, func() error { return start(cmd, c.Umask, c.Limits) }); err == nil {
+		// A child with a deadline or a niceness of its own is signalled
+		// and reniced as a group: it does not share one.
+		fg = takeForeground(c.Terminal, cmd.SysProcAttr, c.Stderr, !c.Deadline.IsZero() || c.Nice != 0)
+		err = children.start(cmd, func() error { return start(cmd, c.Umask, c.Limits) })
+		if err != nil && fg.retryAlone(cmd.SysProcAttr, err) {
+			cmd.Process = nil
+			err = children.start(cmd, func() error { return start(cmd, c.Umask, c.Limits) })
+		}
+		if err == nil {
 			feed.started()
 			outputs.started()
 		}
@@ -245,6 +257,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		return startStatus(err)
 	}
 	pid := cmd.Process.Pid
+	pgid := fg.group(pid)
 	if term != nil {
 		// A terminal's start is not traced (see Cmd.Limits).
 		setLimits(pid, c.Limits)
@@ -279,12 +292,13 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	killed := make(chan struct{})
 	stopKill := context.AfterFunc(ctx, func() {
 		defer close(killed)
-		killGroup(pid, sig, grace, nil)
+		killGroup(pgid, sig, grace, nil)
 	})
 	waitErr := cmd.Wait()
 	children.forget(pid)
 	close(reaped)
-	if fg.release(cmd.ProcessState) && ctx.Err() == nil && c.Interrupted != nil {
+	interrupted, shared := fg.release(cmd.ProcessState)
+	if interrupted && ctx.Err() == nil && c.Interrupted != nil {
 		c.Interrupted()
 	}
 	feed.stop()
@@ -298,8 +312,10 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	// background work running in the caller's name. They are ended a
 	// moment later, not at once: a child that forked to leave the group
 	// (setsid -f, daemons) is still in it until its setsid() returns.
-	if ctx.Err() == nil && syscall.Kill(-pid, 0) == nil {
-		time.AfterFunc(leftoverDelay, func() { killGroup(pid, sig, grace, nil) })
+	// A group shared with a pipeline's other stages is theirs until the
+	// last ends.
+	if ctx.Err() == nil && !shared && syscall.Kill(-pgid, 0) == nil {
+		time.AfterFunc(leftoverDelay, func() { killGroup(pgid, sig, grace, nil) })
 	}
 	cut := outputs.wait(cmd.WaitDelay)
 	if term != nil && term.wait(cmd.WaitDelay) {

@@ -387,3 +387,46 @@ func TestREPLHistoryReadInPartIsKeptAndAppendedTo(t *testing.T) {
 		t.Errorf("history file: %d bytes ending in %q; want the %d read and the new entry", len(b), b[max(len(b)-40, 0):], len(long))
 	}
 }
+
+func TestREPLPipelineStagesShareTheTerminal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tm := startTerminal(t, dir, nil, "--norc")
+	tm.expect("$ ")
+	// The reader, a pager's stand-in, starts first and reads the
+	// keyboard once the second stage's program runs, which starts
+	// later: with a process group per stage that program would hold the
+	// terminal, and the reader would be stopped at each read.
+	reader := `sh -c 'touch up; until [ -e started ]; do sleep 0.01; done; echo READY-$((1+1)) >&2; read k </dev/tty; echo GOT:"$k" >&2; touch done'`
+	holder := `{ n=0; until [ -e up ] || [ $n = 2000 ]; do read -t 0.01 x; n=$((n+1)); done; sh -c 'touch started; n=0; until [ -e done ] || [ $n = 2000 ]; do sleep 0.01; n=$((n+1)); done'; }`
+	tm.typeKeys(reader + " | " + holder + "\r")
+	tm.expect("READY-2")
+	tm.typeNow("x\r")
+	tm.expect("GOT:x")
+	tm.expect("shelter:~$ ")
+	tm.typeKeys(keyCtrlD)
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+}
+
+func TestREPLPipelineStageOutlivesTheGroupsFirst(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tm := startTerminal(t, dir, nil, "--norc")
+	tm.expect("$ ")
+	// The first stage makes the group and ends first; the second joined
+	// it and still reads the keyboard: the group is not ended with the
+	// first stage's leftovers.
+	first := `sh -c 'touch up; until [ -e started ]; do sleep 0.01; done'`
+	second := `{ n=0; until [ -e up ] || [ $n = 2000 ]; do read -t 0.01 x; n=$((n+1)); done; sh -c 'touch started; sleep 0.3; echo READY-$((1+1)) >&2; read k </dev/tty; echo GOT:"$k" >&2'; }`
+	tm.typeKeys(first + " | " + second + "\r")
+	tm.expect("READY-2")
+	tm.typeNow("y\r")
+	tm.expect("GOT:y")
+	tm.expect("shelter:~$ ")
+	tm.typeKeys(keyCtrlD)
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+}
