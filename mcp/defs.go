@@ -163,8 +163,8 @@ func annotations(t kernel.Tool) kernel.Annotations {
 
 func withReplaces(desc string, t kernel.Tool) string {
 	r, ok := t.(kernel.Replacer)
-	if !ok || len(r.Replaces()) == 0 {
-		return desc
+	if !ok || len(r.Replaces()) == 0 || strings.Contains(desc, "Use instead of: ") {
+		return desc // harness tools say it themselves
 	}
 	return strings.TrimRight(desc, " ") + " Use instead of: " + strings.Join(r.Replaces(), ", ") + "."
 }

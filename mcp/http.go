@@ -23,6 +23,8 @@ import (
 func (s *Server) Handler(tokens []string) http.Handler {
 	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, &sdk.StreamableHTTPOptions{
 		Stateless: true,
+		// A 2026-07-28 client that goes away cancels its call.
+		PropagateRequestCancellation: true,
 		// Clients reach a sandbox's server by a name of the platform's.
 		DisableLocalhostProtection: len(tokens) > 0,
 	})

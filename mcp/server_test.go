@@ -196,7 +196,7 @@ func TestStdioList(t *testing.T) {
 	if a := bash.Annotations; a.ReadOnlyHint || !*a.DestructiveHint || a.IdempotentHint || !*a.OpenWorldHint {
 		t.Errorf("bash annotations: %+v", a)
 	}
-	if add := tools[0]; !add.Annotations.ReadOnlyHint || !strings.HasSuffix(add.Description, "Use instead of: bc.") {
+	if add := tools[0]; !add.Annotations.ReadOnlyHint || !strings.HasSuffix(add.Description, "Use instead of: bc.") || strings.Count(add.Description, "Use instead of") != 1 {
 		t.Errorf("add: %+v %+v", add, add.Annotations)
 	}
 	if tools[3].Title != "greet say" {
@@ -230,6 +230,14 @@ func TestStdioCalls(t *testing.T) {
 	res, r = call(t, cs, "bash", map[string]any{"command": "true", "color": "red"})
 	if want := "bash: unknown property 'color'; allowed: command, session, stdin, timeout_ms, yield_ms\n"; !res.IsError || r.Stderr != want {
 		t.Fatalf("bash with an unknown property: %q", r.Stderr)
+	}
+	res, r = call(t, cs, "bash", map[string]any{"command": "sleep 10", "timeout_ms": 100})
+	if !res.IsError || r.ExitCode != 124 || !r.TimedOut {
+		t.Fatalf("timeout_ms: %+v", r)
+	}
+	res, r = call(t, cs, "bash", map[string]any{"command": "true", "timeout_ms": "soon"})
+	if want := "bash: 'timeout_ms' must be an integer of milliseconds, 0 or more\n"; !res.IsError || r.Stderr != want {
+		t.Fatalf("a bad timeout_ms: %q", r.Stderr)
 	}
 	res, r = call(t, cs, "bash", map[string]any{"command": "cat", "stdin": "in put"})
 	if res.IsError || r.Stdout != "in put" {
