@@ -65,7 +65,9 @@ type RunOptions struct {
 	// which `jobs`, `wait %N` and `kill %N` see. The session goes on from
 	// the state it had before the call: what the call changes after it
 	// started (cd, variables) stays the job's. An EXIT trap the call sets
-	// does not run. Ignored with TTY, Terminal and Interactive.
+	// does not run, and a process substitution it starts past the yield
+	// point writes into whichever call of the session runs then. Ignored
+	// with TTY, Terminal and Interactive.
 	Yield time.Duration
 
 	command string // the script's text, for a yielded call's job

@@ -384,3 +384,18 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestExpose(t *testing.T) {
+	_, cs := stdio(t, mcp.Options{Expose: []mcp.Family{mcp.FamilyWrapped}}, "")
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	if want := []string{"greet", "greet_say", "session_close"}; !slices.Equal(names, want) {
+		t.Fatalf("--expose wrapped: %v, want %v", names, want)
+	}
+}
