@@ -2,6 +2,8 @@ package mcp_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"testing"
 	"time"
@@ -97,4 +99,16 @@ func BenchmarkSDKStdioFloor(b *testing.B) {
 	}
 	defer cs.Close()
 	benchEcho(b, cs, map[string]any{"command": "echo hi"})
+}
+
+// BenchmarkSDKHTTPFloor is BenchmarkSDKStdioFloor over loopback HTTP in
+// the SDK's stateless mode, as the server runs it.
+func BenchmarkSDKHTTPFloor(b *testing.B) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "floor", Version: "1"}, nil)
+	srv.AddTool(&sdk.Tool{Name: "bash", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "hi\nexit code: 0"}}}, nil
+	})
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{Stateless: true}))
+	defer hs.Close()
+	benchEcho(b, connectHTTP(b, hs.URL, "", ""), map[string]any{"command": "echo hi"})
 }

@@ -222,3 +222,31 @@ func checkRevision(t *testing.T, cs *sdk.ClientSession, version string, http boo
 		t.Fatalf("exit 3: %q", text(res))
 	}
 }
+
+func TestHTTPProgress(t *testing.T) {
+	_, hs := serveHTTP(t, mcp.Options{Progress: 20 * time.Millisecond}, nil)
+	got := make(chan float64, 100)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			select {
+			case got <- req.Params.Progress:
+			default:
+			}
+		},
+	})
+	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: hs.URL, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	params := &sdk.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "sleep 0.3"}}
+	params.SetProgressToken("tok")
+	if _, err := cs.CallTool(context.Background(), params); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-got:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no progress notification over HTTP")
+	}
+}
