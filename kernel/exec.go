@@ -156,6 +156,7 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	c.session = s
 	c.Caller = s.caller
 	c.data = s.callOf(ctx).forResult(c.Stdout)
+	c.self = s.callOf(ctx).yieldedJob()
 	name := c.Args[0]
 	if line, ok := s.guard.refuse(c.Args); ok {
 		fmt.Fprintln(c.Stderr, line)

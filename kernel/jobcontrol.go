@@ -166,11 +166,12 @@ func (s *Session) grace() time.Duration {
 type Jobs struct {
 	t     *jobTable
 	grace time.Duration
+	self  *job // a yielded call's own job, which it does not see
 }
 
 // Jobs returns the jobs of the call's session.
 func (c *Call) Jobs() *Jobs {
-	return &Jobs{t: &c.session.jobs, grace: c.session.grace()}
+	return &Jobs{t: &c.session.jobs, grace: c.session.grace(), self: c.self}
 }
 
 // JobState is a job as [Jobs.List] found it.
@@ -188,9 +189,11 @@ func (js *Jobs) List() []JobState {
 	t := js.t
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make([]JobState, len(t.jobs))
-	for i, j := range t.jobs {
-		out[i] = j.stateLocked()
+	out := make([]JobState, 0, len(t.jobs))
+	for _, j := range t.jobs {
+		if j != js.self {
+			out = append(out, j.stateLocked())
+		}
 	}
 	return out
 }
@@ -225,7 +228,7 @@ func (js *Jobs) Report(ids ...int) {
 func (js *Jobs) byID(ids []int) []*job {
 	var out []*job
 	for _, j := range js.t.all() {
-		if slices.Contains(ids, j.id) {
+		if j != js.self && slices.Contains(ids, j.id) {
 			out = append(out, j)
 		}
 	}

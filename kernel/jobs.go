@@ -88,11 +88,11 @@ func (t *jobTable) exited(j *job, pid int) {
 	}
 }
 
-// startJob runs st in a subshell of the session's current state and
+// startJob runs st in a subshell of the state of from, the call's interpreter, and
 // returns once the job is known by a pid ($!): when its first process
 // started, when it ended without one, or after jobPIDWait, whichever
 // comes first. It returns nil when the job could not start.
-func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
+func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, stdout, stderr io.Writer) *job {
 	t := &s.jobs
 	t.mu.Lock()
 	// As in bash: one more than the highest job still known.
@@ -115,7 +115,7 @@ func (s *Session) startJob(st *syntax.Stmt, stdout, stderr io.Writer) *job {
 	j.cancel = cancel
 	ctx := s.withBudget(jobCtx, time.Now(), cancel)
 
-	sub := s.runner.Subshell()
+	sub := from.Subshell()
 	interp.StdIO(s.devnull, &jobWriter{log: log, call: stdout}, &jobWriter{log: log, call: stderr})(sub)
 
 	t.mu.Lock()

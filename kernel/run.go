@@ -80,11 +80,12 @@ type TermSize struct {
 
 // callState is what the handlers need to know of the running call.
 type callState struct {
-	stdin  *os.File    // the call's own input, as every command inherits it
-	stdout io.Writer   // the stream commands write the result's stdout to
-	funcs  []string    // the functions the session and the script define
-	source string      // RunOptions.Source
-	bg     backgrounds // the nested backgrounds, for kill "$!"
+	stdin  *os.File       // the call's own input, as every command inherits it
+	stdout io.Writer      // the stream commands write the result's stdout to
+	runner *interp.Runner // the interpreter running the call, which its jobs copy
+	funcs  []string       // the functions the session and the script define
+	source string         // RunOptions.Source
+	bg     backgrounds    // the nested backgrounds, for kill "$!"
 
 	out, errOut *stream        // the call's streams, as jobs started by it write them
 	jobs        []*syntax.Stmt // the top-level `cmd &` statements, by index
@@ -92,6 +93,7 @@ type callState struct {
 	terminal    *os.File       // RunOptions.Terminal
 	interrupt   func()         // ends the call when Ctrl-C killed a program on terminal
 	interrupted atomic.Bool
+	yielded     atomic.Pointer[job] // the job the call became (RunOptions.Yield)
 
 	mu   sync.Mutex
 	data json.RawMessage
@@ -345,6 +347,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	state := &f.state
 	state.stdin, state.stdout, state.source = stdin, shellOut, opts.Source
+	state.runner = r
 	if opts.TTY == nil && opts.Terminal != nil {
 		state.terminal = opts.Terminal
 		state.interrupt = func() {

@@ -127,6 +127,7 @@ type Call struct {
 
 	session *Session
 	data    *callState // nil unless the call's stdout is the result's
+	self    *job       // the job a yielded call became, which it does not wait for
 	launch  Launch     // the launch in force, see [Call.Launched]
 }
 

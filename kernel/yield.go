@@ -102,6 +102,7 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 	t.mu.Lock()
 	t.jobs = append(t.jobs, j)
 	t.mu.Unlock()
+	y.f.state.yielded.Store(j)
 
 	// The session goes on from its state before the call.
 	r := y.snap
@@ -165,4 +166,13 @@ func (s *stream) divert(w io.Writer) {
 	s.mu.Lock()
 	s.diverted, s.live = w, nil
 	s.mu.Unlock()
+}
+
+// yieldedJob is the job the call became at its yield point; nil before
+// and for a call that did not yield.
+func (st *callState) yieldedJob() *job {
+	if st == nil {
+		return nil
+	}
+	return st.yielded.Load()
 }

@@ -77,3 +77,26 @@ func TestRunYieldClose(t *testing.T) {
 		t.Fatal("Close did not end the yielded call")
 	}
 }
+
+// A job a yielded call starts after its yield point copies the call's
+// state, not the session's.
+func TestRunYieldJobOfTheCall(t *testing.T) {
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	ctx := context.Background()
+	res, _ := s.Run(ctx, `v=outside`, kernel.RunOptions{})
+	res, _ = s.Run(ctx, `read line; v=inside; echo "job sees $v" & wait`, kernel.RunOptions{Stdin: pr, Yield: 200 * time.Millisecond})
+	if !res.Yielded {
+		t.Fatalf("%+v", res)
+	}
+	pw.WriteString("go\n")
+	pw.Close()
+	res, _ = s.Run(ctx, "wait %1; echo $v; cat "+res.Jobs[0].Log, kernel.RunOptions{})
+	if res.Stdout != "outside\njob sees inside\n" {
+		t.Fatalf("%q (stderr %q)", res.Stdout, res.Stderr)
+	}
+}
