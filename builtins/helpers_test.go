@@ -2,12 +2,14 @@ package builtins
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/shelter-sh/shelter/kernel"
 )
@@ -70,6 +72,11 @@ func compareGNU(t *testing.T, tools []kernel.Tool, cases []gnuCase) {
 			gnuDir, ourDir := t.TempDir(), t.TempDir()
 			writeFiles(t, gnuDir, tc.files)
 			writeFiles(t, ourDir, tc.files)
+			// The same times in both trees, whichever second each was
+			// written in.
+			stamp := time.Now().Add(-time.Minute).Truncate(time.Second)
+			stampTree(t, gnuDir, stamp)
+			stampTree(t, ourDir, stamp)
 
 			cmd := exec.Command(bash, "-c", tc.script)
 			cmd.Dir = gnuDir
@@ -132,6 +139,26 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// stampTree sets every file and directory under dir, dir included, to one
+// access and modification time.
+func stampTree(t *testing.T, dir string, stamp time.Time) {
+	t.Helper()
+	var paths []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type()&fs.ModeSymlink == 0 {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	// Deepest first: setting a file's times leaves its directory's alone,
+	// but do the directories last all the same.
+	for i := len(paths) - 1; i >= 0; i-- {
+		if err := os.Chtimes(paths[i], stamp, stamp); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -357,8 +357,6 @@ func bashdiffResults(t *testing.T) []caseRun {
 			t.Fatal(err)
 		}
 		defer os.RemoveAll(root)
-		// The sessions' own temp and spill directories go there too.
-		t.Setenv("TMPDIR", root)
 		runs := make([]caseRun, len(cases))
 		next := make(chan int)
 		var wg sync.WaitGroup
@@ -427,6 +425,9 @@ func (r caseRun) detail() string {
 // TestBashDiff fails for every unmarked case where shelter differs from
 // bash, and for every marked gap that shelter now closes.
 func TestBashDiff(t *testing.T) {
+	// In parallel: the suite mostly waits on bash, and other tests can
+	// run meanwhile.
+	t.Parallel()
 	runs := bashdiffResults(t)
 	if len(runs) < 450 {
 		t.Errorf("%d cases; the suite keeps at least 450", len(runs))
@@ -472,6 +473,7 @@ func TestBashDiff(t *testing.T) {
 // TestBashDiffNeverWorseThanMvdan: wherever bare mvdan/sh equals bash,
 // shelter equals bash too — a known gap is mvdan/sh's, never shelter's own.
 func TestBashDiffNeverWorseThanMvdan(t *testing.T) {
+	t.Parallel()
 	for _, r := range bashdiffResults(t) {
 		if r.mvdan.sameAs(r.bash) && !r.shelter.sameAs(r.bash) {
 			t.Errorf("%s: bare mvdan/sh equals bash, shelter does not\n    bash:    %s\n    shelter: %s", r.id(), r.bash, r.shelter)
