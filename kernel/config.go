@@ -68,8 +68,11 @@ type Config struct {
 	// forks) are reparented to this process instead of init, and ended
 	// when no call or job that could have started them is still running.
 	// It is process-wide and cannot be undone: every orphaned descendant of
-	// the process, whoever started it, is then reaped by shelter; kernel.New
-	// fails where it is not supported. The CLI sets it.
+	// the process, whoever started it, is then reaped by shelter, and so is
+	// any child shelter did not start that runs in a process group other
+	// than the process's own (an os/exec child with Setpgid or Setsid
+	// whose Wait would then fail); kernel.New fails where it is not
+	// supported. The CLI sets it.
 	Subreaper bool
 
 	// MemoryLimit bounds what one call or job holds in shelter's memory:

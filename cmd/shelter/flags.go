@@ -365,9 +365,15 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 	}
 	// The CLI is its own process: what a script starts that leaves its
 	// process group is reparented to it and ended with the call.
-	cfg.Subreaper = runtime.GOOS == "linux"
+	cfg.Subreaper = subreaper
 	return cfg, nil
 }
+
+// subreaper is whether the CLI makes its process a child subreaper: it is
+// its own process (Linux). A test binary that runs the CLI in process
+// beside children of its own turns it off, since the subreaper reaps
+// every child it did not start whose process group is not its own.
+var subreaper = runtime.GOOS == "linux"
 
 // withCoreutils adds the in-process coreutils to the declared tools; a
 // declared tool and an allowed external of the same name win.

@@ -3,19 +3,31 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/shelter-sh/shelter/internal/proctest"
+	"github.com/shelter-sh/shelter/internal/testpar"
 )
 
 func TestMain(m *testing.M) {
+	if strings.HasSuffix(filepath.Base(os.Args[0]), ".test") {
+		// The test binary itself, not one of the commands below that
+		// testscript runs it as. Its in-process runs must not reap the
+		// terminals' children the tests wait for.
+		flag.Parse()
+		testpar.Raise()
+		subreaper = false
+	}
 	testscript.Main(m, map[string]func(){
 		"shelter":            func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"shelter-config":     func() { os.Exit(printConfig(os.Args[1:], os.Stdout, os.Stderr)) },
