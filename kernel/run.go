@@ -279,18 +279,16 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	// What the call holds is released when it returns, or by the job it
 	// becomes when it yields.
-	var releases []func()
+	hold := &f.hold
 	handedOff := false
 	defer func() {
 		if !handedOff {
-			for i := len(releases) - 1; i >= 0; i-- {
-				releases[i]()
-			}
+			hold.release()
 		}
 	}()
 	// What the call starts that leaves its process group is ended when the
 	// call ends (with a subreaper).
-	releases = append(releases, s.window().Close)
+	hold.window = s.window()
 
 	timeout := s.k.cfg.Timeout
 	if opts.Timeout != 0 {
@@ -313,20 +311,20 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	if snap != nil {
 		detach = context.AfterFunc(ctx, end)
 	}
-	releases = append(releases, end)
+	hold.end = end
 	bctx := s.withBudget(runCtx, start, end)
 	callCtx := context.Context(bctx)
 	if snap != nil {
 		callCtx = context.WithValue(callCtx, callKey{}, &f.state)
 	}
 
-	stdin, closeStdin, err := s.callInput(opts.Stdin)
+	stdin, owned, err := s.callInput(opts.Stdin)
 	if err != nil {
 		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: stdin: " + err.Error()}})
 	}
-	releases = append(releases, closeStdin)
+	hold.input = owned
 	r := s.runner
-	releases = append(releases, out.stop, errOut.stop)
+	hold.out, hold.errOut = out, errOut
 	errOut.ended = callCtx
 	var shellOut, shellErr io.Writer = out, errOut
 	var tty *callTTY
@@ -375,7 +373,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		if running, crash, err = runYielding(callCtx, r, file, opts.Yield); running != nil {
 			handedOff = true
 			detach()
-			return s.yield(&yielded{snap: snap, command: opts.command, ctx: callCtx, end: end, timeout: timeout, f: f, running: running, releases: releases}, start)
+			return s.yield(&yielded{snap: snap, command: opts.command, ctx: callCtx, end: end, timeout: timeout, f: f, running: running, hold: hold}, start)
 		}
 	}
 	if tty != nil {
@@ -453,13 +451,14 @@ func runGuarded(ctx context.Context, r *interp.Runner, node syntax.Node) (crash 
 
 // callInput turns a call's input into the file the shell and its children
 // inherit: /dev/null when there is none; a pipe fed by a goroutine for a
-// reader that is not a file. The returned func releases it.
-func (s *Session) callInput(in io.Reader) (*os.File, func(), error) {
+// reader that is not a file, which is also returned as owned: the call
+// closes it.
+func (s *Session) callInput(in io.Reader) (stdin, owned *os.File, err error) {
 	switch in := in.(type) {
 	case nil:
-		return s.devnull, func() {}, nil
+		return s.devnull, nil, nil
 	case *os.File:
-		return in, func() {}, nil
+		return in, nil, nil
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -469,7 +468,38 @@ func (s *Session) callInput(in io.Reader) (*os.File, func(), error) {
 		io.Copy(pw, in)
 		pw.Close()
 	}()
-	return pr, func() { pr.Close() }, nil
+	return pr, pr, nil
+}
+
+// callHold is what a call holds until it returns, or until the job it
+// becomes when it yields ends: fields, not a list of funcs, so that a
+// call allocates nothing to remember them.
+type callHold struct {
+	window      *orphanWindow
+	end         context.CancelFunc
+	input       *os.File // closed: the pipe callInput made
+	out, errOut *stream
+	after       []func() // what a yield adds, released first
+}
+
+// release lets go of it all, in the reverse order it was taken.
+func (h *callHold) release() {
+	for i := len(h.after) - 1; i >= 0; i-- {
+		h.after[i]()
+	}
+	if h.errOut != nil {
+		h.errOut.stop()
+	}
+	if h.out != nil {
+		h.out.stop()
+	}
+	if h.input != nil {
+		h.input.Close()
+	}
+	if h.end != nil {
+		h.end()
+	}
+	h.window.Close()
 }
 
 func (s *Session) text(out string) string {
@@ -485,6 +515,7 @@ type callFrame struct {
 	state          callState
 	stdout, stderr spawn.Sink
 	out, errOut    stream
+	hold           callHold
 }
 
 func (s *Session) newFrame(opts RunOptions) *callFrame {

@@ -65,14 +65,14 @@ func runYielding(ctx context.Context, r *interp.Runner, file *syntax.File, d tim
 
 // yielded is what a call hands over at its yield point.
 type yielded struct {
-	snap     *interp.Runner // the session's state before the call
-	command  string
-	ctx      context.Context // the call's
-	end      context.CancelFunc
-	timeout  time.Duration
-	f        *callFrame
-	running  chan outcome
-	releases []func() // what the call would release when it returned
+	snap    *interp.Runner // the session's state before the call
+	command string
+	ctx     context.Context // the call's
+	end     context.CancelFunc
+	timeout time.Duration
+	f       *callFrame
+	running chan outcome
+	hold    *callHold // what the call would release when it returned
 }
 
 // yield turns the running call into a job of the session and answers
@@ -96,7 +96,7 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 	y.f.errOut.divert(logW)
 	// The job ends with the session, not with the caller's context.
 	stop := context.AfterFunc(s.life, y.end)
-	y.releases = append(y.releases, func() { stop() })
+	y.hold.after = append(y.hold.after, func() { stop() })
 	j.firstPID = maxPID + id
 	close(j.running)
 	t.mu.Lock()
@@ -144,9 +144,7 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 			status = 128 + int(syscall.SIGTERM)
 		}
 		t.mu.Unlock()
-		for i := len(y.releases) - 1; i >= 0; i-- {
-			y.releases[i]()
-		}
+		y.hold.release()
 		if log != nil {
 			log.Close()
 		}
