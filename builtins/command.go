@@ -8,8 +8,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/shelter-sh/shelter/kernel"
@@ -354,4 +356,10 @@ func status(n int) error {
 		return nil
 	}
 	return kernel.ExitStatus(n)
+}
+
+// lazyRegexp compiles a pattern on first use: a package's regexps cost
+// nothing at start and hold no heap until a command needs them.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

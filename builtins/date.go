@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -202,7 +201,7 @@ func dateBadArgument(c *kernel.Call, v, flagName string, allowed []string) error
 	return status(1)
 }
 
-var dateISO = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$`)
+var dateISO = lazyRegexp(`^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$`)
 
 // dateParse reads the forms of -d this date supports: @SECONDS with an
 // optional fraction, and ISO 8601 dates and times with an optional zone;
@@ -230,7 +229,7 @@ func dateParse(s string, loc *time.Location) (t time.Time, ok, known bool) {
 		}
 		return time.Unix(n, nanos), true, true
 	}
-	m := dateISO.FindStringSubmatch(s)
+	m := dateISO().FindStringSubmatch(s)
 	if m == nil {
 		return time.Time{}, false, false
 	}
@@ -282,7 +281,7 @@ var dateLocal = sync.OnceValue(func() *time.Location {
 	return loc
 })
 
-var datePOSIX = regexp.MustCompile(`^([A-Za-z]{3,}|<[^>]+>)([+-]?\d{1,2})(?::(\d{2}))?(?::(\d{2}))?$`)
+var datePOSIX = lazyRegexp(`^([A-Za-z]{3,}|<[^>]+>)([+-]?\d{1,2})(?::(\d{2}))?(?::(\d{2}))?$`)
 
 // dateLocation is the zone TZ names: an IANA name (with or without a
 // leading colon), a POSIX zone without daylight rules (EST5, UTC-3), or
@@ -305,7 +304,7 @@ func dateLocation(tz string, env []string) *time.Location {
 	if loc, err := time.LoadLocation(name); err == nil {
 		return loc
 	}
-	if m := datePOSIX.FindStringSubmatch(name); m != nil {
+	if m := datePOSIX().FindStringSubmatch(name); m != nil {
 		h, _ := strconv.Atoi(m[2])
 		mins, _ := strconv.Atoi(m[3])
 		secs, _ := strconv.Atoi(m[4])

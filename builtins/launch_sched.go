@@ -3,7 +3,6 @@ package builtins
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -73,7 +72,7 @@ var launchStdbuf = &launcher{
 	run:     runPlain,
 }
 
-var bufferSize = regexp.MustCompile(`^[0-9]+([KMGTPEZY](iB|B)?|kB|B)?$`)
+var bufferSize = lazyRegexp(`^[0-9]+([KMGTPEZY](iB|B)?|kB|B)?$`)
 
 func checkStdbuf(a *launchArgs) error {
 	if len(a.order) == 0 {
@@ -84,7 +83,7 @@ func checkStdbuf(a *launchArgs) error {
 			switch {
 			case v == "L" && key == "input":
 				return &kernel.Refusal{Line: "stdbuf: invalid mode 'L' for standard input; allowed: 0 or a size (line buffering input means nothing)"}
-			case v == "L", bufferSize.MatchString(v):
+			case v == "L", bufferSize().MatchString(v):
 			default:
 				return &kernel.Refusal{Line: fmt.Sprintf("stdbuf: invalid mode '%s'; allowed: L, 0 or a size such as 4096, 4K, 1M", v)}
 			}
@@ -141,19 +140,19 @@ var launchTaskset = &launcher{
 }
 
 var (
-	cpuMask = regexp.MustCompile(`^(0[xX])?[0-9a-fA-F]+(,[0-9a-fA-F]+)*$`)
-	cpuList = regexp.MustCompile(`^[0-9]+(-[0-9]+(:[0-9]+)?)?(,[0-9]+(-[0-9]+(:[0-9]+)?)?)*$`)
+	cpuMask = lazyRegexp(`^(0[xX])?[0-9a-fA-F]+(,[0-9a-fA-F]+)*$`)
+	cpuList = lazyRegexp(`^[0-9]+(-[0-9]+(:[0-9]+)?)?(,[0-9]+(-[0-9]+(:[0-9]+)?)?)*$`)
 )
 
 func checkTaskset(a *launchArgs) error {
 	v := a.operands[0]
 	if a.has("cpu-list") {
-		if !cpuList.MatchString(v) {
+		if !cpuList().MatchString(v) {
 			return &kernel.Refusal{Line: fmt.Sprintf("taskset: invalid CPU list '%s'; allowed: numbers and ranges such as 0,2-4", v)}
 		}
 		return nil
 	}
-	if !cpuMask.MatchString(v) {
+	if !cpuMask().MatchString(v) {
 		return &kernel.Refusal{Line: fmt.Sprintf("taskset: invalid CPU mask '%s'; allowed: a hexadecimal mask such as 0x3, or -c with a list", v)}
 	}
 	return nil
