@@ -155,7 +155,7 @@ func TestGrepGNU(t *testing.T) {
 			cases[i].files = grepFiles
 		}
 	}
-	grepCompareParallel(t, []kernel.Tool{cmdGrep}, cases)
+	compareGNU(t, []kernel.Tool{cmdGrep}, cases)
 }
 
 func TestGrepSymlinks(t *testing.T) {
@@ -233,19 +233,6 @@ func TestGrepSandbox(t *testing.T) {
 		if res.ExitCode != 2 || !strings.Contains(res.Stderr, "grep: ") {
 			t.Errorf("%s: status %d, stderr %q", script, res.ExitCode, res.Stderr)
 		}
-	}
-}
-
-// grepCompareParallel runs compareGNU over chunks of cases in parallel,
-// to keep the package's test time down on a small machine.
-func grepCompareParallel(t *testing.T, tools []kernel.Tool, cases []gnuCase) {
-	const chunk = 24
-	for i := 0; i < len(cases); i += chunk {
-		part := cases[i:min(i+chunk, len(cases))]
-		t.Run(part[0].name, func(t *testing.T) {
-			t.Parallel()
-			compareGNU(t, tools, part)
-		})
 	}
 }
 

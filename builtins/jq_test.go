@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -152,18 +151,7 @@ func TestJqGNU(t *testing.T) {
 	for i := range cases {
 		cases[i].files = jqFiles
 	}
-	// Each case forks bash and jq: four parallel parts halve the wait.
-	const parts = 4
-	for p := range parts {
-		t.Run("part"+strconv.Itoa(p), func(t *testing.T) {
-			t.Parallel()
-			var mine []gnuCase
-			for i := p; i < len(cases); i += parts {
-				mine = append(mine, cases[i])
-			}
-			compareGNU(t, tools, mine)
-		})
-	}
+	compareGNU(t, tools, cases)
 }
 
 // jqRun1 runs one jq script in a host session over jqFiles.

@@ -162,7 +162,7 @@ func TestSedGNU(t *testing.T) {
 			cases[i].files = sedFiles
 		}
 	}
-	grepCompareParallel(t, []kernel.Tool{cmdSed}, cases)
+	compareGNU(t, []kernel.Tool{cmdSed}, cases)
 }
 
 func TestSedInPlaceGNU(t *testing.T) {
@@ -179,7 +179,7 @@ func TestSedInPlaceGNU(t *testing.T) {
 	for i := range cases {
 		cases[i].files = sedFiles
 	}
-	grepCompareParallel(t, []kernel.Tool{cmdSed}, cases)
+	compareGNU(t, []kernel.Tool{cmdSed}, cases)
 }
 
 func TestSedRefusals(t *testing.T) {
