@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"io/fs"
 	"strconv"
 
 	"github.com/shelter-sh/shelter/kernel"
@@ -76,7 +75,7 @@ func runCat(ctx context.Context, c *kernel.Call, a *args) error {
 		r, err := openInput(ctx, c, name)
 		if err != nil {
 			w.Flush()
-			failf(c, "%s", errText(catNamed(err, name)))
+			failf(c, "%s", errText(asNamed(err, name)))
 			failed = true
 			continue
 		}
@@ -241,14 +240,4 @@ func catVisible(w *bufio.Writer, b []byte, o catOptions) {
 		}
 	}
 	w.Write(b[start:])
-}
-
-// catNamed is err with the operand's own name as its path: the opener
-// may report the absolute path it opened, GNU names what was given.
-func catNamed(err error, name string) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Path != name {
-		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
-	}
-	return err
 }

@@ -312,6 +312,17 @@ func errText(err error) string {
 	return reason(err)
 }
 
+// asNamed is err with name as its path, the file as the command names it
+// (an operand as given, a path as -r shows it), where the error says
+// another.
+func asNamed(err error, name string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path != name {
+		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+	}
+	return err
+}
+
 // reason is strerror(3)'s wording for an errno, the error's own text
 // otherwise.
 func reason(err error) string {

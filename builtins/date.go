@@ -158,7 +158,7 @@ func runDate(ctx context.Context, c *kernel.Call, a *args) error {
 		name := a.value("reference", "")
 		fi, err := c.Opener().Stat(name)
 		if err != nil {
-			failf(c, "%s", errText(catNamed(err, name)))
+			failf(c, "%s", errText(asNamed(err, name)))
 			return status(1)
 		}
 		t = fi.ModTime()

@@ -245,7 +245,7 @@ func grepPatterns(ctx context.Context, c *kernel.Call, a *args, o *grepOptions) 
 			given = true
 			f, err := openInput(ctx, c, g.value)
 			if err != nil {
-				failf(c, "%s", errText(grepNamed(err, g.value)))
+				failf(c, "%s", errText(asNamed(err, g.value)))
 				return nil, nil, status(2)
 			}
 			data, err := io.ReadAll(f)
@@ -269,16 +269,6 @@ func grepPatterns(ctx context.Context, c *kernel.Call, a *args, o *grepOptions) 
 		operands = operands[1:]
 	}
 	return pats, operands, nil
-}
-
-// grepNamed makes a file error name the file as the script did: the
-// opener may report the absolute path it opened.
-func grepNamed(err error, name string) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Path != name {
-		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
-	}
-	return err
 }
 
 func grepUnwrap(err error) error {
@@ -323,7 +313,7 @@ func (g *grepRun) operand(name string, implicit bool) bool {
 	if g.o.recursive {
 		fi, err := op.Stat(name)
 		if err != nil {
-			g.fail(grepNamed(err, name))
+			g.fail(asNamed(err, name))
 			return false
 		}
 		if fi.IsDir() {
@@ -385,7 +375,7 @@ func (g *grepRun) walk(dir string, implicit, withName bool, fi fs.FileInfo) bool
 	op := g.c.Opener()
 	entries, err := op.ReadDir(dir)
 	if err != nil {
-		g.fail(grepNamed(err, dir))
+		g.fail(asNamed(err, dir))
 		return false
 	}
 	prefix := strings.TrimRight(dir, "/")
@@ -412,7 +402,7 @@ func (g *grepRun) walk(dir string, implicit, withName bool, fi fs.FileInfo) bool
 				continue
 			}
 			if cfi, err = op.Stat(grepJoin(dir, e.Name(), implicit)); err != nil {
-				g.fail(grepNamed(err, child))
+				g.fail(asNamed(err, child))
 				continue
 			}
 		} else if cfi, err = e.Info(); err != nil {
@@ -456,7 +446,7 @@ func (g *grepRun) file(name string, withName bool, display ...string) bool {
 	}
 	f, err := openInput(g.ctx, g.c, name)
 	if err != nil {
-		g.fail(grepNamed(err, shown))
+		g.fail(asNamed(err, shown))
 		return false
 	}
 	defer f.Close()

@@ -48,13 +48,13 @@ func runSed(ctx context.Context, c *kernel.Call, a *args) error {
 		case "file":
 			f, err := openInput(ctx, c, g.value)
 			if err != nil {
-				failf(c, "couldn't open file %s: %s", g.value, sedPathErr(err, g.value))
+				failf(c, "couldn't open file %s: %s", g.value, sedReason(err))
 				return status(4)
 			}
 			data, err := io.ReadAll(f)
 			f.Close()
 			if err != nil {
-				failf(c, "couldn't read %s: %s", g.value, sedPathErr(err, g.value))
+				failf(c, "couldn't read %s: %s", g.value, sedReason(err))
 				return status(4)
 			}
 			pieces = append(pieces, sedPiece{start: script.Len(), file: g.value})
@@ -139,7 +139,7 @@ func (r *sedRun) editInPlace(name string) {
 	op := r.c.Opener()
 	fi, err := op.Stat(name)
 	if err != nil {
-		failf(r.c, "can't read %s: %s", name, sedPathErr(err, name))
+		failf(r.c, "can't read %s: %s", name, sedReason(err))
 		r.status = max(r.status, 2)
 		return
 	}
@@ -159,7 +159,7 @@ func (r *sedRun) editInPlace(name string) {
 		}
 	}
 	if err != nil {
-		failf(r.c, "couldn't open temporary file %s: %s", tmp, sedPathErr(err, tmp))
+		failf(r.c, "couldn't open temporary file %s: %s", tmp, sedReason(err))
 		r.status = 4
 		return
 	}
@@ -172,19 +172,19 @@ func (r *sedRun) editInPlace(name string) {
 	cerr := f.Close()
 	if ferr != nil || cerr != nil || out.failed {
 		op.Remove(tmp)
-		failf(r.c, "couldn't write %s: %s", tmp, sedPathErr(errors.Join(ferr, cerr), tmp))
+		failf(r.c, "couldn't write %s: %s", tmp, sedReason(errors.Join(ferr, cerr)))
 		r.status = 4
 		return
 	}
 	if err := op.Chmod(tmp, fi.Mode().Perm()); err != nil {
 		op.Remove(tmp)
-		failf(r.c, "couldn't set mode of %s: %s", tmp, sedPathErr(err, tmp))
+		failf(r.c, "couldn't set mode of %s: %s", tmp, sedReason(err))
 		r.status = 4
 		return
 	}
 	if err := op.Rename(tmp, name); err != nil {
 		op.Remove(tmp)
-		failf(r.c, "cannot rename %s: %s", tmp, sedPathErr(err, tmp))
+		failf(r.c, "cannot rename %s: %s", tmp, sedReason(err))
 		r.status = 4
 	}
 }

@@ -557,7 +557,8 @@ func sedLower(b byte) byte {
 	return b
 }
 
-// sedPathErr names a file error as the script named the file.
-func sedPathErr(err error, name string) string {
-	return reason(grepUnwrap(grepNamed(err, name)))
+// sedReason is what went wrong with a file, without its name: sed's
+// lines name the file themselves.
+func sedReason(err error) string {
+	return reason(grepUnwrap(err))
 }

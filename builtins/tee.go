@@ -43,7 +43,7 @@ func runTee(ctx context.Context, c *kernel.Call, a *args) error {
 	for _, name := range a.operands {
 		f, err := c.Opener().OpenFile(ctx, name, mode, 0o666)
 		if err != nil {
-			failf(c, "%s", errText(catNamed(err, name)))
+			failf(c, "%s", errText(asNamed(err, name)))
 			failed = true
 			continue
 		}

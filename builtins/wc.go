@@ -75,14 +75,14 @@ func runWc(ctx context.Context, c *kernel.Call, a *args) error {
 			// GNU opens a directory, fails to read it, and still prints
 			// its zero counts.
 			out.Flush()
-			failf(c, "%s", errText(catNamed(err, name)))
+			failf(c, "%s", errText(asNamed(err, name)))
 			failed = true
 			wcLine(out, which, width, wcCounts{}, name, named)
 			continue
 		}
 		if err != nil {
 			out.Flush()
-			failf(c, "%s", errText(catNamed(err, name)))
+			failf(c, "%s", errText(asNamed(err, name)))
 			failed = true
 			continue
 		}
