@@ -145,10 +145,13 @@ func (c *Call) ProgramEnv(pass []string) []string {
 // start only.
 func guarded(name string) bool { return InjectionVar(name) || commandVar(name) }
 
+// lookup finds an exported variable of the call, the last report of it
+// winning, without building "NAME=".
 func (c *Call) lookup(name string) (string, bool) {
 	for i := len(c.Env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(c.Env[i], name+"="); ok {
-			return v, true
+		kv := c.Env[i]
+		if len(kv) > len(name) && kv[len(name)] == '=' && kv[:len(name)] == name {
+			return kv[len(name)+1:], true
 		}
 	}
 	return "", false

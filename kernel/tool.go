@@ -168,13 +168,8 @@ func (c *Call) SetData(v json.RawMessage) {
 
 // Getenv returns the value of an exported variable of the session.
 func (c *Call) Getenv(name string) string {
-	for i := len(c.Env) - 1; i >= 0; i-- {
-		kv := c.Env[i]
-		if len(kv) > len(name) && kv[len(name)] == '=' && kv[:len(name)] == name {
-			return kv[len(name)+1:]
-		}
-	}
-	return ""
+	v, _ := c.lookup(name)
+	return v
 }
 
 // Tools returns the tools the call's session can run, sorted by name:
