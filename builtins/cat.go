@@ -64,7 +64,8 @@ func runCat(ctx context.Context, c *kernel.Call, a *args) error {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	w := bufio.NewWriterSize(c.Stdout, 64<<10)
+	w := newWriter(c.Stdout)
+	defer freeWriter(w)
 	st := &catState{atStart: true}
 	failed := false
 	for _, name := range files {
@@ -111,7 +112,9 @@ func runCat(ctx context.Context, c *kernel.Call, a *args) error {
 // catCopy copies r to w unchanged, returning the read and the write error
 // apart.
 func catCopy(ctx context.Context, w *bufio.Writer, r io.Reader) (rerr, werr error) {
-	buf := make([]byte, 64<<10)
+	chunk := getChunk()
+	defer putChunk(chunk)
+	buf := *chunk
 	for n := 0; ; n++ {
 		if n&63 == 63 {
 			if err := ctx.Err(); err != nil {
@@ -134,7 +137,8 @@ func catCopy(ctx context.Context, w *bufio.Writer, r io.Reader) (rerr, werr erro
 }
 
 func catFile(ctx context.Context, w *bufio.Writer, r io.Reader, o catOptions, st *catState) (rerr, werr error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := newReader(r)
+	defer freeReader(br)
 	var num []byte
 	for n := 0; ; n++ {
 		if n&4095 == 4095 {

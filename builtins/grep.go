@@ -94,7 +94,8 @@ func runGrep(ctx context.Context, c *kernel.Call, a *args) error {
 	for _, w := range warnings {
 		failf(c, "warning: %s", w)
 	}
-	g := &grepRun{ctx: ctx, c: c, o: opts, m: m, out: bufio.NewWriterSize(c.Stdout, 64<<10)}
+	g := &grepRun{ctx: ctx, c: c, o: opts, m: m, out: newWriter(c.Stdout)}
+	defer freeWriter(g.out)
 	if opts.maxCount == 0 && !opts.listMissing {
 		return status(1)
 	}

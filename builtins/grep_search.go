@@ -184,7 +184,9 @@ func (g *grepRun) scannable(binary bool) bool {
 // goes on from there. Otherwise the input is read to its end.
 func (g *grepRun) scan(s *grepFile, br *bufio.Reader, count, lineno *int64, printLines bool) (rest io.Reader, stop, ret bool) {
 	lit := g.m.lit
-	buf := make([]byte, 128<<10)
+	chunk := getChunk()
+	defer putChunk(chunk)
+	buf := *chunk
 	carried := 0
 	for {
 		n, err := br.Read(buf[carried:])

@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -334,7 +333,8 @@ func runSort(ctx context.Context, c *kernel.Call, a *args) error {
 		defer f.Close()
 		out = f
 	}
-	w := bufio.NewWriterSize(out, 64<<10)
+	w := newWriter(out)
+	defer freeWriter(w)
 	var prev []byte
 	for i, l := range lines {
 		if s.unique && i > 0 && s.compare(prev, l) == 0 {
@@ -362,16 +362,18 @@ func sortRead(ctx context.Context, c *kernel.Call, name string) ([]byte, error) 
 		return nil, err
 	}
 	defer f.Close()
-	var buf bytes.Buffer
-	chunk := make([]byte, 64<<10)
+	data := make([]byte, 0, bufSize)
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		n, err := f.Read(chunk)
-		buf.Write(chunk[:n])
+		if len(data) == cap(data) {
+			data = slices.Grow(data, cap(data))
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
 		if err == io.EOF {
-			return buf.Bytes(), nil
+			return data, nil
 		}
 		if err != nil {
 			return nil, &os.PathError{Op: "read", Path: name, Err: err}
@@ -428,28 +430,65 @@ func (s *sorter) sort(lines [][]byte) [][]byte {
 }
 
 // sortBytes sorts whole lines in byte order. Equal lines are equal bytes,
-// so stability cannot show. It sorts each line's first eight bytes as a
-// number with its index, which moves no pointers and compares most pairs
-// without touching the lines.
+// so stability cannot show. Each line's first eight bytes are taken as a
+// number and sorted with the line's index by a radix sort, which skips
+// the bytes every line shares; only lines whose eight bytes tie are
+// compared whole.
 func sortBytes(lines [][]byte) [][]byte {
 	type item struct {
 		prefix uint64
 		i      int
 	}
-	items := make([]item, len(lines))
+	n := len(lines)
+	items := make([]item, 2*n) // the items, and the radix sort's scratch
+	a, tmp := items[:n], items[n:]
+	var counts [8][256]int
 	for i, l := range lines {
 		var p [8]byte
 		copy(p[:], l)
-		items[i] = item{binary.BigEndian.Uint64(p[:]), i}
-	}
-	slices.SortFunc(items, func(a, b item) int {
-		if a.prefix != b.prefix {
-			return cmp.Compare(a.prefix, b.prefix)
+		a[i] = item{binary.BigEndian.Uint64(p[:]), i}
+		for d := range counts {
+			counts[d][p[7-d]]++
 		}
-		return bytes.Compare(lines[a.i], lines[b.i])
-	})
-	out := make([][]byte, len(lines))
-	for j, it := range items {
+	}
+	if n < 256 {
+		slices.SortFunc(a, func(x, y item) int {
+			if x.prefix != y.prefix {
+				return cmp.Compare(x.prefix, y.prefix)
+			}
+			return bytes.Compare(lines[x.i], lines[y.i])
+		})
+	} else {
+		for d := range counts { // least significant byte first
+			shift := 8 * d
+			if counts[d][byte(a[0].prefix>>shift)] == n {
+				continue // every line has this byte
+			}
+			pos := 0
+			for b, c := range counts[d] {
+				counts[d][b] = pos
+				pos += c
+			}
+			for _, it := range a {
+				k := byte(it.prefix >> shift)
+				tmp[counts[d][k]] = it
+				counts[d][k]++
+			}
+			a, tmp = tmp, a
+		}
+		for i := 0; i < n; {
+			j := i + 1
+			for j < n && a[j].prefix == a[i].prefix {
+				j++
+			}
+			if j-i > 1 {
+				slices.SortFunc(a[i:j], func(x, y item) int { return bytes.Compare(lines[x.i], lines[y.i]) })
+			}
+			i = j
+		}
+	}
+	out := make([][]byte, n)
+	for j, it := range a {
 		out[j] = lines[it.i]
 	}
 	return out

@@ -1,10 +1,12 @@
 package builtins
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,5 +153,35 @@ func TestSortSandbox(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(secret); string(b) != "SECRET:x\n" {
 		t.Errorf("secret changed: %q", b)
+	}
+}
+
+// TestSortBytesRadix checks the radix path of the plain byte-order sort
+// against a comparison sort: short and empty lines, NUL and 0xff bytes,
+// long shared prefixes, and runs of equal lines.
+func TestSortBytesRadix(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	alphabet := []byte{0, 1, 'a', 'b', 'z', ' ', 0xfe, 0xff}
+	for _, n := range []int{0, 1, 255, 256, 257, 3000} {
+		lines := make([][]byte, n)
+		for i := range lines {
+			var l []byte
+			switch r.Intn(4) {
+			case 0: // a prefix longer than eight bytes shared by many lines
+				l = []byte("shared-prefix-")
+			case 1:
+				l = []byte("shared-p")
+			}
+			for k := r.Intn(12); k > 0; k-- {
+				l = append(l, alphabet[r.Intn(len(alphabet))])
+			}
+			lines[i] = l
+		}
+		want := slices.Clone(lines)
+		slices.SortFunc(want, bytes.Compare)
+		got := sortBytes(slices.Clone(lines))
+		if !slices.EqualFunc(got, want, bytes.Equal) {
+			t.Fatalf("n=%d: sortBytes differs from a comparison sort", n)
+		}
 	}
 }

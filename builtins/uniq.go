@@ -103,7 +103,8 @@ func runUniq(ctx context.Context, c *kernel.Call, a *args) error {
 		defer f.Close()
 		out = f
 	}
-	w := bufio.NewWriterSize(out, 64<<10)
+	w := newWriter(out)
+	defer freeWriter(w)
 	err = u.filter(ctx, r, w)
 	if werr := w.Flush(); err == nil && werr != nil {
 		failf(c, "write error: %s", reason(werr))
@@ -172,11 +173,13 @@ func uniqFoldEqual(a, b []byte) bool {
 }
 
 func (u *uniqSpec) filter(ctx context.Context, r io.Reader, w *bufio.Writer) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := newReader(r)
+	defer freeReader(br)
 	var prev []byte
 	have := false
 	var n uint64
 	var buf []byte
+	var num [24]byte
 	emit := func() error {
 		if !have {
 			return nil
@@ -184,18 +187,17 @@ func (u *uniqSpec) filter(ctx context.Context, r io.Reader, w *bufio.Writer) err
 		if (u.repeated && n < 2) || (u.unique && n > 1) {
 			return nil
 		}
-		if u.count {
-			// "%7d ", without fmt's cost per line.
-			var num [24]byte
+		// One Write a line, built in the writer's own free space.
+		line := w.AvailableBuffer()
+		if u.count { // "%7d ", without fmt's cost per line
 			d := strconv.AppendUint(num[:0], n, 10)
-			for pad := 7 - len(d); pad > 0; pad-- {
-				w.WriteByte(' ')
+			if len(d) < 7 {
+				line = append(line, "       "[len(d):]...)
 			}
-			w.Write(d)
-			w.WriteByte(' ')
+			line = append(append(line, d...), ' ')
 		}
-		w.Write(prev)
-		w.WriteByte(u.eol)
+		line = append(append(line, prev...), u.eol)
+		w.Write(line)
 		if w.Available() < 4096 {
 			if err := w.Flush(); err != nil {
 				return cutWriteError{err}

@@ -219,7 +219,9 @@ var wcClasses = func() (t [256]byte) {
 
 func wcCount(ctx context.Context, r io.Reader, which wcWhich) (wcCounts, error) {
 	var n wcCounts
-	buf := make([]byte, 64<<10)
+	chunk := getChunk()
+	defer putChunk(chunk)
+	buf := *chunk
 	simple := !which.words && !which.maxLine
 	var pos int64
 	inWord := false
