@@ -82,7 +82,7 @@ func runCat(ctx context.Context, c *kernel.Call, a *args) error {
 		}
 		var rerr, werr error
 		if o.plain() {
-			rerr, werr = catCopy(ctx, w, r)
+			rerr, werr = catCopy(ctx, w, c.Stdout, r)
 		} else {
 			rerr, werr = catFile(ctx, w, r, o, st)
 		}
@@ -109,9 +109,16 @@ func runCat(ctx context.Context, c *kernel.Call, a *args) error {
 	return nil
 }
 
-// catCopy copies r to w unchanged, returning the read and the write error
-// apart.
-func catCopy(ctx context.Context, w *bufio.Writer, r io.Reader) (rerr, werr error) {
+// catCopy copies r to w, which writes to out, unchanged, returning the
+// read and the write error apart. A regular file going into a pipe is
+// spliced.
+func catCopy(ctx context.Context, w *bufio.Writer, out io.Writer, r io.Reader) (rerr, werr error) {
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	if handled, rerr, werr := spliceCopy(ctx, out, r); handled {
+		return rerr, werr
+	}
 	chunk := getChunk()
 	defer putChunk(chunk)
 	buf := *chunk

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,5 +123,42 @@ func TestCatCancel(t *testing.T) {
 	call := &kernel.Call{Args: []string{"cat"}, Stdin: strings.NewReader(strings.Repeat("x\n", 100000)), Stdout: &out, Stderr: &out}
 	if err := cmdCat.Run(ctx, call); err == nil {
 		t.Errorf("cat with a cancelled context: no error")
+	}
+}
+
+// TestCatSplice sends a file larger than a pipe through cat into a pipe,
+// where Linux splices it: what comes out is the file, in order with what
+// cat writes before and after it, read by a builtin and by a program.
+func TestCatSplice(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; b.Len() < 300<<10; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	big := b.String()
+	if err := os.WriteFile(filepath.Join(dir, "big"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprint(len("head\n" + big + "tail\n"))
+	tools := []kernel.Tool{cmdCat, cmdWc}
+	for _, script := range []string{
+		"printf 'head\\n' | cat - big <(printf 'tail\\n') | wc -c",
+		"{ printf 'head\\n'; cat big; printf 'tail\\n'; } | cat | wc -c",
+	} {
+		res := run(t, tools, dir, "", script)
+		if got := strings.TrimSpace(res.Stdout); got != want || res.ExitCode != 0 {
+			t.Errorf("%s: %q (exit %d, %q), want %s", script, got, res.ExitCode, res.Stderr, want)
+		}
+	}
+	// The bytes themselves, through a program reading the pipe.
+	res := run(t, []kernel.Tool{cmdCat}, dir, "", "cat big | cat -A >/dev/null; cat big | tail -c 20; cat big | head -c 12")
+	if want := big[len(big)-20:] + big[:12]; res.Stdout != want {
+		t.Errorf("tail and head of the spliced file: %q, want %q", res.Stdout, want)
+	}
+	// A reader that leaves early ends cat's splice with a write error,
+	// not a hang.
+	res = run(t, tools, dir, "", "set -o pipefail; cat big big big | head -c 5; echo \" $?\"")
+	if res.Stdout != "line  1\n" {
+		t.Errorf("cat into head: %q", res.Stdout)
 	}
 }
