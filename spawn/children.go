@@ -3,6 +3,7 @@ package spawn
 import (
 	"os/exec"
 	"sync"
+	"sync/atomic"
 )
 
 // children are the pids [Run] started and has yet to reap. A reaper of
@@ -15,6 +16,9 @@ type registry struct {
 	starting sync.RWMutex
 	mu       sync.Mutex
 	pids     map[int]struct{}
+	// started counts the processes started so far: a window in which it
+	// did not move has no orphan to end.
+	started atomic.Uint64
 }
 
 // start runs start, which starts cmd, and registers the child's pid.
@@ -27,6 +31,7 @@ func (r *registry) start(cmd *exec.Cmd, start func() error) error {
 	r.mu.Lock()
 	r.pids[cmd.Process.Pid] = struct{}{}
 	r.mu.Unlock()
+	r.started.Add(1)
 	return nil
 }
 

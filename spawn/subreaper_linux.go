@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -37,18 +36,20 @@ var subreaper struct {
 // nothing and returns the first call's error. It is Linux only.
 func EnableSubreaper() error {
 	subreaper.once.Do(func() {
+		// SIGCHLD is caught before this process becomes a subreaper, so
+		// that no orphan can exit unnoticed in between.
+		wake := make(chan os.Signal, 1)
+		signal.Notify(wake, syscall.SIGCHLD)
 		if subreaper.err = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); subreaper.err != nil {
+			signal.Stop(wake)
 			return
 		}
 		subreaper.on.Store(true)
-		wake := make(chan os.Signal, 1)
-		signal.Notify(wake, syscall.SIGCHLD)
 		go func() {
 			for range wake {
 				reapOrphans()
 			}
 		}()
-		reapOrphans()
 	})
 	return subreaper.err
 }
@@ -72,15 +73,23 @@ type orphan struct {
 }
 
 // orphans lists them; the caller holds children.starting for writing.
+// Linux has no index of a process's children that every kernel offers,
+// so it reads the stat file of every process in /proc.
 func orphans() []orphan {
 	self, ownGroup := os.Getpid(), syscall.Getpgrp()
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
 	var out []orphan
-	for _, path := range stats {
-		b, err := os.ReadFile(path)
-		if err != nil {
+	var buf [512]byte
+	for _, name := range names {
+		if name == "" || name[0] < '1' || name[0] > '9' {
 			continue
 		}
+		b := readStat(name, buf[:])
 		i := bytes.LastIndexByte(b, ')')
 		if i < 0 {
 			continue
@@ -94,7 +103,7 @@ func orphans() []orphan {
 			continue
 		}
 		o := orphan{zombie: f[0][0] == 'Z' || f[0][0] == 'X'}
-		o.pid, _ = strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		o.pid, _ = strconv.Atoi(name)
 		o.pgrp, _ = strconv.Atoi(string(f[2]))
 		o.started, _ = strconv.ParseUint(string(f[19]), 10, 64)
 		if o.pgrp == ownGroup || children.has(o.pid) {
@@ -103,6 +112,21 @@ func orphans() []orphan {
 		out = append(out, o)
 	}
 	return out
+}
+
+// readStat reads /proc/PID/stat into buf, with three system calls; nil
+// when the process is gone. A stat line is far shorter than buf.
+func readStat(pid string, buf []byte) []byte {
+	fd, err := unix.Open("/proc/"+pid+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(fd)
+	n, err := unix.Read(fd, buf)
+	if err != nil || n <= 0 {
+		return nil
+	}
+	return buf[:n]
 }
 
 func reap(pid int) {
@@ -114,8 +138,16 @@ func reap(pid int) {
 	}
 }
 
-// reapOrphans reaps the orphans that have exited.
+// reapOrphans reaps the orphans that have exited. Most SIGCHLDs are for
+// Run's own children, whose Wait has reaped them by now: with no child
+// left to reap, /proc is not read.
 func reapOrphans() {
+	// Linux fills in the signal number only when it found a child to
+	// report; WNOWAIT leaves that child to whoever reaps it.
+	var info unix.Siginfo
+	if err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil); err != nil || info.Signo == 0 {
+		return
+	}
 	children.starting.Lock()
 	defer children.starting.Unlock()
 	for _, o := range orphans() {

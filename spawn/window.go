@@ -18,6 +18,10 @@ import (
 // compared in clock ticks since boot (10 ms), so an orphan started within
 // a tick before the window opened may be taken as the window's.
 //
+// A window in which Run started no process ends nothing and costs no look
+// at /proc: an orphan is the descendant of a process, and the processes
+// started before it opened are the windows' that were open then.
+//
 // What a Window cannot do: without [EnableSubreaper], or on a system other
 // than Linux, orphans go to init and Close does nothing. An orphan started
 // before the window opened (a daemon the embedder ran) is not the
@@ -31,6 +35,7 @@ type Window struct {
 	Grace time.Duration
 
 	opened uint64
+	starts uint64 // how many processes Run had started when it opened
 }
 
 var windows = struct {
@@ -41,7 +46,7 @@ var windows = struct {
 // OpenWindow opens a window: what starts from now on and escapes is its
 // until Close.
 func OpenWindow() *Window {
-	w := &Window{opened: bootTicks()}
+	w := &Window{opened: bootTicks(), starts: children.started.Load()}
 	windows.Lock()
 	windows.open[w] = struct{}{}
 	windows.Unlock()
@@ -56,7 +61,7 @@ func (w *Window) Close() {
 	_, open := windows.open[w]
 	delete(windows.open, w)
 	windows.Unlock()
-	if !open {
+	if !open || children.started.Load() == w.starts {
 		return
 	}
 	endOrphans(func(started uint64) bool {
