@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -34,9 +35,19 @@ func BenchmarkRunEcho(b *testing.B) {
 }
 
 // BenchmarkServeStdioEcho is a bash call of `echo hi` through the SDK's
-// client over stdio pipes, with serve's default yield.
+// client over stdio pipes, with serve's default yield. The server is on
+// shelter's StreamTransport, as serve runs it; the client on the SDK's
+// IOTransport, as any Go client of the SDK.
 func BenchmarkServeStdioEcho(b *testing.B) {
 	_, cs := stdio(b, mcp.Options{Yield: 45 * time.Second}, "")
+	benchEcho(b, cs, map[string]any{"command": "echo hi"})
+}
+
+// BenchmarkServeStdioEchoFast is BenchmarkServeStdioEcho with the
+// client on a StreamTransport too: the server's own cost, with a client
+// that costs little.
+func BenchmarkServeStdioEchoFast(b *testing.B) {
+	_, cs := stdioClient(b, mcp.Options{Yield: 45 * time.Second}, "", true)
 	benchEcho(b, cs, map[string]any{"command": "echo hi"})
 }
 
@@ -82,14 +93,40 @@ func BenchmarkIdleSession(b *testing.B) {
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(n), "B/session")
 }
 
-// BenchmarkSDKStdioFloor is a tool that answers at once, on the same
-// pipes and client: what the SDK costs a call, shelter aside.
+// BenchmarkSDKStdioFloor is a tool that answers at once, on the SDK's
+// own IOTransport at both ends over the same pipes: what the SDK costs a
+// call, shelter aside.
 func BenchmarkSDKStdioFloor(b *testing.B) {
+	toServer, fromClient, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	fromServer, toClient, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchFloor(b, &sdk.IOTransport{Reader: fromServer, Writer: fromClient}, &sdk.IOTransport{Reader: toServer, Writer: toClient})
+}
+
+// BenchmarkStreamStdioFloor is BenchmarkSDKStdioFloor with the server on
+// shelter's StreamTransport: the floor under BenchmarkServeStdioEcho.
+func BenchmarkStreamStdioFloor(b *testing.B) {
+	ct, st := pipes(b, false)
+	benchFloor(b, ct, st)
+}
+
+// BenchmarkStreamStdioFloorFast is the floor with a StreamTransport at
+// both ends: the SDK's dispatch alone, client and server.
+func BenchmarkStreamStdioFloorFast(b *testing.B) {
+	ct, st := pipes(b, true)
+	benchFloor(b, ct, st)
+}
+
+func benchFloor(b *testing.B, ct, st sdk.Transport) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "floor", Version: "1"}, nil)
 	srv.AddTool(&sdk.Tool{Name: "bash", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "hi\nexit code: 0"}}}, nil
 	})
-	ct, st := pipes(b)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go srv.Run(ctx, st)

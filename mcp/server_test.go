@@ -63,6 +63,13 @@ func newKernel(t testing.TB) *kernel.Kernel {
 // and stdout, and connects the SDK's client to it.
 func stdio(t testing.TB, opts mcp.Options, version string) (*mcp.Server, *sdk.ClientSession) {
 	t.Helper()
+	return stdioClient(t, opts, version, false)
+}
+
+// stdioClient is stdio with the client on a StreamTransport too when
+// fast is set.
+func stdioClient(t testing.TB, opts mcp.Options, version string, fast bool) (*mcp.Server, *sdk.ClientSession) {
+	t.Helper()
 	if opts.Kernel == nil {
 		opts.Kernel = newKernel(t)
 	}
@@ -74,7 +81,7 @@ func stdio(t testing.TB, opts mcp.Options, version string) (*mcp.Server, *sdk.Cl
 	if err != nil {
 		t.Fatal(err)
 	}
-	ct, st := pipes(t)
+	ct, st := pipes(t, fast)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx, st) }()
@@ -93,8 +100,10 @@ func stdio(t testing.TB, opts mcp.Options, version string) (*mcp.Server, *sdk.Cl
 }
 
 // pipes are a client's and a server's transports over two os.Pipes, as
-// a process's stdin and stdout.
-func pipes(t testing.TB) (client, server sdk.Transport) {
+// a process's stdin and stdout: the server's is shelter's
+// [mcp.StreamTransport], as serve runs it; the client's is the SDK's own
+// [sdk.IOTransport], or a StreamTransport too when fast is set.
+func pipes(t testing.TB, fast bool) (client, server sdk.Transport) {
 	t.Helper()
 	toServer, fromClient, err := os.Pipe()
 	if err != nil {
@@ -104,7 +113,11 @@ func pipes(t testing.TB) (client, server sdk.Transport) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &sdk.IOTransport{Reader: fromServer, Writer: fromClient}, &sdk.IOTransport{Reader: toServer, Writer: toClient}
+	server = &mcp.StreamTransport{Reader: toServer, Writer: toClient}
+	if fast {
+		return &mcp.StreamTransport{Reader: fromServer, Writer: fromClient}, server
+	}
+	return &sdk.IOTransport{Reader: fromServer, Writer: fromClient}, server
 }
 
 // call calls a tool and decodes its structured result.

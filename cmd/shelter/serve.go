@@ -16,8 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/mcp"
 )
@@ -121,7 +119,7 @@ func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if so.http == "" {
-		err := srv.Run(ctx, &sdk.IOTransport{Reader: stdin, Writer: nopCloser{stdout}})
+		err := srv.Run(ctx, &mcp.StreamTransport{Reader: stdin, Writer: nopCloser{stdout}})
 		srv.Close()
 		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 			fmt.Fprintf(stderr, "shelter serve: %v\n", err)

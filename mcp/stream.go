@@ -1,0 +1,324 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultMaxLine is the longest message a [StreamTransport] reads when
+// MaxLine is zero: 16 MiB, the SDK's own stdio bound.
+const DefaultMaxLine = 16 << 20
+
+// StreamTransport is an MCP transport of newline-delimited JSON-RPC over
+// a pair of streams, as the MCP stdio transport is: the SDK's
+// [sdk.IOTransport] on the wire, for either end of a connection, at a
+// fraction of its cost per message (docs/mcp.md, "Performance").
+//
+// Each message is one line. Blank lines are skipped, a line may end in
+// "\r\n", and a last message may end at EOF without a newline. A JSON
+// array on one line is a batch (protocol revision 2025-03-26): its
+// messages are read in order, and the responses to its requests are
+// written together as one array once the last is ready.
+//
+// Messages are read on the goroutine that calls Read, with one reused
+// buffer, when closing Reader interrupts a pending read: a pipe or a
+// socket, anything with a working SetReadDeadline (os.Stdin is, when it
+// is in non-blocking mode). Any other Reader is read by one goroutine of
+// the connection's, so that Close still ends a pending Read; that
+// goroutine is left blocked until the Reader returns.
+type StreamTransport struct {
+	// Reader carries the messages in; Close closes it.
+	Reader io.ReadCloser
+	// Writer carries the messages out, one Write a message; Close
+	// closes it.
+	Writer io.WriteCloser
+	// MaxLine bounds one message, in bytes; zero means DefaultMaxLine. A
+	// longer line ends the connection with a [*LineTooLongError], read no
+	// further than the bound.
+	MaxLine int
+}
+
+// LineTooLongError is a message longer than its transport's MaxLine.
+type LineTooLongError struct {
+	Max int
+}
+
+func (e *LineTooLongError) Error() string {
+	return fmt.Sprintf("mcp: a message longer than %d bytes; allowed: one line of at most %d bytes a message", e.Max, e.Max)
+}
+
+// Connect starts the connection; it is called once, by the SDK.
+func (t *StreamTransport) Connect(context.Context) (sdk.Connection, error) {
+	max := t.MaxLine
+	if max <= 0 {
+		max = DefaultMaxLine
+	}
+	c := &streamConn{
+		r:      t.Reader,
+		w:      t.Writer,
+		lines:  newLineReader(t.Reader, max),
+		closed: make(chan struct{}),
+	}
+	if !interruptible(t.Reader) {
+		c.feed = make(chan lineOrErr)
+		go c.readLoop()
+	}
+	return c, nil
+}
+
+// interruptible reports whether closing r ends a Read pending on it.
+func interruptible(r io.Reader) bool {
+	d, ok := r.(interface{ SetReadDeadline(time.Time) error })
+	return ok && d.SetReadDeadline(time.Time{}) == nil
+}
+
+type streamConn struct {
+	r io.ReadCloser
+	w io.WriteCloser
+
+	// Reads are serialised by the SDK; these are Read's own.
+	lines *lineReader
+	queue []jsonrpc.Message // the rest of a batch
+	feed  chan lineOrErr    // from readLoop, when Reader is not interruptible
+
+	wmu     sync.Mutex
+	batches map[jsonrpc.ID]*batch // the batch of each request still unanswered; under wmu
+
+	closeOnce sync.Once
+	closed    chan struct{}
+	closeErr  error
+}
+
+type lineOrErr struct {
+	line []byte
+	err  error
+}
+
+// batch is the requests of one incoming batch: their responses go out
+// together.
+type batch struct {
+	index     map[jsonrpc.ID]int
+	responses []*jsonrpc.Response
+	left      int
+}
+
+func (c *streamConn) SessionID() string { return "" }
+
+func (c *streamConn) readLoop() {
+	for {
+		line, err := c.lines.next()
+		if line != nil {
+			line = bytes.Clone(line)
+		}
+		select {
+		case c.feed <- lineOrErr{line, err}:
+		case <-c.closed:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Read returns the next message, io.EOF when the peer is gone or the
+// connection closed.
+func (c *streamConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(c.queue) > 0 {
+		msg := c.queue[0]
+		c.queue = c.queue[1:]
+		return msg, nil
+	}
+	line, err := c.next(ctx)
+	if err != nil {
+		select {
+		case <-c.closed:
+			return nil, io.EOF
+		default:
+		}
+		return nil, err
+	}
+	if line[0] == '[' {
+		return c.readBatch(line)
+	}
+	return decodeMessage(line)
+}
+
+// next is the next line that is not blank, with its end of line cut;
+// the caller owns it.
+func (c *streamConn) next(ctx context.Context) ([]byte, error) {
+	if c.feed == nil {
+		line, err := c.lines.next()
+		if err != nil {
+			return nil, err
+		}
+		return bytes.Clone(line), nil
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	case v := <-c.feed:
+		return v.line, v.err
+	}
+}
+
+func (c *streamConn) readBatch(line []byte) (jsonrpc.Message, error) {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(line, &raws); err != nil {
+		return nil, fmt.Errorf("jsonrpc batch: %v", err)
+	}
+	if len(raws) == 0 {
+		return nil, errors.New("jsonrpc batch: empty")
+	}
+	msgs := make([]jsonrpc.Message, len(raws))
+	b := &batch{index: map[jsonrpc.ID]int{}}
+	for i, raw := range raws {
+		msg, err := decodeMessage(raw)
+		if err != nil {
+			return nil, err
+		}
+		msgs[i] = msg
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			if _, dup := b.index[req.ID]; dup {
+				return nil, fmt.Errorf("jsonrpc batch: id %v given twice", req.ID.Raw())
+			}
+			b.index[req.ID] = len(b.responses)
+			b.responses = append(b.responses, nil)
+		}
+	}
+	if b.left = len(b.responses); b.left > 0 {
+		c.wmu.Lock()
+		for id := range b.index {
+			if _, dup := c.batches[id]; dup {
+				c.wmu.Unlock()
+				return nil, fmt.Errorf("jsonrpc batch: id %v is still unanswered from an earlier batch", id.Raw())
+			}
+		}
+		if c.batches == nil {
+			c.batches = map[jsonrpc.ID]*batch{}
+		}
+		for id := range b.index {
+			c.batches[id] = b
+		}
+		c.wmu.Unlock()
+	}
+	c.queue = msgs[1:]
+	return msgs[0], nil
+}
+
+// Write sends msg as one line, or holds a response to a batch's request
+// until the batch's last response is ready.
+func (c *streamConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if resp, ok := msg.(*jsonrpc.Response); ok && c.batches[resp.ID] != nil {
+		return c.writeBatched(resp)
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("mcp: encoding a message: %v", err)
+	}
+	_, err = c.w.Write(append(data, '\n'))
+	return err
+}
+
+// writeBatched records resp in its batch and writes the batch when it is
+// complete; c.wmu is held.
+func (c *streamConn) writeBatched(resp *jsonrpc.Response) error {
+	b := c.batches[resp.ID]
+	delete(c.batches, resp.ID)
+	b.responses[b.index[resp.ID]] = resp
+	if b.left--; b.left > 0 {
+		return nil
+	}
+	out := []byte{'['}
+	for i, r := range b.responses {
+		data, err := jsonrpc.EncodeMessage(r)
+		if err != nil {
+			return fmt.Errorf("mcp: encoding a message: %v", err)
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, data...)
+	}
+	_, err := c.w.Write(append(out, ']', '\n'))
+	return err
+}
+
+// Close closes both streams; a pending Read returns io.EOF.
+func (c *streamConn) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		c.closeErr = errors.Join(c.r.Close(), c.w.Close())
+	})
+	return c.closeErr
+}
+
+// lineReader splits a stream into lines with one reused buffer.
+type lineReader struct {
+	br   *bufio.Reader
+	long []byte // a line longer than br's buffer, being gathered
+	max  int
+	err  error // once the stream ended or failed
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, min(max+2, 32<<10)), max: max}
+}
+
+// next is the next line that is not blank, without its end of line. It
+// is valid until the following call. A last line without a newline is
+// a line; an error is io.EOF after the last line, a *LineTooLongError,
+// or the stream's.
+func (l *lineReader) next() ([]byte, error) {
+	for l.err == nil {
+		line, err := l.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull || l.long != nil {
+			if len(l.long)+len(line) > l.max+2 { // room for "\r\n"
+				l.long = nil
+				l.err = &LineTooLongError{Max: l.max}
+				return nil, l.err
+			}
+			l.long = append(l.long, line...)
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			line, l.long = l.long, nil
+		}
+		if err != nil {
+			l.err = err
+			if err != io.EOF {
+				return nil, err
+			}
+		}
+		line = bytes.TrimRight(line, " \t\r\n")
+		line = bytes.TrimLeft(line, " \t")
+		if len(line) > l.max {
+			l.err = &LineTooLongError{Max: l.max}
+			return nil, l.err
+		}
+		if len(line) > 0 {
+			return line, nil
+		}
+	}
+	return nil, l.err
+}
