@@ -71,7 +71,7 @@ func (t *StreamTransport) Connect(context.Context) (sdk.Connection, error) {
 	}
 	if !interruptible(t.Reader) {
 		c.feed = make(chan lineOrErr)
-		go c.readLoop()
+		go c.readLoop(c.feed)
 	}
 	return c, nil
 }
@@ -90,6 +90,8 @@ type streamConn struct {
 	lines *lineReader
 	queue []jsonrpc.Message // the rest of a batch
 	feed  chan lineOrErr    // from readLoop, when Reader is not interruptible
+	// feedErr ended readLoop
+	feedErr error
 
 	wmu     sync.Mutex
 	batches map[jsonrpc.ID]*batch // the batch of each request still unanswered; under wmu
@@ -114,14 +116,14 @@ type batch struct {
 
 func (c *streamConn) SessionID() string { return "" }
 
-func (c *streamConn) readLoop() {
+func (c *streamConn) readLoop(feed chan<- lineOrErr) {
 	for {
 		line, err := c.lines.next()
 		if line != nil {
 			line = bytes.Clone(line)
 		}
 		select {
-		case c.feed <- lineOrErr{line, err}:
+		case feed <- lineOrErr{line, err}:
 		case <-c.closed:
 			return
 		}
@@ -160,6 +162,9 @@ func (c *streamConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // next is the next line that is not blank, with its end of line cut;
 // the caller owns it.
 func (c *streamConn) next(ctx context.Context) ([]byte, error) {
+	if c.feedErr != nil {
+		return nil, c.feedErr
+	}
 	if c.feed == nil {
 		line, err := c.lines.next()
 		if err != nil {
@@ -173,6 +178,10 @@ func (c *streamConn) next(ctx context.Context) ([]byte, error) {
 	case <-c.closed:
 		return nil, io.EOF
 	case v := <-c.feed:
+		if v.err != nil {
+			c.feedErr = v.err
+			c.feed = nil // readLoop is done
+		}
 		return v.line, v.err
 	}
 }

@@ -49,11 +49,11 @@ func decodeMessage(data []byte) (jsonrpc.Message, error) {
 	}
 	resp := &jsonrpc.Response{ID: id, Result: f.result}
 	if f.error != nil && !isNull(f.error) {
-		var we jsonrpc.Error
-		if err := json.Unmarshal(f.error, &we); err != nil {
-			return nil, fmt.Errorf("jsonrpc message: error: %v", err)
+		we, err := decodeError(f.error)
+		if err != nil {
+			return nil, err
 		}
-		resp.Error = &we
+		resp.Error = we
 	}
 	return resp, nil
 }
@@ -73,36 +73,66 @@ type wireFields struct {
 	version, id, method, params, result, error []byte
 }
 
-// read takes the members of the object data, which is valid JSON.
 func (f *wireFields) read(data []byte) error {
+	return members(data, func(name string, value []byte) {
+		switch name {
+		case "jsonrpc":
+			f.version = value
+		case "id":
+			f.id = value
+		case "method":
+			f.method = value
+		case "params":
+			f.params = value
+		case "result":
+			f.result = value
+		case "error":
+			f.error = value
+		}
+	})
+}
+
+// decodeError is a response's error object.
+func decodeError(raw []byte) (*jsonrpc.Error, error) {
+	var e jsonrpc.Error
+	var err error
+	merr := members(raw, func(name string, value []byte) {
+		switch {
+		case err != nil || isNull(value):
+		case name == "code":
+			if e.Code, err = strconv.ParseInt(string(value), 10, 64); err != nil {
+				err = fmt.Errorf("jsonrpc message: error code %s is not an integer", value)
+			}
+		case name == "message":
+			var ok bool
+			if e.Message, ok = unquote(value); !ok {
+				err = fmt.Errorf("jsonrpc message: error message %s is not a string", value)
+			}
+		case name == "data":
+			e.Data = value
+		}
+	})
+	if merr != nil {
+		return nil, merr
+	}
+	return &e, err
+}
+
+// members calls f with each member of the object data, which is valid
+// JSON; a name that is not valid UTF-8 is passed as "".
+func members(data []byte, f func(name string, value []byte)) error {
 	i := skipSpace(data, 0)
 	if data[i] != '{' {
-		return fmt.Errorf("jsonrpc message: not an object")
+		return fmt.Errorf("jsonrpc message: %s is not an object", data)
 	}
 	i = skipSpace(data, i+1)
 	for data[i] != '}' {
 		end := skipValue(data, i)
-		key := data[i:end]
+		name, _ := unquote(data[i:end])
 		i = skipSpace(data, end)
 		i = skipSpace(data, i+1) // ':'
 		end = skipValue(data, i)
-		value := data[i:end]
-		if name, ok := unquote(key); ok {
-			switch name {
-			case "jsonrpc":
-				f.version = value
-			case "id":
-				f.id = value
-			case "method":
-				f.method = value
-			case "params":
-				f.params = value
-			case "result":
-				f.result = value
-			case "error":
-				f.error = value
-			}
-		}
+		f(name, data[i:end])
 		i = skipSpace(data, end)
 		if data[i] == ',' {
 			i = skipSpace(data, i+1)
