@@ -23,12 +23,11 @@ func splitArgs(tool string, raw json.RawMessage) (call, string) {
 		c.args = map[string]json.RawMessage{}
 		return c, ""
 	}
-	if raw[0] != '{' || json.Unmarshal(raw, &c.args) != nil {
+	if raw[0] != '{' || !json.Valid(raw) {
 		return c, fmt.Sprintf("%s: the arguments must be a JSON object", tool)
 	}
-	if c.args == nil {
-		c.args = map[string]json.RawMessage{}
-	}
+	c.args = map[string]json.RawMessage{}
+	members(raw, func(name string, value []byte) { c.args[name] = value })
 	if h, ok := c.args["session"]; ok {
 		delete(c.args, "session")
 		if json.Unmarshal(h, &c.handle) != nil {

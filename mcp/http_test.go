@@ -189,11 +189,16 @@ func TestHTTPDrain(t *testing.T) {
 }
 
 // TestRevisions runs the same list and call checks for an old client
-// (initialize handshake) and a 2026-07-28 one, over stdio and HTTP.
+// (initialize handshake) and a 2026-07-28 one, over stdio (the client on
+// the SDK's IOTransport, and on a StreamTransport) and HTTP.
 func TestRevisions(t *testing.T) {
 	for _, version := range []string{"2025-06-18", "2026-07-28"} {
 		t.Run("stdio/"+version, func(t *testing.T) {
 			_, cs := stdio(t, mcp.Options{}, version)
+			checkRevision(t, cs, version, false)
+		})
+		t.Run("stdio-stream/"+version, func(t *testing.T) {
+			_, cs := stdioClient(t, mcp.Options{}, version, true)
 			checkRevision(t, cs, version, false)
 		})
 		t.Run("http/"+version, func(t *testing.T) {

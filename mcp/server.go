@@ -248,12 +248,14 @@ func (s *Server) result(res kernel.Result, handle string) *sdk.CallToolResult {
 
 // structured is the Result's JSON with a session field.
 func structured(res kernel.Result, handle string) json.RawMessage {
-	b, err := json.Marshal(res)
+	// MarshalJSON itself, not json.Marshal, which would copy and compact
+	// what it returns.
+	b, err := res.MarshalJSON()
 	if err != nil {
 		return nil
 	}
 	h, _ := json.Marshal(handle)
-	b = append(bytes.TrimSuffix(b, []byte("}")), `,"session":`...)
+	b = append(bytes.TrimSuffix(bytes.TrimSpace(b), []byte("}")), `,"session":`...)
 	b = append(b, h...)
 	return append(b, '}')
 }

@@ -19,9 +19,8 @@ type entry struct {
 	handle string
 	owner  string // a digest of the credentials that made it; "" without
 	sess   *kernel.Session
-	ctx    context.Context // ends when the session is closed
+	ctx    context.Context // ends when the session or the server is closed
 	cancel context.CancelFunc
-	srv    context.Context // ends when the server is closed
 
 	// guarded by sessionTable.mu
 	busy int
@@ -32,11 +31,9 @@ type entry struct {
 // closed.
 func (e *entry) callContext(ctx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
-	stop1 := context.AfterFunc(e.ctx, cancel)
-	stop2 := context.AfterFunc(e.srv, cancel)
+	stop := context.AfterFunc(e.ctx, cancel)
 	return ctx, func() {
-		stop1()
-		stop2()
+		stop()
 		cancel()
 	}
 }
@@ -145,8 +142,8 @@ func (t *sessionTable) create(owner string) (*entry, string) {
 	if err != nil {
 		return nil, "shelter: cannot start a session: " + err.Error()
 	}
-	e := &entry{handle: newHandle(), owner: owner, sess: sess, srv: t.s.ctx}
-	e.ctx, e.cancel = context.WithCancel(context.Background())
+	e := &entry{handle: newHandle(), owner: owner, sess: sess}
+	e.ctx, e.cancel = context.WithCancel(t.s.ctx)
 	t.byHandle[e.handle] = e
 	return e, ""
 }
