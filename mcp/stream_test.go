@@ -290,3 +290,42 @@ func TestStreamBatchRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamClientOfSDKServer is a StreamTransport client of a server on
+// the SDK's own IOTransport, for both protocol revisions: the other
+// direction of the server tests, whose clients are the SDK's.
+func TestStreamClientOfSDKServer(t *testing.T) {
+	for _, version := range []string{"2025-06-18", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			toServer, fromClient, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			fromServer, toClient, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := sdk.NewServer(&sdk.Implementation{Name: "sdk", Version: "1"}, nil)
+			srv.AddTool(&sdk.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}}, func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(req.Params.Arguments)}}}, nil
+			})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- srv.Run(ctx, &sdk.IOTransport{Reader: toServer, Writer: toClient}) }()
+			cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamTransport{Reader: fromServer, Writer: fromClient}, &sdk.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cs.InitializeResult().ProtocolVersion; got != version {
+				t.Errorf("negotiated %s, want %s", got, version)
+			}
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "echo", Arguments: map[string]any{"s": "<&>"}})
+			if err != nil || text(res) != `{"s":"<&>"}` {
+				t.Errorf("echo: %v %q", err, text(res))
+			}
+			cs.Close()
+			cancel()
+			<-done
+		})
+	}
+}
