@@ -10,6 +10,8 @@
 // explicit handles, passed as the session argument of every tool, so
 // stdio ([Server.Run]) and stateless streamable HTTP ([Server.Handler])
 // work alike. Each result carries the kernel's Result and the handle as
-// structured content, and one text block. The contract for users is
-// docs/mcp.md in the repository.
+// structured content, and one text block. [StreamTransport] is the stdio
+// transport serve runs on: the SDK's newline-delimited JSON-RPC, for
+// either end, with one reused read buffer and no JSON decoder per
+// message. The contract for users is docs/mcp.md in the repository.
 package mcp
