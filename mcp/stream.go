@@ -294,8 +294,9 @@ func newLineReader(r io.Reader, max int) *lineReader {
 	return &lineReader{br: bufio.NewReaderSize(r, min(max+2, 32<<10)), max: max}
 }
 
-// next is the next line that is not blank, without its end of line. It
-// is valid until the following call. A last line without a newline is
+// next is the next line that is not blank, without its end of line and
+// the blanks around it; the bound counts the line as sent, without its
+// "\n" or "\r\n". It is valid until the following call. A last line without a newline is
 // a line; an error is io.EOF after the last line, a *LineTooLongError,
 // or the stream's.
 func (l *lineReader) next() ([]byte, error) {
@@ -319,13 +320,13 @@ func (l *lineReader) next() ([]byte, error) {
 				return nil, err
 			}
 		}
-		line = bytes.TrimRight(line, " \t\r\n")
-		line = bytes.TrimLeft(line, " \t")
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
 		if len(line) > l.max {
 			l.err = &LineTooLongError{Max: l.max}
 			return nil, l.err
 		}
-		if len(line) > 0 {
+		if line = bytes.Trim(line, " \t\r"); len(line) > 0 {
 			return line, nil
 		}
 	}
