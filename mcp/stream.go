@@ -37,10 +37,11 @@ const DefaultMaxLine = 16 << 20
 // the connection's, so that Close still ends a pending Read; that
 // goroutine is left blocked until the Reader returns.
 type StreamTransport struct {
-	// Reader carries the messages in; Close closes it.
+	// Reader carries the messages in; it is required, and closing the
+	// connection closes it.
 	Reader io.ReadCloser
-	// Writer carries the messages out, one Write a message; Close
-	// closes it.
+	// Writer carries the messages out, one Write a message; it is
+	// required, and closing the connection closes it.
 	Writer io.WriteCloser
 	// MaxLine bounds one message, in bytes; zero means DefaultMaxLine. A
 	// longer line ends the connection with a [*LineTooLongError], read no
@@ -57,8 +58,12 @@ func (e *LineTooLongError) Error() string {
 	return fmt.Sprintf("mcp: a message longer than %d bytes; allowed: one line of at most %d bytes a message", e.Max, e.Max)
 }
 
-// Connect starts the connection; it is called once, by the SDK.
+// Connect starts the connection; it is called once, by the SDK. It
+// fails when Reader or Writer is nil.
 func (t *StreamTransport) Connect(context.Context) (sdk.Connection, error) {
+	if t.Reader == nil || t.Writer == nil {
+		return nil, errors.New("mcp: StreamTransport needs both a Reader and a Writer")
+	}
 	max := t.MaxLine
 	if max <= 0 {
 		max = DefaultMaxLine
