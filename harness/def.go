@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/shelter-sh/shelter/kernel"
 )
@@ -49,7 +50,9 @@ type Def struct {
 // [kernel.Describe] lists them.
 type Annotations = kernel.Annotations
 
-var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,47}$`)
+// namePattern and varName compile on first use: a process that links
+// harness pays nothing for them until it defines a tool.
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]{0,47}$`) })
 
 // emptyInput is the schema of a tool that declares no input.
 var emptyInput = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
@@ -57,7 +60,7 @@ var emptyInput = json.RawMessage(`{"type":"object","properties":{},"additionalPr
 // checkDef reports what is wrong with a definition, before any schema is
 // compiled.
 func checkDef(d Def) error {
-	if !namePattern.MatchString(d.Name) {
+	if !namePattern().MatchString(d.Name) {
 		return fmt.Errorf("harness: tool name %q must match [a-z][a-z0-9_-]{0,47}", d.Name)
 	}
 	for _, r := range d.Replaces {
@@ -66,7 +69,7 @@ func checkDef(d Def) error {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(d.Env)) {
-		if !varName.MatchString(name) {
+		if !varName().MatchString(name) {
 			return &keyError{tool: d.Name, key: "env", index: -1, msg: fmt.Sprintf("'%s' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", printable(name))}
 		}
 		if strings.IndexByte(d.Env[name], 0) >= 0 {
@@ -84,7 +87,7 @@ func checkDef(d Def) error {
 // checkPassName accepts a pass_env entry: a variable name, not listed
 // before, that does not inject code into the program.
 func checkPassName(name string, before []string) error {
-	if !varName.MatchString(name) {
+	if !varName().MatchString(name) {
 		return fmt.Errorf("'%s' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", printable(name))
 	}
 	if kernel.InjectionVar(name) {
@@ -96,7 +99,7 @@ func checkPassName(name string, before []string) error {
 	return nil
 }
 
-var varName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var varName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // keyError is a definition refused for one key's value; the YAML loader
 // points at that value (item index of a list).

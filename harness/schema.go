@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -14,7 +15,8 @@ import (
 	"golang.org/x/text/message"
 )
 
-var printer = message.NewPrinter(language.English)
+// printer words validation messages; it is made on the first violation.
+var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // noLoader refuses every reference outside the schema itself: a tool's
 // schema never reads files or the network.
@@ -127,7 +129,7 @@ func violation(e *jsonschema.ValidationError) *SchemaError {
 	if path := e.ErrorKind.KeywordPath(); len(path) > 0 {
 		keyword = path[0]
 	}
-	return &SchemaError{Property: pointer(loc), Keyword: keyword, Message: oneLine(e.ErrorKind.LocalizedString(printer))}
+	return &SchemaError{Property: pointer(loc), Keyword: keyword, Message: oneLine(e.ErrorKind.LocalizedString(printer()))}
 }
 
 // pointer names a location: a top-level property by its name, anything

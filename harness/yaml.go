@@ -54,7 +54,7 @@ func DecodeYAML(filename string, tools *yaml.Node) ([]kernel.Tool, error) {
 	for i := 0; i+1 < len(tools.Content); i += 2 {
 		key, val := tools.Content[i], resolveAlias(tools.Content[i+1])
 		name := key.Value
-		if key.Kind != yaml.ScalarNode || !namePattern.MatchString(name) {
+		if key.Kind != yaml.ScalarNode || !namePattern().MatchString(name) {
 			return nil, d.errorf(key, "tool name %q must match [a-z][a-z0-9_-]{0,47}", name)
 		}
 		if prev, ok := seen[name]; ok {
@@ -245,7 +245,7 @@ func (d *decoder) env(tool string, n *yaml.Node) (map[string]string, error) {
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
 			return nil, d.errorf(v, "tool %s: env: %s: want a string", tool, k.Value)
 		}
-		if !varName.MatchString(k.Value) {
+		if !varName().MatchString(k.Value) {
 			return nil, d.errorf(k, "tool %s: env: '%s' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", tool, printable(k.Value))
 		}
 		out[k.Value] = v.Value

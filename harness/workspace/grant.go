@@ -34,7 +34,7 @@ func (ws *Workspace) role(ctx context.Context, r *refs, id string) (string, erro
 		return "", err
 	}
 	for _, s := range slices.Backward(subjects) {
-		if m := dispatchSubject.FindStringSubmatch(s); m != nil && m[2] == id {
+		if m := dispatchSubject().FindStringSubmatch(s); m != nil && m[2] == id {
 			return m[1], nil
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -13,12 +14,14 @@ import (
 const idTimeLayout = "20060102T150405Z"
 
 // idPattern matches an agent id: one or more timestamp-hex pairs.
-var idPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}(-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8})*$`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}(-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8})*$`)
+})
 
 // IsID reports whether s is shaped like an agent id: a root id
 // `<yyyymmddTHHMMSSZ>-<8 lowercase hex>`, or a parent's id followed by
 // another such pair.
-func IsID(s string) bool { return idPattern.MatchString(s) }
+func IsID(s string) bool { return idPattern().MatchString(s) }
 
 // Depth returns an agent's depth: 0 for a root, 1 for its children, and so
 // on. It returns -1 when id is not shaped like an id.

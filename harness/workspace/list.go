@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"regexp"
+	"sync"
 )
 
 // AgentInfo describes one agent of the workspace.
@@ -20,7 +21,7 @@ type AgentInfo struct {
 }
 
 // dispatchSubject matches the subject of a dispatch commit.
-var dispatchSubject = regexp.MustCompile(`^dispatch: (\S+) \[([0-9a-zA-Z-]+)\]$`)
+var dispatchSubject = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^dispatch: (\S+) \[([0-9a-zA-Z-]+)\]$`) })
 
 // List describes every agent of the workspace, sorted by id (a parent
 // before its children). An agent's role is read from its dispatch commit.
@@ -44,7 +45,7 @@ func (ws *Workspace) List(ctx context.Context) ([]AgentInfo, error) {
 	}
 	roles := map[string]string{}
 	for _, s := range subjects {
-		if m := dispatchSubject.FindStringSubmatch(s); m != nil {
+		if m := dispatchSubject().FindStringSubmatch(s); m != nil {
 			roles[m[2]] = m[1]
 		}
 	}
