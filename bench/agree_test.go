@@ -1,0 +1,117 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// TestCasesAgree runs each benchmark's work once on each side and checks
+// that the sides print the same, so that every ratio compares the same
+// work.
+func TestCasesAgree(t *testing.T) {
+	for _, c := range []struct {
+		name, script, want string
+		bash               bool // compare with bash -c too
+	}{
+		{"echo", "echo hi", "hi\n", true},
+		{"small script", smallScript, smallScriptOutput, true},
+		{"true", "/bin/true", "", true},
+		{"1000 statements", thousandStatements(), thousandStatementsOutput, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, status := shelter(t, newSession(t, kernel.ProfileHost), c.script)
+			if out != c.want || status != 0 {
+				t.Errorf("shelter: status %d, printed %q; want 0 and %q", status, out, c.want)
+			}
+			out, status = newFloorBuffers(t).run(t, c.script)
+			if out != c.want || status != 0 {
+				t.Errorf("bare mvdan/sh: status %d, printed %q; want 0 and %q", status, out, c.want)
+			}
+			if c.bash {
+				out, status = bash(t, lookBash(t), c.script)
+				if out != c.want || status != 0 {
+					t.Errorf("bash: status %d, printed %q; want 0 and %q", status, out, c.want)
+				}
+			}
+		})
+	}
+
+	t.Run("1000 statements count", func(t *testing.T) {
+		if n := strings.Count(thousandStatements(), "\n"); n != 1000 {
+			t.Errorf("thousandStatements has %d statements", n)
+		}
+	})
+
+	t.Run("heavy output", func(t *testing.T) {
+		script := manyLines(heavyLines)
+		f := newFloorBuffers(t)
+		want, status := f.run(t, script)
+		if status != 0 || int64(len(want)) != linesBytes(heavyLines) {
+			t.Fatalf("bare mvdan/sh: status %d, %d bytes; want 0 and %d", status, len(want), linesBytes(heavyLines))
+		}
+		s := newSession(t, kernel.ProfileAgent)
+		res, err := s.Run(context.Background(), script, kernel.RunOptions{})
+		if err != nil || res.ExitCode != 0 || !res.Truncated || res.StdoutBytes != int64(len(want)) {
+			t.Fatalf("shelter: %v: exit %d, truncated %v, %d bytes; want 0, true, %d", err, res.ExitCode, res.Truncated, res.StdoutBytes, len(want))
+		}
+		spilled, err := os.ReadFile(res.SpillPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(spilled) != want {
+			t.Errorf("the spill file holds %d bytes that differ from the bare runner's %d", len(spilled), len(want))
+		}
+	})
+
+	t.Run("cold start", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("builds the CLI")
+		}
+		bins := buildBinaries(t)
+		path := lookBash(t)
+		for _, argv := range [][]string{
+			{bins.shelter, "-c", "echo hi"},
+			{bins.kernelOnly, "-c", "echo hi"},
+			{bins.kernelOnly, "-subreaper", "-c", "echo hi"},
+			{path, "-c", "echo hi"},
+		} {
+			if out, _, _ := start(t, argv...); out != "hi\n" {
+				t.Errorf("%v printed %q, want %q", argv, out, "hi\n")
+			}
+		}
+	})
+
+	t.Run("idle sessions", func(t *testing.T) {
+		cfg, _ := kernel.Preset(kernel.ProfileHost)
+		k, err := kernel.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		fds := openFDs()
+		var sessions []*kernel.Session
+		for range 10 {
+			s, err := k.NewSession(kernel.SessionOptions{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out, _ := shelter(t, s, "echo hi"); out != "hi\n" {
+				t.Fatalf("printed %q", out)
+			}
+			sessions = append(sessions, s)
+		}
+		t.Logf("10 idle sessions hold %d file descriptors", openFDs()-fds)
+		for _, s := range sessions {
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if left := openFDs() - fds; left != 0 {
+			t.Errorf("%d file descriptors are still open after Close", left)
+		}
+	})
+}

@@ -1,0 +1,243 @@
+package bench
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"testing"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+// pair alternates ours and theirs in one b.Loop and reports each side's
+// time per op and ours/theirs: how many times the floor's time shelter
+// takes. Both sides see the same machine at the same moment, so the
+// ratio is the figure to compare between runs.
+func pair(b *testing.B, ours, theirs string, runOurs, runTheirs func()) {
+	b.Helper()
+	var a, t time.Duration
+	for b.Loop() {
+		begin := time.Now()
+		runOurs()
+		mid := time.Now()
+		runTheirs()
+		a += mid.Sub(begin)
+		t += time.Since(mid)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(a.Nanoseconds())/1e3/n, ours+"-µs/op")
+	b.ReportMetric(float64(t.Nanoseconds())/1e3/n, theirs+"-µs/op")
+	b.ReportMetric(float64(a)/float64(t), ours+"/"+theirs)
+}
+
+// benchScript compares script on a host-profile session with the bare
+// runner; both must print want.
+func benchScript(b *testing.B, script, want string) {
+	s := newSession(b, kernel.ProfileHost)
+	f := newFloorBuffers(b)
+	pair(b, "shelter", "mvdan",
+		func() {
+			if out, _ := shelter(b, s, script); out != want {
+				b.Fatalf("shelter printed %q, want %q", out, want)
+			}
+		},
+		func() {
+			if out, _ := f.run(b, script); out != want {
+				b.Fatalf("bare mvdan/sh printed %q, want %q", out, want)
+			}
+		})
+}
+
+// benchBash compares script on a host-profile session with `bash -c`.
+func benchBash(b *testing.B, script, want string) {
+	path := lookBash(b)
+	s := newSession(b, kernel.ProfileHost)
+	pair(b, "shelter", "bash",
+		func() {
+			if out, _ := shelter(b, s, script); out != want {
+				b.Fatalf("shelter printed %q, want %q", out, want)
+			}
+		},
+		func() {
+			if out, _ := bash(b, path, script); out != want {
+				b.Fatalf("bash printed %q, want %q", out, want)
+			}
+		})
+}
+
+// BenchmarkEcho is one call of `echo hi`: Session.Run (parse, static
+// pass, guard, capture, the interpreter) against parse and run on a bare
+// runner.
+func BenchmarkEcho(b *testing.B) { benchScript(b, "echo hi", "hi\n") }
+
+// BenchmarkEchoBash is `echo hi` through Session.Run and through a new
+// `bash -c`.
+func BenchmarkEchoBash(b *testing.B) { benchBash(b, "echo hi", "hi\n") }
+
+// BenchmarkSmallScript is smallScript, an agent's typical call.
+func BenchmarkSmallScript(b *testing.B) { benchScript(b, smallScript, smallScriptOutput) }
+
+// BenchmarkTrue runs the program /bin/true: both sides fork and exec it.
+func BenchmarkTrue(b *testing.B) { benchScript(b, "/bin/true", "") }
+
+// BenchmarkTrueBash runs /bin/true through Session.Run and `bash -c`.
+func BenchmarkTrueBash(b *testing.B) { benchBash(b, "/bin/true", "") }
+
+// BenchmarkThousandStatements is a script of 1,000 top-level statements.
+func BenchmarkThousandStatements(b *testing.B) {
+	benchScript(b, thousandStatements(), thousandStatementsOutput)
+}
+
+// BenchmarkHeavyOutput prints 200,000 lines: on an agent-profile session
+// (32 KiB kept, the rest spilled to a file) and on a bare runner writing
+// to io.Discard.
+func BenchmarkHeavyOutput(b *testing.B) {
+	script := manyLines(heavyLines)
+	s := newSession(b, kernel.ProfileAgent)
+	r, err := newFloor(io.Discard, io.Discard)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	size := linesBytes(heavyLines)
+	pair(b, "shelter", "mvdan",
+		func() {
+			res, err := s.Run(ctx, script, kernel.RunOptions{})
+			if err != nil || res.ExitCode != 0 || !res.Truncated || res.StdoutBytes != size {
+				b.Fatalf("shelter: %v: exit %d, truncated %v, %d bytes", err, res.ExitCode, res.Truncated, res.StdoutBytes)
+			}
+		},
+		func() {
+			if status, err := runFloor(ctx, r, script); err != nil || status != 0 {
+				b.Fatalf("bare mvdan/sh: %v, status %d", err, status)
+			}
+		})
+}
+
+// BenchmarkNewSession is NewSession and Close on a host-profile kernel
+// against interp.New, the bare runner's set-up.
+func BenchmarkNewSession(b *testing.B) {
+	cfg, _ := kernel.Preset(kernel.ProfileHost)
+	k, err := kernel.New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	env := floorEnv()
+	pair(b, "shelter", "mvdan",
+		func() {
+			s, err := k.NewSession(kernel.SessionOptions{Dir: dir})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := s.Close(); err != nil {
+				b.Fatal(err)
+			}
+		},
+		func() {
+			if _, err := interp.New(interp.StdIO(nil, io.Discard, io.Discard), interp.Env(env), interp.Dir(dir)); err != nil {
+				b.Fatal(err)
+			}
+		})
+}
+
+// BenchmarkColdStart starts the built CLI, `shelter -c true`, a program
+// linking the kernel only (bench/testdata/kernelonly, without and with
+// the child subreaper the CLI turns on) and `bash -c true`, in turn,
+// once each per op. It reports each one's wall and CPU time (user+system
+// from the child's rusage) and the CPU ratios to bash.
+func BenchmarkColdStart(b *testing.B) {
+	bins := buildBinaries(b)
+	path := lookBash(b)
+	sides := []struct {
+		name string
+		argv []string
+	}{
+		{"shelter", []string{bins.shelter, "-c", "true"}},
+		{"kernel", []string{bins.kernelOnly, "-c", "true"}},
+		{"kernel+subreaper", []string{bins.kernelOnly, "-subreaper", "-c", "true"}},
+		{"bash", []string{path, "-c", "true"}},
+	}
+	wall := make([]time.Duration, len(sides))
+	cpu := make([]time.Duration, len(sides))
+	for b.Loop() {
+		for i, side := range sides {
+			_, w, c := start(b, side.argv...)
+			wall[i] += w
+			cpu[i] += c
+		}
+	}
+	n := float64(b.N)
+	bash := len(sides) - 1
+	for i, side := range sides {
+		b.ReportMetric(float64(wall[i].Nanoseconds())/1e3/n, side.name+"-wall-µs/op")
+		b.ReportMetric(float64(cpu[i].Nanoseconds())/1e3/n, side.name+"-cpu-µs/op")
+		if i != bash {
+			b.ReportMetric(float64(cpu[i])/float64(cpu[bash]), side.name+"/bash-cpu")
+		}
+	}
+	b.ReportMetric(float64(wall[0])/float64(wall[bash]), "shelter/bash-wall")
+}
+
+// idleSessions is how many sessions BenchmarkIdleSession holds at once.
+const idleSessions = 100
+
+// BenchmarkIdleSession holds idleSessions sessions that each ran one
+// call, and reports the live heap and the file descriptors each holds;
+// beside them, the heap of a bare runner that ran the same call.
+func BenchmarkIdleSession(b *testing.B) {
+	cfg, _ := kernel.Preset(kernel.ProfileHost)
+	k, err := kernel.New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	ctx := context.Background()
+	var heap, floorHeap int64
+	var fds int
+	sessions := make([]*kernel.Session, idleSessions)
+	runners := make([]*interp.Runner, idleSessions)
+	for b.Loop() {
+		before, fdsBefore := heapInUse(), openFDs()
+		for i := range sessions {
+			s, err := k.NewSession(kernel.SessionOptions{Dir: dir})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if res, err := s.Run(ctx, "echo hi", kernel.RunOptions{}); err != nil || res.Stdout != "hi\n" {
+				b.Fatalf("%v %+v", err, res)
+			}
+			sessions[i] = s
+		}
+		heap += heapInUse() - before
+		fds += openFDs() - fdsBefore
+		for i, s := range sessions {
+			s.Close()
+			sessions[i] = nil
+		}
+
+		before = heapInUse()
+		for i := range runners {
+			r, err := newFloor(io.Discard, io.Discard)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if status, err := runFloor(ctx, r, "echo hi"); err != nil || status != 0 {
+				b.Fatalf("bare mvdan/sh: %v, status %d", err, status)
+			}
+			runners[i] = r
+		}
+		floorHeap += heapInUse() - before
+		clear(runners)
+	}
+	per := float64(b.N * idleSessions)
+	b.ReportMetric(float64(heap)/per, "shelter-B/session")
+	b.ReportMetric(float64(floorHeap)/per, "mvdan-B/runner")
+	b.ReportMetric(float64(heap)/float64(floorHeap), "shelter/mvdan-heap")
+	if runtime.GOOS == "linux" {
+		b.ReportMetric(float64(fds)/per, "fds/session")
+	}
+}

@@ -1,0 +1,25 @@
+// Package bench measures shelter against its floor in one run: the same
+// work through a [kernel.Session] and through bare mvdan.cc/sh (a parser
+// and an [interp.Runner] with nothing of shelter around them), and, where
+// a fork is the point, through `bash -c`. Each benchmark alternates the
+// sides inside one b.Loop and reports each side's time per op and their
+// ratio with b.ReportMetric, so that a noisy machine slows both sides
+// alike and the ratio is what to read.
+//
+// The cases, each a Benchmark of bench_test.go (docs/performance.md has
+// the table and the command that produced it):
+//
+//   - echo hi, a small script, /bin/true, a 1,000-statement script and
+//     200,000 lines of output under the agent profile's output limit:
+//     [kernel.Session.Run] against the bare runner (and `bash -c` in the
+//     Bash benchmarks, which fork, so they run fewer times);
+//   - NewSession+Close against interp.New;
+//   - the cold start of the built CLI (`shelter -c true`) and of a
+//     program that links the kernel only, against `bash -c true`, wall
+//     time and CPU time from each child's rusage;
+//   - the heap and file descriptors an idle session holds.
+//
+// TestCasesAgree runs each case once both ways and checks that they print
+// the same thing, so each comparison is of the same work. The package has
+// no API: it exists for `go test -bench`.
+package bench
