@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -39,7 +40,8 @@ func runFloor(ctx context.Context, r *interp.Runner, script string) (int, error)
 		return 0, err
 	}
 	err = r.Run(ctx, f)
-	if status, ok := interp.IsExitStatus(err); ok {
+	var status interp.ExitStatus
+	if errors.As(err, &status) {
 		return int(status), nil
 	}
 	return 0, err
