@@ -75,3 +75,13 @@ func BenchmarkGuardRefusal(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNewTool is a tool's definition: checks, the input schema
+// compiled, the shell mapping built. A CLI pays it once per tool it
+// loads, at start.
+func BenchmarkNewTool(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		echoFunc(b, logsDef(), nil)
+	}
+}

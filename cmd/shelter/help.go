@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/shelter-sh/shelter/kernel"
 )
@@ -12,9 +13,11 @@ import (
 // of one of these names runs as ./NAME.
 var verbs = []string{"check", "help", "repl", "serve", "tools", "version", "workspace"}
 
-// synopses are each verb's usage lines, before its flags.
-var synopses = map[string]string{
-	"run": `usage:
+// synopses are each verb's usage lines, before its flags; the map is
+// built on first use, not at start.
+var synopses = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"run": `usage:
   shelter [flags] -c SCRIPT [NAME [ARGS...]]
                                  run bash source; as in bash, NAME is $0
                                  (default "shelter") and ARGS are $1...
@@ -36,14 +39,14 @@ verbs:
   help       print the usage of shelter or of a verb
   version    print shelter's version
 `,
-	"check": `usage:
+		"check": `usage:
   shelter check [flags] (-c SCRIPT | FILE)
 
 Validate a script as a run would, and run nothing. Issues print as
 LINE:COL: SEVERITY: MESSAGE on stderr; with --json, {"ok": bool,
 "issues": [...]} on stdout. Exits 0 when there is no error, 2 otherwise.
 `,
-	"tools": `usage:
+		"tools": `usage:
   shelter tools [flags]
 
 List every command a session with these flags knows: the declared ones
@@ -51,28 +54,29 @@ List every command a session with these flags knows: the declared ones
 --json, a JSON array of {"name", "kind", "description", "input_schema"},
 and "output_schema" and "annotations" for the tools that declare them.
 `,
-	"help": `usage:
+		"help": `usage:
   shelter help [VERB]
 
 Print the usage of shelter, or of VERB (check, help, repl, serve, tools,
 version, workspace), on stdout. shelter -h, shelter --help and shelter VERB --help
 print the same.
 `,
-	"version": `usage:
+		"version": `usage:
   shelter version
 
 Print shelter's version, the platform and the Go version it was built with.
 `,
-	"workspace": workspaceUsage,
-	"repl":      replUsage,
-	"serve":     serveUsage,
-}
+		"workspace": workspaceUsage,
+		"repl":      replUsage,
+		"serve":     serveUsage,
+	}
+})
 
 // usage is the help of verb ("run" for running a script): its synopsis
 // and every flag with its meaning and default.
 func usage(verb string) string {
 	var b strings.Builder
-	b.WriteString(synopses[verb])
+	b.WriteString(synopses()[verb])
 	flags := verbFlags(verb)
 	if len(flags) == 0 {
 		return b.String()
@@ -109,7 +113,7 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		io.WriteString(stdout, usage("help"))
 		return 0
 	}
-	if _, ok := synopses[args[0]]; !ok || args[0] == "run" {
+	if _, ok := synopses()[args[0]]; !ok || args[0] == "run" {
 		fmt.Fprintf(stderr, "shelter help: unknown verb '%s'; allowed: %s\n", args[0], kernel.Pool(verbs))
 		return 2
 	}

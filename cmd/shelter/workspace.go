@@ -34,11 +34,17 @@ flags:
         print this help on stdout and exit 0
 `
 
-// workspaceUsages is each subcommand's synopsis, for usage refusals.
-var workspaceUsages = map[string]string{
-	"init": "workspace init W",
-	"new":  "workspace new W [--config NAME]",
-	"list": "workspace list W [--json]",
+// workspaceSynopsis is a subcommand's synopsis, for usage refusals.
+func workspaceSynopsis(sub string) string {
+	switch sub {
+	case "init":
+		return "workspace init W"
+	case "new":
+		return "workspace new W [--config NAME]"
+	case "list":
+		return "workspace list W [--json]"
+	}
+	return ""
 }
 
 // runWorkspace runs `shelter workspace ARGS...` and returns the exit code.
@@ -73,7 +79,7 @@ func runWorkspace(args []string, stdout, stderr io.Writer) int {
 // positional, flags from valueFlags (taking a value) and switches.
 func workspaceArgs(sub string, args []string, valueFlags, switches []string, stderr io.Writer) (dir string, values map[string]string, ok bool) {
 	values = map[string]string{}
-	usage := workspaceUsages[sub]
+	usage := workspaceSynopsis(sub)
 	var positional []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
