@@ -111,7 +111,7 @@ func BenchmarkHeavyOutput(b *testing.B) {
 			}
 		},
 		func() {
-			if status, err := runFloor(ctx, r, script); err != nil || status != 0 {
+			if status, err := r.run(ctx, script); err != nil || status != 0 {
 				b.Fatalf("bare mvdan/sh: %v, status %d", err, status)
 			}
 		})
@@ -199,7 +199,7 @@ func BenchmarkIdleSession(b *testing.B) {
 	var heap, floorHeap int64
 	var fds int
 	sessions := make([]*kernel.Session, idleSessions)
-	runners := make([]*interp.Runner, idleSessions)
+	runners := make([]*floorRunner, idleSessions)
 	for b.Loop() {
 		before, fdsBefore := heapInUse(), openFDs()
 		for i := range sessions {
@@ -225,7 +225,7 @@ func BenchmarkIdleSession(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if status, err := runFloor(ctx, r, "echo hi"); err != nil || status != 0 {
+			if status, err := r.run(ctx, "echo hi"); err != nil || status != 0 {
 				b.Fatalf("bare mvdan/sh: %v, status %d", err, status)
 			}
 			runners[i] = r

@@ -25,21 +25,32 @@ func floorEnv() expand.Environ {
 	return expand.ListEnviron(pairs...)
 }
 
-// newFloor is the floor's session: one mvdan/sh runner writing to stdout
-// and stderr, its state kept from one run to the next as a session's is.
-func newFloor(stdout, stderr io.Writer) (*interp.Runner, error) {
-	return interp.New(interp.StdIO(nil, stdout, stderr), interp.Env(floorEnv()))
+// floorRunner is the floor's session: one mvdan/sh parser and runner,
+// made once and kept from one call to the next as a session keeps its
+// own, so that the floor does no more work per call than it must.
+type floorRunner struct {
+	parser *syntax.Parser
+	runner *interp.Runner
 }
 
-// runFloor is the floor's call: parse the script with a new parser and
-// run it on r. It returns the exit status; err is a parse error or what
-// the runner reports other than a status.
-func runFloor(ctx context.Context, r *interp.Runner, script string) (int, error) {
-	f, err := syntax.NewParser().Parse(strings.NewReader(script), "")
+// newFloor makes the floor's session, writing to stdout and stderr.
+func newFloor(stdout, stderr io.Writer) (*floorRunner, error) {
+	r, err := interp.New(interp.StdIO(nil, stdout, stderr), interp.Env(floorEnv()))
+	if err != nil {
+		return nil, err
+	}
+	return &floorRunner{parser: syntax.NewParser(syntax.Variant(syntax.LangBash)), runner: r}, nil
+}
+
+// run is the floor's call: parse the script and run it. It returns the
+// exit status; err is a parse error or what the runner reports other
+// than a status.
+func (f *floorRunner) run(ctx context.Context, script string) (int, error) {
+	file, err := f.parser.Parse(strings.NewReader(script), "")
 	if err != nil {
 		return 0, err
 	}
-	err = r.Run(ctx, f)
+	err = f.runner.Run(ctx, file)
 	var status interp.ExitStatus
 	if errors.As(err, &status) {
 		return int(status), nil

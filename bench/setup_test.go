@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"mvdan.cc/sh/v3/interp"
-
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -37,7 +35,7 @@ func newSession(tb testing.TB, p kernel.Profile) *kernel.Session {
 // floor is the bare mvdan/sh side of a comparison: a runner and the
 // buffers it writes to.
 type floor struct {
-	r           *interp.Runner
+	r           *floorRunner
 	out, errOut bytes.Buffer
 }
 
@@ -58,7 +56,7 @@ func (f *floor) run(tb testing.TB, script string) (string, int) {
 	tb.Helper()
 	f.out.Reset()
 	f.errOut.Reset()
-	status, err := runFloor(context.Background(), f.r, script)
+	status, err := f.r.run(context.Background(), script)
 	if err != nil {
 		tb.Fatalf("bare mvdan/sh: %v", err)
 	}
