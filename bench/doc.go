@@ -1,17 +1,18 @@
 // Package bench measures shelter against its floor in one run: the same
-// work through a [kernel.Session] and through bare mvdan.cc/sh (a parser
-// and an [interp.Runner] with nothing of shelter around them), and, where
-// a fork is the point, through `bash -c`. Each benchmark alternates the
-// sides inside one b.Loop and reports each side's time per op and their
-// ratio with b.ReportMetric, so that a noisy machine slows both sides
-// alike and the ratio is what to read.
+// work through a kernel.Session and through bare mvdan.cc/sh (one
+// syntax.Parser and one interp.Runner, kept from call to call as a
+// session keeps its own, with nothing of shelter around them), and,
+// where a fork is the point, through `bash -c`. Each benchmark
+// alternates the sides inside one b.Loop and reports each side's time
+// per op and their ratio with b.ReportMetric, so that a noisy machine
+// slows both sides alike and the ratio is what to read.
 //
 // The cases, each a Benchmark of bench_test.go (docs/performance.md has
 // the table and the command that produced it):
 //
 //   - echo hi, a small script, /bin/true, a 1,000-statement script and
 //     200,000 lines of output under the agent profile's output limit:
-//     [kernel.Session.Run] against the bare runner (and `bash -c` in the
+//     Session.Run against the bare runner (and `bash -c` in the
 //     Bash benchmarks, which fork, so they run fewer times);
 //   - NewSession+Close against interp.New;
 //   - the cold start of the built CLI (`shelter -c true`) and of a
