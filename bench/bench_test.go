@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -149,17 +150,26 @@ func BenchmarkNewSession(b *testing.B) {
 // the child subreaper the CLI turns on) and `bash -c true`, in turn,
 // once each per op. It reports each one's wall and CPU time (user+system
 // from the child's rusage) and the CPU ratios to bash.
-func BenchmarkColdStart(b *testing.B) {
+func BenchmarkColdStart(b *testing.B) { coldStart(b, "true") }
+
+// BenchmarkColdStartExternals is BenchmarkColdStart with a script that
+// runs /bin/true twenty times: what each program a CLI script starts
+// adds to the start.
+func BenchmarkColdStartExternals(b *testing.B) {
+	coldStart(b, strings.Repeat("/bin/true\n", 20))
+}
+
+func coldStart(b *testing.B, script string) {
 	bins := buildBinaries(b)
 	path := lookBash(b)
 	sides := []struct {
 		name string
 		argv []string
 	}{
-		{"shelter", []string{bins.shelter, "-c", "true"}},
-		{"kernel", []string{bins.kernelOnly, "-c", "true"}},
-		{"kernel+subreaper", []string{bins.kernelOnly, "-subreaper", "-c", "true"}},
-		{"bash", []string{path, "-c", "true"}},
+		{"shelter", []string{bins.shelter, "-c", script}},
+		{"kernel", []string{bins.kernelOnly, "-c", script}},
+		{"kernel+subreaper", []string{bins.kernelOnly, "-subreaper", "-c", script}},
+		{"bash", []string{path, "-c", script}},
 	}
 	wall := make([]time.Duration, len(sides))
 	cpu := make([]time.Duration, len(sides))
