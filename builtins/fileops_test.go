@@ -216,52 +216,61 @@ type sandboxEscape struct {
 func fileopsSandbox(t *testing.T, tools []kernel.Tool, escapes []sandboxEscape) {
 	t.Helper()
 	for _, e := range escapes {
-		base := t.TempDir()
-		root, outside := filepath.Join(base, "root"), filepath.Join(base, "outside")
-		writeFiles(t, root, map[string]string{"f": "inside\n", "d/": ""})
-		writeFiles(t, outside, map[string]string{"secret": "SECRET-OUTSIDE\n", "sub/x": "SECRET-SUB\n"})
-		for link, target := range map[string]string{
-			"out": outside, "rel": "../outside", "chain": "chain2", "chain2": "d/hop", "d/hop": "../../outside",
-			"secretlink": filepath.Join(outside, "secret"),
-		} {
-			if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		before := fileopsSnapshot(t, outside)
-		cfg, _ := kernel.Preset(kernel.ProfileSandbox)
-		cfg.Root = root
-		cfg.Tools = tools
-		cfg.Env = map[string]string{"LC_ALL": "C", "OUT": outside}
-		k, err := kernel.New(cfg)
-		if err != nil {
+		t.Run(e.script, func(t *testing.T) {
+			t.Parallel()
+			fileopsEscape(t, tools, e)
+		})
+	}
+}
+
+// fileopsEscape runs one escape in a sandbox of its own and checks it was
+// refused and changed nothing outside.
+func fileopsEscape(t *testing.T, tools []kernel.Tool, e sandboxEscape) {
+	base := t.TempDir()
+	root, outside := filepath.Join(base, "root"), filepath.Join(base, "outside")
+	writeFiles(t, root, map[string]string{"f": "inside\n", "d/": ""})
+	writeFiles(t, outside, map[string]string{"secret": "SECRET-OUTSIDE\n", "sub/x": "SECRET-SUB\n"})
+	for link, target := range map[string]string{
+		"out": outside, "rel": "../outside", "chain": "chain2", "chain2": "d/hop", "d/hop": "../../outside",
+		"secretlink": filepath.Join(outside, "secret"),
+	} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
 			t.Fatal(err)
 		}
-		s, err := k.NewSession(kernel.SessionOptions{Dir: root, DiscardSpills: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := s.Run(context.Background(), e.script, kernel.RunOptions{})
-		s.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		line := e.line
-		if line == "" {
-			line = "outside the sandbox root; allowed: paths under " + root
-		}
-		if res.ExitCode == 0 || !strings.Contains(res.Stderr, line) {
-			t.Errorf("%s: status %d, stderr %q; want a refusal with %q", e.script, res.ExitCode, res.Stderr, line)
-		}
-		if strings.Contains(res.Stdout, "SECRET") || strings.Contains(res.Stderr, "SECRET") {
-			t.Errorf("%s: read outside the root: %q %q", e.script, res.Stdout, res.Stderr)
-		}
-		if after := fileopsSnapshot(t, outside); after != before {
-			t.Errorf("%s: the outside tree changed:\n%s\nwas:\n%s", e.script, after, before)
-		}
-		if strings.Contains(fileopsSnapshot(t, root), "SECRET") {
-			t.Errorf("%s: outside content copied into the root", e.script)
-		}
+	}
+	before := fileopsSnapshot(t, outside)
+	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
+	cfg.Root = root
+	cfg.Tools = tools
+	cfg.Env = map[string]string{"LC_ALL": "C", "OUT": outside}
+	k, err := kernel.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession(kernel.SessionOptions{Dir: root, DiscardSpills: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Run(context.Background(), e.script, kernel.RunOptions{})
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := e.line
+	if line == "" {
+		line = "outside the sandbox root; allowed: paths under " + root
+	}
+	if res.ExitCode == 0 || !strings.Contains(res.Stderr, line) {
+		t.Errorf("%s: status %d, stderr %q; want a refusal with %q", e.script, res.ExitCode, res.Stderr, line)
+	}
+	if strings.Contains(res.Stdout, "SECRET") || strings.Contains(res.Stderr, "SECRET") {
+		t.Errorf("%s: read outside the root: %q %q", e.script, res.Stdout, res.Stderr)
+	}
+	if after := fileopsSnapshot(t, outside); after != before {
+		t.Errorf("%s: the outside tree changed:\n%s\nwas:\n%s", e.script, after, before)
+	}
+	if strings.Contains(fileopsSnapshot(t, root), "SECRET") {
+		t.Errorf("%s: outside content copied into the root", e.script)
 	}
 }
 
