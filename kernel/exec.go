@@ -34,6 +34,11 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if next, ok := s.containCall(ctx, args); ok {
 		return next, nil
 	}
+	if parsesLater(args) {
+		// What it parses may hold a process substitution, which the
+		// static pass did not see.
+		s.tmp.ensure()
+	}
 	if st := s.callOf(ctx); args[0] == "kill" && st != nil && jobOf(ctx) == nil {
 		// kill "$!" of a nested background: its pids, then kill as usual.
 		if pids, ok := st.bg.killArgs(interp.HandlerCtx(ctx), args); ok {
@@ -163,6 +168,11 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 		return 2, nil
 	}
 	if t := s.tools[name]; t != nil {
+		// A tool may use $TMPDIR as it likes (a harness tool's program).
+		if err := s.tmp.ensure(); err != nil {
+			fmt.Fprintf(c.Stderr, "shelter: %s: temporary directory: %v\n", name, err)
+			return 126, nil
+		}
 		return s.runTool(ctx, t, c)
 	}
 	if refusal, ok := launcherRefusal(s.tools, name); ok {
@@ -234,6 +244,10 @@ func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) 
 		Stdin:  c.Stdin,
 		Stdout: c.Stdout,
 		Stderr: c.Stderr,
+	}
+	if err := s.tmp.ensure(); err != nil {
+		fmt.Fprintf(c.Stderr, "shelter: %s: temporary directory: %v\n", c.Args[0], err)
+		return 126, nil
 	}
 	s.applyLaunch(ctx, cmd)
 	status, err := spawn.Run(ctx, cmd)
@@ -335,3 +349,18 @@ func (s *Session) externalRefusal(name string, c *Call) (line, path string, refu
 
 // isFlag reports whether a word is an option rather than an operand.
 func isFlag(w string) bool { return len(w) > 1 && w[0] == '-' }
+
+// parsesLater reports a command whose words become shell source parsed
+// when it runs, past the static pass: eval, source, a trap's action, an
+// alias.
+func parsesLater(args []string) bool {
+	name := args[0]
+	if (name == "command" || name == "builtin") && len(args) > 1 {
+		name = args[1]
+	}
+	switch name {
+	case "eval", "source", ".", "trap", "alias":
+		return true
+	}
+	return false
+}

@@ -88,6 +88,15 @@ func (t *jobTable) exited(j *job, pid int) {
 	}
 }
 
+// newJobLog creates a job's log, and the spill directory it lives in
+// when this is the session's first.
+func (s *Session) newJobLog(path string) (*spawn.Log, error) {
+	if err := s.spills.ensure(); err != nil {
+		return nil, err
+	}
+	return spawn.NewLog(path, s.k.cfg.SpillCap)
+}
+
 // startJob runs st in a subshell of the state of from, the call's interpreter, and
 // returns once the job is known by a pid ($!): when its first process
 // started, when it ended without one, or after jobPIDWait, whichever
@@ -105,8 +114,8 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, stdout, stderr 
 	st2 := *st
 	st2.Background = false
 	j := &job{id: id, command: commandText(st), done: make(chan struct{}), running: make(chan struct{})}
-	j.logPath = filepath.Join(s.spills, fmt.Sprintf("job-%d.log", id))
-	log, err := spawn.NewLog(j.logPath, s.k.cfg.SpillCap)
+	j.logPath = filepath.Join(s.spills.path, fmt.Sprintf("job-%d.log", id))
+	log, err := s.newJobLog(j.logPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
 		return nil

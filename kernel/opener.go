@@ -30,6 +30,7 @@ import (
 type Opener struct {
 	dir    string
 	root   *confinement // nil outside the sandbox
+	tmp    *lazyDir     // the session's $TMPDIR, made when a name reaches it
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
@@ -40,7 +41,7 @@ type Opener struct {
 func (c *Call) Opener() *Opener {
 	o := &Opener{dir: c.Dir, stdin: c.Stdin, stdout: c.Stdout, stderr: c.Stderr}
 	if c.session != nil {
-		o.root = c.session.root
+		o.root, o.tmp = c.session.root, &c.session.tmp
 	}
 	return o
 }
@@ -48,7 +49,7 @@ func (c *Call) Opener() *Opener {
 // handlerOpener is the opener of the command an mvdan/sh handler serves.
 func (s *Session) handlerOpener(ctx context.Context) Opener {
 	hc := interp.HandlerCtx(ctx)
-	return Opener{dir: hc.Dir, root: s.root, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr}
+	return Opener{dir: hc.Dir, root: s.root, tmp: &s.tmp, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr}
 }
 
 // ErrOutsideRoot is the error of a name that leads outside the sandbox's
@@ -71,10 +72,18 @@ var ErrShelterProc = errors.New("shelter's own /proc entries are not readable")
 // Abs returns name as an absolute, clean path, relative names joined to
 // the working directory.
 func (o *Opener) Abs(name string) string {
+	var abs string
 	if filepath.IsAbs(name) {
-		return filepath.Clean(name)
+		abs = filepath.Clean(name)
+	} else {
+		abs = filepath.Join(o.dir, name)
 	}
-	return filepath.Join(o.dir, name)
+	if o.tmp != nil {
+		// Every name an opener serves passes here: $TMPDIR exists before
+		// the first that may lie in it is used.
+		o.tmp.touches(abs)
+	}
+	return abs
 }
 
 // Dir is the working directory names are relative to.

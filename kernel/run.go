@@ -131,6 +131,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if s.closed {
 		return Result{}, ErrClosed
 	}
+	s.ready()
 	if is, ok := s.scriptIssue(script); ok {
 		return s.rejected(start, []Issue{is}), nil
 	}
@@ -141,9 +142,13 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if err != nil {
 		return s.rejected(start, []Issue{parseIssue(err)}), nil
 	}
-	issues, funcs, rewrite := s.validate(file)
+	issues, funcs, rewrite, needsTemp := s.validate(file)
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
+	}
+	if needsTemp {
+		// A failure shows as the interpreter's own "cannot create fifo".
+		s.tmp.ensure()
 	}
 	if rewrite {
 		rewriteScript(file)
@@ -173,6 +178,7 @@ func (s *Session) Check(script string) ([]Issue, error) {
 	if s.closed {
 		return nil, ErrClosed
 	}
+	s.ready()
 	if is, ok := s.scriptIssue(script); ok {
 		return []Issue{is}, nil
 	}
@@ -183,7 +189,7 @@ func (s *Session) Check(script string) ([]Issue, error) {
 	if err != nil {
 		return []Issue{parseIssue(err)}, nil
 	}
-	issues, _, _ := s.validate(file)
+	issues, _, _, _ := s.validate(file)
 	return issues, nil
 }
 
@@ -196,6 +202,7 @@ func (s *Session) RunArgv(ctx context.Context, argv []string, opts RunOptions) (
 	if s.closed {
 		return Result{}, ErrClosed
 	}
+	s.ready()
 	if len(argv) == 0 {
 		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: empty argv; give at least a command name"}}), nil
 	}
@@ -521,10 +528,18 @@ type callFrame struct {
 func (s *Session) newFrame(opts RunOptions) *callFrame {
 	f := new(callFrame)
 	limit, spillCap := s.k.cfg.OutputLimit, s.k.cfg.SpillCap
-	f.stdout.Init(limit/2, limit-limit/2, s.spills, "stdout", spillCap)
-	f.stderr.Init(limit/2, limit-limit/2, s.spills, "stderr", spillCap)
+	f.stdout.Init(limit/2, limit-limit/2, s.spills.path, "stdout", spillCap)
+	f.stderr.Init(limit/2, limit-limit/2, s.spills.path, "stderr", spillCap)
 	f.out.sink, f.out.live = &f.stdout, opts.Stdout
 	f.errOut.sink, f.errOut.live = &f.stderr, opts.Stderr
+	// The spill directory is made when a stream first outgrows what the
+	// sink keeps in memory, the moment the sink creates its spill file.
+	budget := int64(max(limit/2, 0) + max(limit-limit/2, 0))
+	if budget == 0 {
+		budget = spawn.DefaultHardCap
+	}
+	f.out.spillDir, f.out.budget = &s.spills, budget
+	f.errOut.spillDir, f.errOut.budget = &s.spills, budget
 	f.state.out, f.state.errOut = &f.out, &f.errOut
 	return f
 }

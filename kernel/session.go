@@ -43,13 +43,15 @@ type SessionOptions struct {
 // background jobs and a private temp directory. Calls on one session are
 // serialised; sessions run in parallel.
 type Session struct {
-	k       *Kernel
-	caller  Caller
-	tools   map[string]Tool
-	guard   *guard
-	tmpdir  string
-	spills  string
-	devnull *os.File
+	k      *Kernel
+	caller Caller
+	tools  map[string]Tool
+	guard  *guard
+	// tmp and spills are the session's $TMPDIR and the directory of its
+	// spill files and job logs: named in NewSession, made on first need.
+	tmp     lazyDir
+	spills  lazyDir
+	devnull *os.File // the process's one /dev/null, never closed
 	discard bool
 	// root confines the session's files in the sandbox profile; nil
 	// elsewhere.
@@ -72,6 +74,9 @@ type Session struct {
 	checkVisit func(syntax.Node) bool
 	assocVarFn func(name string) bool
 	closed     bool
+	// setup is what the runner runs before the session's first call
+	// (ready); nil once it ran.
+	setup *syntax.File
 
 	// call is the state of the running foreground call, nil between calls.
 	call atomic.Pointer[callState]
@@ -132,25 +137,15 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		// A confined session's temporary files, spill files and job logs
 		// live inside its root.
 		temp = filepath.Join(s.root.dir, ".shelter")
-		if err := os.MkdirAll(temp, 0o700); err != nil {
-			s.cleanup()
-			return nil, err
-		}
 	}
-	if s.tmpdir, err = os.MkdirTemp(temp, "shelter-"); err != nil {
-		s.cleanup()
-		return nil, err
-	}
-	if s.devnull, err = os.Open(os.DevNull); err != nil {
-		s.cleanup()
-		return nil, err
-	}
-	if s.spills, err = os.MkdirTemp(temp, "shelter-spill-"); err != nil {
+	s.tmp = newLazyDir(temp, "shelter-", s.root != nil)
+	s.spills = newLazyDir(temp, "shelter-spill-", s.root != nil)
+	if s.devnull, err = devNull(); err != nil {
 		s.cleanup()
 		return nil, err
 	}
 	s.life, s.end = context.WithCancel(context.Background())
-	env := k.sessionEnv(opts, s.tmpdir, dir)
+	env := k.sessionEnv(opts, s.tmp.path, dir)
 	s.startEnv = env
 	base := sessionEnviron{Environ: listEnviron(env), source: s.callSource}
 	s.runner, err = s.newRunner(base, dir)
@@ -158,16 +153,25 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		s.cleanup()
 		return nil, err
 	}
-	s.runner.Reset()
-	// mvdan/sh sets PWD unexported and fills HOME from the host; the
-	// session decides both. The directory stack starts as bash's does,
-	// holding the working directory (see dirStackVar).
-	setup := sessionSetup
+	s.setup = sessionSetup
 	if _, ok := env["HOME"]; !ok {
-		setup = sessionSetupUnsetHome
+		s.setup = sessionSetupUnsetHome
 	}
-	s.runner.Run(context.Background(), setup)
 	return s, nil
+}
+
+// ready readies the runner before the session's first use of its state,
+// so that a session nothing runs in costs no interpreter run: mvdan/sh
+// sets PWD unexported and fills HOME from the host, and the session
+// decides both; the directory stack starts as bash's does, holding the
+// working directory (see dirStackVar). s.mu is held.
+func (s *Session) ready() {
+	if s.setup == nil {
+		return
+	}
+	s.runner.Reset()
+	s.runner.Run(context.Background(), s.setup)
+	s.setup = nil
 }
 
 var (
@@ -224,14 +228,20 @@ func (s *Session) Dir() string {
 	return s.runner.Dir
 }
 
-// TempDir is the session's private temporary directory ($TMPDIR).
-func (s *Session) TempDir() string { return s.tmpdir }
+// TempDir is the session's private temporary directory ($TMPDIR). It is
+// named when the session starts and made when first needed: before the
+// session starts a program or a tool, or opens, lists or creates a file
+// under it. Until then it does not exist.
+func (s *Session) TempDir() string { return s.tmp.path }
 
-// SpillDir is the directory of the session's spill files and job logs.
-func (s *Session) SpillDir() string { return s.spills }
+// SpillDir is the directory of the session's spill files and job logs. It
+// is made when the first spill file or job log is, and does not exist
+// until then.
+func (s *Session) SpillDir() string { return s.spills.path }
 
 // Close kills the session's background jobs and removes its temp
 // directory; spill files and job logs stay unless DiscardSpills was set.
+// A session that never made either directory touches no disk.
 // Close waits for a running call to finish; it is safe to call twice.
 func (s *Session) Close() error {
 	s.end()
@@ -279,18 +289,20 @@ func (s *Session) cleanup() error {
 	if s.root != nil {
 		defer s.root.r.Close()
 	}
-	if s.devnull != nil {
-		s.devnull.Close()
-	}
-	if s.spills != "" {
+	if s.spills.close() {
 		if s.discard {
-			os.RemoveAll(s.spills)
+			os.RemoveAll(s.spills.path)
 		} else {
-			os.Remove(s.spills) // only when nothing spilled
+			os.Remove(s.spills.path) // only when nothing spilled
 		}
 	}
-	if s.tmpdir == "" {
+	if !s.tmp.close() {
 		return nil
 	}
-	return os.RemoveAll(s.tmpdir)
+	return os.RemoveAll(s.tmp.path)
 }
+
+// devNull is the process's /dev/null, opened once and shared by every
+// session as the input of what has none: a session holds no descriptor
+// of its own.
+var devNull = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })

@@ -22,6 +22,11 @@ type stream struct {
 	ended context.Context
 	// diverted, once set, receives everything instead (see divert).
 	diverted io.Writer
+	// spillDir, until the sink outgrows its budget of bytes in memory, is
+	// the directory its spill file goes to, made before the sink spills.
+	spillDir *lazyDir
+	budget   int64
+	written  int64
 }
 
 func (s *stream) Write(p []byte) (int, error) {
@@ -33,6 +38,12 @@ func (s *stream) Write(p []byte) (int, error) {
 	if s.diverted != nil {
 		s.diverted.Write(p)
 		return len(p), nil
+	}
+	if s.spillDir != nil {
+		if s.written += int64(len(p)); s.written > s.budget {
+			s.spillDir.ensure()
+			s.spillDir = nil
+		}
 	}
 	s.sink.Write(p)
 	if s.live != nil {

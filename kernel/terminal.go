@@ -76,6 +76,7 @@ func (s *Session) Exited() bool {
 func (s *Session) Vars() map[string]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.ready()
 	out := make(map[string]string, len(s.runner.Vars))
 	for name, v := range s.runner.Vars {
 		if !v.IsSet() || strings.HasPrefix(name, "SHELTER_") {

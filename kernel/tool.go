@@ -152,6 +152,9 @@ func (c *Call) Spawn(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 		cmd.Dir = c.Dir
 	}
 	if c.session != nil {
+		if err := c.session.tmp.ensure(); err != nil {
+			return 126, fmt.Errorf("temporary directory: %w", err)
+		}
 		c.session.applyLaunch(ctx, cmd)
 	}
 	return spawn.Run(ctx, cmd)

@@ -18,7 +18,10 @@ import (
 // them, see [crashIssues]), commands the guard catches and calls a tool
 // is certain to refuse; unknown commands and what it cannot judge are
 // warnings.
-func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewrite bool) {
+//
+// needsTemp reports a construct that uses $TMPDIR without passing through
+// the session's handlers (a process substitution).
+func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewrite, needsTemp bool) {
 	if s.checkVisit == nil {
 		s.checkVisit, s.assocVarFn = s.check.visit, s.assocVar
 	}
@@ -31,9 +34,9 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}, funcs: v.found}
 		syntax.Walk(file, s.checkVisit)
 	}
-	issues, funcs, rewrite = append(v.issues, v.crash.issues...), v.found, v.rewrite
+	issues, funcs, rewrite, needsTemp = append(v.issues, v.crash.issues...), v.found, v.rewrite, v.procSubst
 	*v = validation{} // hold nothing of the script between calls
-	return issues, funcs, rewrite
+	return issues, funcs, rewrite, needsTemp
 }
 
 // validation is one walk of validate.
@@ -44,6 +47,9 @@ type validation struct {
 	found   map[string]bool // the functions the walk met
 	issues  []Issue
 	rewrite bool // the walk met a node rewriteScript may change
+	// procSubst is set when the walk met a process substitution, whose
+	// FIFO mvdan/sh makes in $TMPDIR itself.
+	procSubst bool
 	// namerefs are the script's declare -n NAME=TARGET, by name.
 	namerefs map[string]string
 }
@@ -59,6 +65,7 @@ func (v *validation) visit(n syntax.Node) bool {
 		if s.root != nil {
 			v.issues = append(v.issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, procSubstRefusal))
 		}
+		v.procSubst = true
 	case *syntax.FuncDecl:
 		if n.Name == nil {
 			v.issues = append(v.issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "a function needs a name"))

@@ -11,8 +11,6 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/shelter-sh/shelter/spawn"
 )
 
 // A call run with RunOptions.Yield runs on the session's interpreter as
@@ -86,9 +84,9 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 	}
 	t.mu.Unlock()
 	j := &job{id: id, command: y.command, done: make(chan struct{}), running: make(chan struct{}), cancel: y.end}
-	j.logPath = filepath.Join(s.spills, fmt.Sprintf("job-%d.log", id))
+	j.logPath = filepath.Join(s.spills.path, fmt.Sprintf("job-%d.log", id))
 	var logW io.Writer = io.Discard
-	log, err := spawn.NewLog(j.logPath, s.k.cfg.SpillCap)
+	log, err := s.newJobLog(j.logPath)
 	if err == nil {
 		logW = log
 	}
