@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -106,7 +107,7 @@ func BenchmarkScript1000(b *testing.B) {
 	})
 }
 
-const spill200k = `i=0; while [ $i -lt 200000 ]; do echo "line $i"; i=$((i+1)); done`
+const spill200k = `for ((i = 0; i < 200000; i++)); do echo "line $i"; done`
 
 // BenchmarkSpill200k is one Run printing 200,000 lines in the agent
 // profile, far past its output limit, so that nearly all of it goes to
@@ -129,6 +130,27 @@ func BenchmarkSpill200k(b *testing.B) {
 	}, func() {
 		r.Reset()
 		if err := r.Run(ctx, f); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkRunExternal is one Run of a small script with one program
+// found on PATH, beside os/exec starting the same program.
+func BenchmarkRunExternal(b *testing.B) {
+	s := newSession(b, kernel.Config{}, kernel.SessionOptions{})
+	ctx := context.Background()
+	path, err := exec.LookPath("uname")
+	if err != nil {
+		b.Skip("no uname")
+	}
+	floor(b, func() {
+		res, err := s.Run(ctx, "x=1; uname >/dev/null; echo $x", kernel.RunOptions{})
+		if err != nil || res.ExitCode != 0 || res.Stdout != "1\n" {
+			b.Fatalf("%v %+v", err, res)
+		}
+	}, func() {
+		if err := exec.Command(path).Run(); err != nil {
 			b.Fatal(err)
 		}
 	})

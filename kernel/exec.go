@@ -34,6 +34,9 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if next, ok := s.containCall(ctx, args); ok {
 		return next, nil
 	}
+	if args[0] == "hash" {
+		s.paths.Store(nil)
+	}
 	if parsesLater(args) {
 		// What it parses may hold a process substitution, which the
 		// static pass did not see.
@@ -189,7 +192,7 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 		c.Env = c.ProgramEnv(nil)
 		return s.spawn(ctx, c, path)
 	}
-	path, err := spawn.LookPath(c.Getenv("PATH"), c.Dir, name)
+	path, err := s.lookPath(c.Getenv("PATH"), c.Dir, name)
 	if err != nil {
 		if line, ok := goneDirLine(name, c.Dir); ok {
 			fmt.Fprintln(c.Stderr, line)

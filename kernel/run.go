@@ -132,6 +132,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 		return Result{}, ErrClosed
 	}
 	s.ready()
+	s.pending = nil
 	if is, ok := s.scriptIssue(script); ok {
 		return s.rejected(start, []Issue{is}), nil
 	}
@@ -179,6 +180,7 @@ func (s *Session) Check(script string) ([]Issue, error) {
 		return nil, ErrClosed
 	}
 	s.ready()
+	s.pending = nil
 	if is, ok := s.scriptIssue(script); ok {
 		return []Issue{is}, nil
 	}
@@ -203,6 +205,7 @@ func (s *Session) RunArgv(ctx context.Context, argv []string, opts RunOptions) (
 		return Result{}, ErrClosed
 	}
 	s.ready()
+	s.pending = nil
 	if len(argv) == 0 {
 		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: empty argv; give at least a command name"}}), nil
 	}
@@ -278,6 +281,9 @@ func issueLine(is Issue) string {
 // the call runs when it ends, and each top-level `cmd &` becomes a job of
 // the session rather than of the call.
 func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOptions, start time.Time, funcs map[string]bool) Result {
+	// The run reuses what the static pass found on PATH.
+	s.paths.Store(s.pending)
+	s.pending = nil
 	f := s.newFrame(opts)
 	stdout, stderr, out, errOut := &f.stdout, &f.stderr, &f.out, &f.errOut
 	var snap *interp.Runner // the state before the call, for a yield

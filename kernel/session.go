@@ -74,6 +74,11 @@ type Session struct {
 	checkVisit func(syntax.Node) bool
 	assocVarFn func(name string) bool
 	closed     bool
+	// pending is what the running static pass found on PATH (s.mu is
+	// held); paths is what the latest call's found, which its run and
+	// its jobs reuse (see pathCache).
+	pending *pathCache
+	paths   atomic.Pointer[pathCache]
 	// setup is what the runner runs before the session's first call
 	// (ready); nil once it ran.
 	setup *syntax.File

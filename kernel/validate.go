@@ -8,8 +8,6 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/shelter-sh/shelter/spawn"
 )
 
 // validate is the static pass (docs/embedding.md, "Validation before
@@ -247,7 +245,7 @@ func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, fu
 		*issues = append(*issues, issueAt(pos, SeverityWarning, CodeExternal, line))
 		return
 	}
-	if _, err := spawn.LookPath(s.pathVar(), s.runner.Dir, name); err != nil {
+	if err := s.staticLookPath(name); err != nil {
 		*issues = append(*issues, issueAt(pos, SeverityWarning, CodeUnknown, fmt.Sprintf("%s: not a function, tool or program on PATH", name)))
 	}
 }
