@@ -1,6 +1,10 @@
 package kernel
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // rewriteScript rewrites, in one walk of file, the constructs that
 // mvdan/sh runs differently from bash into ones it runs as bash does
@@ -56,13 +60,40 @@ func rewriteScript(file *syntax.File) {
 // rewritable reports whether n is a node rewriteScript may change: a
 // script without one runs as parsed (validate asks it of every node). It
 // names the nodes the walk above acts on.
+//
+// It is exact for the nodes every script is full of, so that a script of
+// plain commands, assignments and expansions is not walked again:
+// a parameter expansion is changed only for $DIRSTACK, $!, an index or a
+// slice; an assignment only for an index or a backslash in its value; a
+// command substitution only in the $(< FILE) shape; a for loop only in
+// the (( )) form. The loops and backgrounds of a nested list are nodes of
+// their own.
 func rewritable(n syntax.Node) bool {
 	switch n := n.(type) {
-	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
-		*syntax.Assign, *syntax.LetClause, *syntax.TestClause, *syntax.ForClause, *syntax.DeclClause:
+	case *syntax.ProcSubst, *syntax.ArithmExp, *syntax.LetClause, *syntax.TestClause, *syntax.DeclClause:
 		return true
+	case *syntax.ParamExp:
+		return n.Index != nil || n.Slice != nil ||
+			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!")
+	case *syntax.Assign:
+		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value)
+	case *syntax.CmdSubst:
+		return len(n.Stmts) == 1 && n.Stmts[0].Cmd == nil
+	case *syntax.ForClause:
+		_, cstyle := n.Loop.(*syntax.CStyleLoop)
+		return cstyle
 	case *syntax.Stmt:
 		return n.Background
+	}
+	return false
+}
+
+// hasBackslashLit reports whether a literal part of w holds a backslash.
+func hasBackslashLit(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		if lit, ok := part.(*syntax.Lit); ok && strings.Contains(lit.Value, `\`) {
+			return true
+		}
 	}
 	return false
 }
