@@ -33,6 +33,11 @@ func TestIdleSessionsTouchNoDisk(t *testing.T) {
 	if !strings.Contains(string(out), "--- PASS: TestIdleSessionsTouchNoDisk") {
 		t.Fatalf("the child ran no test:\n%s", out)
 	}
+	for line := range strings.Lines(string(out)) {
+		if strings.Contains(line, "heap per idle session") {
+			t.Log(strings.TrimSpace(line))
+		}
+	}
 }
 
 func idleChild(t *testing.T) {
