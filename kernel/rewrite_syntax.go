@@ -69,6 +69,17 @@ func rewriteScript(file *syntax.File) {
 // the (( )) form. The loops and backgrounds of a nested list are nodes of
 // their own.
 func rewritable(n syntax.Node) bool {
+	// The kinds first, in a switch small enough to inline into the walk
+	// that asks it of every node; then the node itself.
+	switch n.(type) {
+	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
+		*syntax.Assign, *syntax.LetClause, *syntax.TestClause, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt:
+		return rewritableNode(n)
+	}
+	return false
+}
+
+func rewritableNode(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.ProcSubst, *syntax.ArithmExp, *syntax.LetClause, *syntax.TestClause, *syntax.DeclClause:
 		return true
