@@ -27,6 +27,12 @@
 // shelter's own. docs/embedding.md, "Bash compatibility", lists what
 // still differs.
 //
+// A session costs what it uses: NewSession touches no disk and holds no
+// descriptor; its $TMPDIR ([Session.TempDir]) and spill directory
+// ([Session.SpillDir]) are named at once and made on first need, and a
+// name is searched for on PATH once per call, by the static pass, whose
+// result the run reuses while PATH and the directory are unchanged.
+//
 // A session cannot take its host down: constructs that crash the
 // interpreter are refused, a panic becomes a [Result], each call has a
 // memory budget ([Config.MemoryLimit]), spill files and job logs a cap
