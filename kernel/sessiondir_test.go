@@ -1,6 +1,7 @@
 package kernel_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -234,5 +235,30 @@ func TestJobLogMakesSpillDir(t *testing.T) {
 	log := filepath.Join(s.SpillDir(), "job-1.log")
 	if b, err := os.ReadFile(log); err != nil || string(b) != "job\n" {
 		t.Errorf("job log %s: %q, %v", log, b, err)
+	}
+}
+
+// TestSpillFileHoldsEveryByteInOrder: what builtins and a program write
+// past the limit reaches the buffered spill file whole and in order by
+// the time Run returns.
+func TestSpillFileHoldsEveryByteInOrder(t *testing.T) {
+	t.Parallel()
+	cfg, _ := kernel.Preset(kernel.ProfileAgent)
+	s := newSession(t, cfg, kernel.SessionOptions{})
+	res := run(t, s, "for ((i = 1; i <= 20000; i++)); do echo b$i; done; /usr/bin/seq 1 20000; echo end")
+	var want strings.Builder
+	for i := 1; i <= 20000; i++ {
+		fmt.Fprintf(&want, "b%d\n", i)
+	}
+	for i := 1; i <= 20000; i++ {
+		fmt.Fprintf(&want, "%d\n", i)
+	}
+	want.WriteString("end\n")
+	b, err := os.ReadFile(res.SpillPath)
+	if err != nil || string(b) != want.String() || res.StdoutBytes != int64(want.Len()) {
+		t.Errorf("spill file: %v, %d bytes, %d written, %d expected", err, len(b), res.StdoutBytes, want.Len())
+	}
+	if !strings.HasSuffix(res.Stdout, "19999\n20000\nend\n") {
+		t.Errorf("tail: %q", res.Stdout[len(res.Stdout)-40:])
 	}
 }
