@@ -28,7 +28,7 @@
 // still differs.
 //
 // A session costs what it uses: NewSession touches no disk and holds no
-// descriptor; its $TMPDIR ([Session.TempDir]) and spill directory
+// descriptor (but its root's, in the sandbox); its $TMPDIR ([Session.TempDir]) and spill directory
 // ([Session.SpillDir]) are named at once and made on first need, and a
 // name is searched for on PATH once per call, by the static pass, whose
 // result the run reuses while PATH and the directory are unchanged.
