@@ -262,3 +262,36 @@ func TestSpillFileHoldsEveryByteInOrder(t *testing.T) {
 		t.Errorf("tail: %q", res.Stdout[len(res.Stdout)-40:])
 	}
 }
+
+// TestSandboxSessionDirsInRoot: in the sandbox profile the session's
+// directories live in ROOT/.shelter, which an idle session does not make.
+func TestSandboxSessionDirsInRoot(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
+	cfg.Root, cfg.OutputLimit = root, 16
+	k, err := kernel.New(withLaunchers(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession(kernel.SessionOptions{DiscardSpills: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	real, _ := filepath.EvalSymlinks(root)
+	shelter := filepath.Join(real, ".shelter")
+	if filepath.Dir(s.TempDir()) != shelter || filepath.Dir(s.SpillDir()) != shelter {
+		t.Fatalf("TempDir %s, SpillDir %s: not in %s", s.TempDir(), s.SpillDir(), shelter)
+	}
+	if got := listing(t, root); len(got) != 0 {
+		t.Fatalf("an idle sandbox session made %v", got)
+	}
+	res := run(t, s, `echo hi > "$TMPDIR/f"; read -r x < "$TMPDIR/f"; echo $x; echo 0123456789abcdefghij`)
+	if res.ExitCode != 0 || filepath.Dir(res.SpillPath) != s.SpillDir() || !strings.HasPrefix(res.Stdout, "hi\n") {
+		t.Fatalf("%+v", res)
+	}
+	if got := listing(t, shelter); len(got) != 2 {
+		t.Errorf("ROOT/.shelter holds %v; want the temp and spill directories", got)
+	}
+}
