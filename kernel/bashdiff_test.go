@@ -45,6 +45,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/spawn"
 )
 
 const (
@@ -197,33 +198,21 @@ func stdinOf(c bashCase) *strings.Reader {
 func runBash(bash, dir string, c bashCase) outcome {
 	ctx, cancel := context.WithTimeout(context.Background(), caseTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bash, "-c", c.Script)
-	cmd.Dir, cmd.Env = dir, caseEnv(dir)
+	var stdout, stderr bytes.Buffer
+	// Through spawn, as shelter runs programs: its own process group,
+	// killed whole with the case, and a child the kernel tests' subreaper
+	// knows is not an orphan of theirs.
+	cmd := &spawn.Cmd{Path: bash, Args: []string{"bash", "-c", c.Script}, Dir: dir, Env: caseEnv(dir),
+		Stdout: &stdout, Stderr: &stderr, Grace: -1}
 	if in := stdinOf(c); in != nil {
 		cmd.Stdin = in
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// Its own process group, killed whole: a background child must not
-	// outlive the case or hold its pipes open.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	if cmd.Process != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-	o := outcome{Stdout: stdout.String(), Stderr: stderr.String()}
-	var ee *exec.ExitError
+	status, err := spawn.Run(ctx, cmd)
+	o := outcome{Stdout: stdout.String(), Stderr: stderr.String(), Status: status}
 	switch {
 	case ctx.Err() != nil:
 		o.Err = fmt.Errorf("timed out after %s", caseTimeout)
-	case errors.As(err, &ee):
-		o.Status = ee.ExitCode()
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			o.Status = 128 + int(ws.Signal())
-		}
-	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
+	case err != nil:
 		o.Err = err
 	}
 	return o
