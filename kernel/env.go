@@ -43,10 +43,11 @@ func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]
 	return env
 }
 
+// listEnviron is env as mvdan/sh's list, which sorts it by name.
 func listEnviron(env map[string]string) expand.Environ {
 	pairs := make([]string, 0, len(env))
-	for _, name := range slices.Sorted(maps.Keys(env)) {
-		pairs = append(pairs, name+"="+env[name])
+	for name, v := range env {
+		pairs = append(pairs, name+"="+v)
 	}
 	return expand.ListEnviron(pairs...)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -132,7 +133,7 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		discard: opts.DiscardSpills,
 	}
 	if s.caller.SessionID == "" {
-		s.caller.SessionID = fmt.Sprintf("s%d-%d", os.Getpid(), sessionCount.Add(1))
+		s.caller.SessionID = "s" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(sessionCount.Add(1), 10)
 	}
 	if dir, err = s.confine(dir); err != nil {
 		return nil, err
@@ -192,12 +193,13 @@ func mustParse(src string) *syntax.File {
 	return f
 }
 
-// newRunner makes an interpreter wired to the session's handlers. It is
-// also used for shebang-less scripts, so they too run under them.
+// newRunner makes an interpreter wired to the session's handlers, in dir
+// (absolute, a directory). It is also used for shebang-less scripts, so
+// they too run under them.
 func (s *Session) newRunner(env expand.Environ, dir string) (*interp.Runner, error) {
 	return interp.New(
 		interp.Env(env),
-		interp.Dir(dir),
+		atDir(dir),
 		interp.StdIO(s.devnull, &s.origOut, &s.origErr),
 		interp.CallHandler(s.callHandler),
 		interp.OpenHandler(s.openHandler),
@@ -206,6 +208,15 @@ func (s *Session) newRunner(env expand.Environ, dir string) (*interp.Runner, err
 		interp.AccessHandler(s.accessHandler),
 		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return s.execHandler }),
 	)
+}
+
+// atDir starts a runner in dir, an absolute path its caller found to be a
+// directory: interp.Dir would look again.
+func atDir(dir string) interp.RunnerOption {
+	return func(r *interp.Runner) error {
+		r.Dir = dir
+		return nil
+	}
 }
 
 // ID is the session's identifier, as handed to tools.
