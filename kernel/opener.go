@@ -126,6 +126,11 @@ func (o *Opener) OpenFile(ctx context.Context, name string, flag int, perm fs.Fi
 }
 
 func (o *Opener) openFile(ctx context.Context, name, abs string, flag int, perm fs.FileMode) (*os.File, error) {
+	if abs == os.DevNull {
+		// The most opened file of all (`>/dev/null`) is no FIFO, and it
+		// exists: the look before the open has nothing to find.
+		return o.rawOpen(name, abs, flag, perm)
+	}
 	fi, err := o.stat(name, abs, true)
 	if err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
 		return o.openFIFO(ctx, name, abs, flag, perm)
