@@ -76,12 +76,26 @@ func BenchmarkGuardRefusal(b *testing.B) {
 	}
 }
 
-// BenchmarkNewTool is a tool's definition: checks, the input schema
-// compiled, the shell mapping built. A CLI pays it once per tool it
-// loads, at start.
+// BenchmarkNewTool makes a tool: both schemas compiled, flags read.
 func BenchmarkNewTool(b *testing.B) {
-	b.ReportAllocs()
+	def := logsDef()
+	def.Input = json.RawMessage(nestedSchema)
+	def.Output = json.RawMessage(logsSchema)
 	for b.Loop() {
-		echoFunc(b, logsDef(), nil)
+		if _, err := harness.Func(def, func(context.Context, harness.Input) (any, error) { return nil, nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidate validates JSON input (an MCP call) against a schema
+// with nested objects, arrays and an enum.
+func BenchmarkValidate(b *testing.B) {
+	tool := echoFunc(b, harness.Def{Name: "logs", Input: json.RawMessage(nestedSchema)}, nil).(*harness.Tool)
+	input := json.RawMessage(`{"unit":"nginx","meta":{"depth":3,"path/x":"a"},"pair":["a",1],"tags":["x","y"]}`)
+	for b.Loop() {
+		if err := tool.Validate(input); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
