@@ -11,8 +11,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/shelter-sh/shelter/internal/jsonschema"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -51,14 +50,14 @@ func newTool(def Def, run runFunc) (*Tool, error) {
 	def.Env = maps.Clone(def.Env)
 	t := &Tool{def: def, desc: agentDescription(def), run: run}
 	var err error
-	if t.input, err = compileSchema(def.Name, "input", def.Input); err != nil {
+	if t.input, err = compileSchema("input", def.Input); err != nil {
 		return nil, &badSchemaError{tool: def.Name, which: "input", err: err}
 	}
 	if t.flags, err = NewFlags(def.Name, def.Input); err != nil {
 		return nil, &badSchemaError{tool: def.Name, which: "input", err: err}
 	}
 	if len(def.Output) > 0 {
-		if t.output, err = compileSchema(def.Name, "output", def.Output); err != nil {
+		if t.output, err = compileSchema("output", def.Output); err != nil {
 			return nil, &badSchemaError{tool: def.Name, which: "output", err: err}
 		}
 	}
