@@ -245,13 +245,15 @@ func (c *compiler) resolve(loc, ref string) (string, error) {
 	return "", &CompileError{Location: loc + "/$ref", Message: fmt.Sprintf("$ref '%s': no anchor '%s' in the document", ref, frag)}
 }
 
-// refused are keywords this package does not implement: a schema using
-// one does not compile, rather than validate less than it says.
-var refused = map[string]string{
-	"$dynamicRef":           "2020-12",
-	"$recursiveRef":         "2019-09",
-	"unevaluatedProperties": "2019-09",
-	"unevaluatedItems":      "2019-09",
+// refused reports the keywords this package does not implement: a
+// schema using one does not compile, rather than validate less than it
+// says.
+func refused(keyword string) bool {
+	switch keyword {
+	case "$dynamicRef", "$recursiveRef", "unevaluatedProperties", "unevaluatedItems":
+		return true
+	}
+	return false
 }
 
 func (c *compiler) compileObject(n *node, m map[string]any) error {
@@ -262,7 +264,7 @@ func (c *compiler) compileObject(n *node, m map[string]any) error {
 	}
 	if !d.refAlone {
 		for _, k := range sortedKeys(m) {
-			if _, ok := refused[k]; ok {
+			if refused(k) {
 				return fail(k, "not supported by shelter's validator")
 			}
 		}

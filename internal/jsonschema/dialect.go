@@ -27,25 +27,26 @@ var (
 	draft04   = &dialect{name: "draft-04", itemsArray: true, refAlone: true, dependencies: true, boolExclusive: true}
 )
 
-// dialects maps a $schema, without a trailing "#" and with "http" for
-// "https", to its dialect. Draft-06 reads as draft-07: draft-07 only
-// added keywords (if, then, else, content*).
-var dialects = map[string]*dialect{
-	"http://json-schema.org/draft/2020-12/schema": draft2020,
-	"http://json-schema.org/draft/2019-09/schema": draft2019,
-	"http://json-schema.org/draft-07/schema":      draft07,
-	"http://json-schema.org/draft-06/schema":      draft07,
-	"http://json-schema.org/draft-04/schema":      draft04,
-}
-
-// dialectOf finds the dialect a $schema names.
+// dialectOf finds the dialect a $schema names, with or without its
+// trailing "#", by http or https. Draft-06 reads as draft-07: draft-07
+// only added keywords (if, then, else, content*). A switch, not a map:
+// the package sets up nothing at init.
 func dialectOf(uri string) (*dialect, bool) {
 	key := strings.TrimSuffix(uri, "#")
 	if rest, ok := strings.CutPrefix(key, "https://"); ok {
 		key = "http://" + rest
 	}
-	d, ok := dialects[key]
-	return d, ok
+	switch key {
+	case "http://json-schema.org/draft/2020-12/schema":
+		return draft2020, true
+	case "http://json-schema.org/draft/2019-09/schema":
+		return draft2019, true
+	case "http://json-schema.org/draft-07/schema", "http://json-schema.org/draft-06/schema":
+		return draft07, true
+	case "http://json-schema.org/draft-04/schema":
+		return draft04, true
+	}
+	return nil, false
 }
 
 // knownSchemas are the $schema values dialectOf takes, for the refusal of
