@@ -51,7 +51,7 @@
 // $ref, allOf, not… that never goes into a part of the value) is a
 // compile error. Validation goes [MaxDepth] levels into a value and no
 // further (a deeper part is a violation, keyword "depth"), and gives up,
-// with one violation (keyword "steps"), after two million schema
+// with one violation (keyword "steps"), after a million schema
 // applications. A number whose exponent is beyond ±10000 is not compared:
 // where a keyword needs its value, it is a violation.
 package jsonschema

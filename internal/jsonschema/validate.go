@@ -15,7 +15,7 @@ const MaxDepth = 1000
 // maxSteps bounds the schemas applied in one validation: references can
 // share subschemas so that a small document applies one exponentially
 // often. Past it validation stops with one violation (keyword "steps").
-const maxSteps = 2_000_000
+const maxSteps = 1_000_000
 
 // Violation is one way a value breaks a schema.
 type Violation struct {
