@@ -250,7 +250,7 @@ func (c *compiler) resolve(loc, ref string) (string, error) {
 // says.
 func refused(keyword string) bool {
 	switch keyword {
-	case "$dynamicRef", "$recursiveRef", "unevaluatedProperties", "unevaluatedItems":
+	case "$dynamicRef", "$recursiveRef":
 		return true
 	}
 	return false
@@ -496,6 +496,7 @@ func (c *compiler) compileObject(n *node, m map[string]any) error {
 	if n.contains, err = schema("contains"); err != nil {
 		return err
 	}
+	n.containsEvaluates = d == draft2020
 	if !d.dependencies {
 		if err := count("maxContains", &n.maxContains); err != nil {
 			return err
@@ -544,6 +545,15 @@ func (c *compiler) compileObject(n *node, m map[string]any) error {
 	}
 	if n.propertyNames, err = schema("propertyNames"); err != nil {
 		return err
+	}
+
+	if !d.refAlone {
+		if n.unevaluatedItems, err = schema("unevaluatedItems"); err != nil {
+			return err
+		}
+		if n.unevaluatedProperties, err = schema("unevaluatedProperties"); err != nil {
+			return err
+		}
 	}
 
 	// Composition and conditions.
@@ -700,7 +710,7 @@ func checkCycles(root *node) error {
 func (n *node) every() []*node {
 	out := n.inPlace()
 	out = append(out, n.prefixItems...)
-	for _, s := range []*node{n.items, n.contains, n.additionalProperties, n.propertyNames} {
+	for _, s := range []*node{n.items, n.contains, n.additionalProperties, n.propertyNames, n.unevaluatedItems, n.unevaluatedProperties} {
 		if s != nil {
 			out = append(out, s)
 		}

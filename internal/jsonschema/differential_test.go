@@ -203,7 +203,7 @@ func (g *generator) schema(depth int, refs, inside bool) any {
 		defs = "#/definitions/"
 	}
 	for range 1 + g.r.IntN(3) {
-		switch g.r.IntN(24) {
+		switch g.r.IntN(26) {
 		case 0:
 			if g.r.IntN(3) == 0 {
 				m["type"] = []any{g.pick(types[1:]), "null"}
@@ -293,6 +293,16 @@ func (g *generator) schema(depth int, refs, inside bool) any {
 			if g.r.IntN(2) == 0 {
 				m["else"] = sub()
 			}
+		case 24, 25:
+			if g.draft07 {
+				continue
+			}
+			k := g.pick([]string{"unevaluatedProperties", "unevaluatedItems"})
+			if g.r.IntN(2) == 0 {
+				m[k] = false
+			} else {
+				m[k] = part()
+			}
 		case 22, 23:
 			if refs {
 				m["$ref"] = defs + g.pick(g.defs)
@@ -368,4 +378,116 @@ func TestGeneratorShape(t *testing.T) {
 			t.Errorf("oracle: %s: %v", raw, fmt.Sprint(err))
 		}
 	}
+}
+
+// TestDifferentialUnevaluated is the comparison over schemas made for
+// unevaluatedProperties and unevaluatedItems: in-place applicators whose
+// branches evaluate some properties or items, and the keyword beside them.
+func TestDifferentialUnevaluated(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 2019))
+	g := &generator{r: r}
+	mismatches := 0
+	for range 1500 {
+		raw, _ := json.Marshal(g.unevaluated(2))
+		mine, err := Compile(raw)
+		theirs, theirErr := compileOracle(raw)
+		if err != nil || theirErr != nil {
+			t.Fatalf("%s: %v / %v", raw, err, theirErr)
+		}
+		for range 4 {
+			inst, _ := json.Marshal(g.value(2))
+			v, _ := Decode(inst)
+			ov, _ := oracle.UnmarshalJSON(bytes.NewReader(inst))
+			got := mine.Validate(v)
+			oerr := theirs.Validate(ov)
+			if (len(got) == 0) != (oerr == nil) {
+				t.Errorf("verdicts differ on %s with %s:\n mine   %+v\n theirs %v", raw, inst, got, oerr)
+				mismatches++
+			} else if oerr != nil {
+				var ve *oracle.ValidationError
+				errors.As(oerr, &ve)
+				want, have := map[string]bool{}, map[string]bool{}
+				leafLocations(ve, want)
+				for _, x := range got {
+					have[x.Pointer()] = true
+				}
+				if !sameKeys(have, want) {
+					t.Errorf("leaf locations differ on %s with %s:\n mine   %v\n theirs %v", raw, inst, slices.Sorted(keysOf(have)), slices.Sorted(keysOf(want)))
+					mismatches++
+				}
+			}
+			if mismatches > 10 {
+				t.FailNow()
+			}
+		}
+	}
+}
+
+// unevaluated makes a schema whose in-place branches evaluate parts, and
+// unevaluatedProperties or unevaluatedItems beside them.
+func (g *generator) unevaluated(depth int) map[string]any {
+	m := map[string]any{}
+	branch := func() any {
+		if depth > 0 && g.r.IntN(4) == 0 {
+			return g.unevaluated(depth - 1)
+		}
+		b := map[string]any{}
+		for range 1 + g.r.IntN(2) {
+			switch g.r.IntN(7) {
+			case 0:
+				props := map[string]any{}
+				for _, n := range g.names() {
+					props[n.(string)] = map[string]any{"type": g.pick(types)}
+				}
+				b["properties"] = props
+			case 1:
+				b["required"] = g.names()
+			case 2:
+				b["patternProperties"] = map[string]any{g.pick([]string{"^a", "b$"}): true}
+			case 3:
+				b["prefixItems"] = []any{true, map[string]any{"type": g.pick(types)}}[:1+g.r.IntN(2)]
+			case 4:
+				b["contains"] = map[string]any{"type": g.pick(types)}
+			case 5:
+				b["items"] = map[string]any{"type": g.pick(types)}
+			case 6:
+				b["unevaluatedProperties"] = g.r.IntN(2) == 0
+			}
+		}
+		return b
+	}
+	for range 1 + g.r.IntN(2) {
+		switch g.r.IntN(6) {
+		case 0, 1:
+			k := g.pick([]string{"allOf", "anyOf", "oneOf"})
+			m[k] = []any{branch(), branch(), branch()}[:1+g.r.IntN(3)]
+		case 2:
+			m["if"], m["then"] = branch(), branch()
+			if g.r.IntN(2) == 0 {
+				m["else"] = branch()
+			}
+		case 3:
+			m["dependentSchemas"] = map[string]any{g.pick(names): branch()}
+		case 4:
+			if depth < 2 {
+				continue // the root's $defs only
+			}
+			m["$ref"] = "#/$defs/base"
+			m["$defs"] = map[string]any{"base": branch()}
+		case 5:
+			m["not"] = branch()
+		}
+	}
+	for _, k := range []string{"unevaluatedProperties", "unevaluatedItems"} {
+		switch g.r.IntN(3) {
+		case 0:
+			m[k] = false
+		case 1:
+			m[k] = map[string]any{"type": g.pick(types)}
+		}
+	}
+	if g.r.IntN(3) == 0 {
+		m["properties"] = map[string]any{g.pick(names): true}
+	}
+	return m
 }

@@ -30,6 +30,14 @@
 // as an array, additionalItems), allOf, anyOf, oneOf, not, if/then/else,
 // $ref, and boolean schemas. Numbers are compared exactly.
 //
+// unevaluatedProperties and unevaluatedItems (2019-09 and 2020-12) see
+// the parts evaluated by the keywords beside them and by the in-place
+// subschemas that passed ($ref, allOf, every anyOf and oneOf branch that
+// passed, if, then, else, dependentSchemas); in 2020-12 contains counts
+// the items it matched. One departure: the schema of a not that fails (it
+// matched) counts too, so that the not is the violation reported, not its
+// echo in unevaluated*.
+//
 // $ref resolves inside the document only: by JSON pointer ("#/$defs/a"),
 // by an $id of a subschema, or by an anchor ($anchor, and $dynamicAnchor
 // read as one). A reference to anything outside the document is a
@@ -41,9 +49,9 @@
 //
 // # Refused
 //
-// unevaluatedProperties, unevaluatedItems, $dynamicRef and $recursiveRef
-// are not implemented: a document that uses one is a compile error naming
-// the keyword, rather than a schema that validates less than it says.
+// $dynamicRef and $recursiveRef are not implemented: a document that uses
+// one is a compile error naming the keyword, rather than a schema that
+// validates less than it says.
 //
 // # Bounds
 //

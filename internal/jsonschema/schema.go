@@ -59,7 +59,9 @@ type node struct {
 	prefixItems              []*node
 	items                    *node // every item after prefixItems
 	contains                 *node
+	containsEvaluates        bool // contains counts for unevaluatedItems (2020-12)
 	maxContains, minContains int
+	unevaluatedItems         *node
 
 	maxProperties, minProperties int
 	required                     []string
@@ -70,6 +72,7 @@ type node struct {
 	patternProperties            []patternProperty
 	additionalProperties         *node
 	propertyNames                *node
+	unevaluatedProperties        *node
 
 	allOf, anyOf, oneOf []*node
 	not                 *node

@@ -51,7 +51,7 @@ func (v Violation) Pointer() string {
 // location.
 func (s *Schema) Validate(v any) []Violation {
 	vd := &validator{}
-	vd.apply(s.root, v)
+	vd.apply(s.root, v, nil)
 	return vd.out
 }
 
@@ -59,7 +59,7 @@ func (s *Schema) Validate(v any) []Violation {
 // violation.
 func (s *Schema) Valid(v any) bool {
 	vd := &validator{quick: true}
-	vd.apply(s.root, v)
+	vd.apply(s.root, v, nil)
 	return len(vd.out) == 0
 }
 
@@ -80,15 +80,39 @@ func (vd *validator) stop() bool {
 	return vd.quick && len(vd.out) > 0 || vd.steps > maxSteps
 }
 
-// valid applies n to v on the side and reports whether it passed.
-func (vd *validator) valid(n *node, v any) bool {
+// valid applies n to v on the side and reports whether it passed; when
+// it did, what it evaluated counts in ev (if ev is not nil).
+func (vd *validator) valid(n *node, v any, ev *evaluated) bool {
 	sub := &validator{loc: vd.loc, quick: true, steps: vd.steps}
-	sub.apply(n, v)
+	var own *evaluated
+	if ev != nil {
+		own = &evaluated{}
+	}
+	sub.apply(n, v, own)
 	vd.steps = sub.steps
 	if sub.steps > maxSteps {
 		vd.out = append(vd.out, sub.out...)
 	}
-	return len(sub.out) == 0
+	if len(sub.out) == 0 {
+		ev.merge(own)
+		return true
+	}
+	return false
+}
+
+// inPlace applies n to the value itself; what it evaluated counts in ev
+// when it passed.
+func (vd *validator) inPlace(n *node, v any, ev *evaluated) {
+	if ev == nil {
+		vd.apply(n, v, nil)
+		return
+	}
+	own := &evaluated{}
+	before := len(vd.out)
+	vd.apply(n, v, own)
+	if len(vd.out) == before {
+		ev.merge(own)
+	}
 }
 
 // child applies n to a part of the value.
@@ -97,12 +121,15 @@ func (vd *validator) child(n *node, v any, token string) {
 	if len(vd.loc) > MaxDepth {
 		vd.add("depth", fmt.Sprintf("nested deeper than %d levels", MaxDepth))
 	} else {
-		vd.apply(n, v)
+		vd.apply(n, v, nil)
 	}
 	vd.loc = vd.loc[:len(vd.loc)-1]
 }
 
-func (vd *validator) apply(n *node, v any) {
+// apply applies n to v. ev, when not nil, gathers the properties and
+// items n evaluated, for an unevaluatedProperties or unevaluatedItems
+// around it.
+func (vd *validator) apply(n *node, v any, ev *evaluated) {
 	vd.steps++
 	if vd.steps > maxSteps {
 		if vd.steps == maxSteps+1 {
@@ -127,17 +154,21 @@ func (vd *validator) apply(n *node, v any) {
 		vd.add("enum", enumMessage(n.enum))
 		return
 	}
+	outer := ev
+	if n.unevaluatedProperties != nil || n.unevaluatedItems != nil {
+		ev = &evaluated{}
+	}
 	if n.ref != nil {
-		vd.apply(n.ref, v)
+		vd.inPlace(n.ref, v, ev)
 		if vd.stop() {
 			return
 		}
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		vd.object(n, v)
+		vd.object(n, v, ev)
 	case []any:
-		vd.array(n, v)
+		vd.array(n, v, ev)
 	case string:
 		vd.string(n, v)
 	case json.Number:
@@ -146,7 +177,11 @@ func (vd *validator) apply(n *node, v any) {
 	if vd.stop() {
 		return
 	}
-	vd.compose(n, v)
+	vd.compose(n, v, ev)
+	if ev != outer && !vd.stop() {
+		vd.unevaluated(n, v, ev)
+		outer.merge(ev)
+	}
 }
 
 func (vd *validator) typeOK(n *node, v any) bool {
@@ -246,7 +281,7 @@ func (vd *validator) string(n *node, v string) {
 	}
 }
 
-func (vd *validator) array(n *node, v []any) {
+func (vd *validator) array(n *node, v []any, ev *evaluated) {
 	if n.maxItems >= 0 && len(v) > n.maxItems {
 		vd.add("maxItems", fmt.Sprintf("maxItems: got %d, want %d", len(v), n.maxItems))
 	}
@@ -265,6 +300,10 @@ func (vd *validator) array(n *node, v []any) {
 			}
 			seen[b.String()] = i
 		}
+	}
+	if ev != nil {
+		ev.items = max(ev.items, min(len(n.prefixItems), len(v)))
+		ev.allItems = ev.allItems || n.items != nil
 	}
 	for i, e := range v {
 		if vd.stop() {
@@ -286,8 +325,11 @@ func (vd *validator) array(n *node, v []any) {
 			return
 		}
 		vd.loc = append(vd.loc, strconv.Itoa(i))
-		if vd.valid(n.contains, e) {
+		if vd.valid(n.contains, e, nil) {
 			matched++
+			if ev != nil && n.containsEvaluates {
+				ev.item(i)
+			}
 		}
 		vd.loc = vd.loc[:len(vd.loc)-1]
 	}
@@ -303,7 +345,7 @@ func (vd *validator) array(n *node, v []any) {
 	}
 }
 
-func (vd *validator) object(n *node, v map[string]any) {
+func (vd *validator) object(n *node, v map[string]any, ev *evaluated) {
 	if n.maxProperties >= 0 && len(v) > n.maxProperties {
 		vd.add("maxProperties", fmt.Sprintf("maxProperties: got %d, want %d", len(v), n.maxProperties))
 	}
@@ -329,6 +371,7 @@ func (vd *validator) object(n *node, v map[string]any) {
 	if n.patternProperties == nil && n.additionalProperties == nil && n.propertyNames == nil {
 		for _, name := range n.propertyOrder {
 			if e, ok := v[name]; ok {
+				ev.prop(name)
 				vd.child(n.properties[name], e, name)
 				if vd.stop() {
 					return
@@ -351,6 +394,9 @@ func (vd *validator) object(n *node, v map[string]any) {
 				vd.child(p.schema, e, name)
 			}
 		}
+		if known || n.additionalProperties != nil {
+			ev.prop(name)
+		}
 		if !known && n.additionalProperties != nil {
 			if a := n.additionalProperties.always; a != nil && !*a {
 				extra = append(extra, name)
@@ -358,7 +404,7 @@ func (vd *validator) object(n *node, v map[string]any) {
 				vd.child(n.additionalProperties, e, name)
 			}
 		}
-		if n.propertyNames != nil && !vd.valid(n.propertyNames, name) {
+		if n.propertyNames != nil && !vd.valid(n.propertyNames, name, nil) {
 			vd.add("propertyNames", fmt.Sprintf("property name %s is not allowed by propertyNames", quote(name)))
 		}
 		if vd.stop() {
@@ -400,11 +446,11 @@ func missingMessage(missing []string) string {
 }
 
 // compose applies the keywords that combine schemas on the value itself.
-func (vd *validator) compose(n *node, v any) {
+func (vd *validator) compose(n *node, v any, ev *evaluated) {
 	for _, name := range sortedKeys(n.dependentSchemas) {
 		if obj, ok := v.(map[string]any); ok {
 			if _, ok := obj[name]; ok {
-				vd.apply(n.dependentSchemas[name], v)
+				vd.inPlace(n.dependentSchemas[name], v, ev)
 			}
 		}
 	}
@@ -412,14 +458,18 @@ func (vd *validator) compose(n *node, v any) {
 		if vd.stop() {
 			return
 		}
-		vd.apply(s, v)
+		vd.inPlace(s, v, ev)
 	}
 	if n.anyOf != nil {
+		// Every branch that passes counts for unevaluated*: with ev, all
+		// are tried.
 		ok := false
 		for _, s := range n.anyOf {
-			if vd.valid(s, v) {
+			if vd.valid(s, v, ev) {
 				ok = true
-				break
+				if ev == nil {
+					break
+				}
 			}
 		}
 		if !ok {
@@ -429,7 +479,7 @@ func (vd *validator) compose(n *node, v any) {
 	if n.oneOf != nil {
 		var matched []string
 		for i, s := range n.oneOf {
-			if vd.valid(s, v) {
+			if vd.valid(s, v, ev) {
 				matched = append(matched, strconv.Itoa(i))
 				if len(matched) == 2 {
 					break
@@ -443,16 +493,95 @@ func (vd *validator) compose(n *node, v any) {
 			vd.add("oneOf", fmt.Sprintf("matches oneOf's schemas %s and %s, want exactly one", matched[0], matched[1]))
 		}
 	}
-	if n.not != nil && vd.valid(n.not, v) {
+	// A not that fails lets what its schema evaluated count: the not is
+	// the violation, not its echo in unevaluatedProperties.
+	if n.not != nil && vd.valid(n.not, v, ev) {
 		vd.add("not", "must not match the schema under not")
 	}
 	if n.ifSchema != nil && (n.then != nil || n.elseSchema != nil) {
-		if vd.valid(n.ifSchema, v) {
+		if vd.valid(n.ifSchema, v, ev) {
 			if n.then != nil {
-				vd.apply(n.then, v)
+				vd.inPlace(n.then, v, ev)
 			}
 		} else if n.elseSchema != nil {
-			vd.apply(n.elseSchema, v)
+			vd.inPlace(n.elseSchema, v, ev)
 		}
+	}
+}
+
+// evaluated is what the keywords applied to one value evaluated: the
+// annotations unevaluatedProperties and unevaluatedItems read. Its
+// methods do nothing on a nil *evaluated, which is how validation runs
+// where neither keyword is around.
+type evaluated struct {
+	props    map[string]bool
+	allProps bool
+	items    int // items before this index are evaluated
+	allItems bool
+	itemSet  map[int]bool // items contains matched (2020-12)
+}
+
+func (e *evaluated) prop(name string) {
+	if e == nil {
+		return
+	}
+	if e.props == nil {
+		e.props = map[string]bool{}
+	}
+	e.props[name] = true
+}
+
+func (e *evaluated) item(i int) {
+	if e.itemSet == nil {
+		e.itemSet = map[int]bool{}
+	}
+	e.itemSet[i] = true
+}
+
+func (e *evaluated) merge(o *evaluated) {
+	if e == nil || o == nil {
+		return
+	}
+	for name := range o.props {
+		e.prop(name)
+	}
+	e.allProps = e.allProps || o.allProps
+	e.items = max(e.items, o.items)
+	e.allItems = e.allItems || o.allItems
+	for i := range o.itemSet {
+		e.item(i)
+	}
+}
+
+// unevaluated applies unevaluatedProperties and unevaluatedItems to the
+// parts no other keyword evaluated, and then counts every part evaluated.
+func (vd *validator) unevaluated(n *node, v any, ev *evaluated) {
+	switch v := v.(type) {
+	case map[string]any:
+		if n.unevaluatedProperties == nil || ev.allProps {
+			return
+		}
+		for _, name := range sortedKeys(v) {
+			if !ev.props[name] {
+				vd.child(n.unevaluatedProperties, v[name], name)
+				if vd.stop() {
+					return
+				}
+			}
+		}
+		ev.allProps = true
+	case []any:
+		if n.unevaluatedItems == nil || ev.allItems {
+			return
+		}
+		for i := ev.items; i < len(v); i++ {
+			if !ev.itemSet[i] {
+				vd.child(n.unevaluatedItems, v[i], strconv.Itoa(i))
+				if vd.stop() {
+					return
+				}
+			}
+		}
+		ev.allItems = true
 	}
 }
