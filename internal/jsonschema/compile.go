@@ -27,7 +27,7 @@ func Compile(doc []byte) (*Schema, error) {
 // CompileValue compiles a document already decoded by [Decode] (or by
 // encoding/json with UseNumber).
 func CompileValue(doc any) (*Schema, error) {
-	c := &compiler{doc: doc, dialect: draft2020, nodes: map[string]*node{}, bases: map[string]*url.URL{}, resources: map[string]string{}, anchors: map[string]string{}}
+	c := &compiler{doc: doc, dialect: draft2020, nodes: map[string]*node{}, bases: map[string]*url.URL{}, resources: map[string]string{}, anchors: map[string]string{}, dynamic: map[string]string{}}
 	switch d := doc.(type) {
 	case bool:
 	case map[string]any:
@@ -52,10 +52,44 @@ func CompileValue(doc any) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	dynamic, err := c.dynamicTargets()
+	if err != nil {
+		return nil, err
+	}
 	if err := checkCycles(root); err != nil {
 		return nil, err
 	}
-	return &Schema{root: root, dialect: c.dialect}, nil
+	return &Schema{root: root, dialect: c.dialect, dynamic: dynamic}, nil
+}
+
+// dynamicTargets compiles every schema a $dynamicRef or $recursiveRef may
+// land on, keyed by resource URI and anchor name ("URI#name"; "URI#" for
+// a $recursiveAnchor), and tells each dynamic reference its candidates,
+// for the cycle check.
+func (c *compiler) dynamicTargets() (map[string]*node, error) {
+	if len(c.dynamic) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]*node, len(c.dynamic))
+	for _, key := range sortedKeys(c.dynamic) {
+		n, err := c.nodeAt(c.dynamic[key])
+		if err != nil {
+			return nil, err
+		}
+		out[key] = n
+	}
+	for _, loc := range sortedKeys(c.nodes) {
+		n := c.nodes[loc]
+		if !n.dynamic {
+			continue
+		}
+		for _, key := range sortedKeys(out) {
+			if key[strings.IndexByte(key, '#'):] == "#"+n.dynamicName {
+				n.dynamicTargets = append(n.dynamicTargets, out[key])
+			}
+		}
+	}
+	return out, nil
 }
 
 type compiler struct {
@@ -65,6 +99,7 @@ type compiler struct {
 	bases     map[string]*url.URL // base URI of each schema location scanned
 	resources map[string]string   // URI (no fragment) → location
 	anchors   map[string]string   // URI#anchor → location
+	dynamic   map[string]string   // URI#name → location of a $dynamicAnchor; URI# of a $recursiveAnchor
 }
 
 func escapeToken(t string) string {
@@ -141,8 +176,18 @@ func (c *compiler) scan(v any, loc string, base *url.URL) error {
 	}
 	for _, k := range []string{"$anchor", "$dynamicAnchor"} {
 		if a, ok := m[k].(string); ok && !c.dialect.refAlone {
-			c.anchors[uriKey(base)+"#"+a] = loc
+			key := uriKey(base) + "#" + a
+			if at, ok := c.anchors[key]; ok && at != loc {
+				return &CompileError{Location: loc, Message: fmt.Sprintf("anchor '%s' is defined twice in %s, here and at '%s'", a, uriKey(base), at)}
+			}
+			c.anchors[key] = loc
+			if k == "$dynamicAnchor" && c.dialect == draft2020 {
+				c.dynamic[uriKey(base)+"#"+a] = loc
+			}
 		}
+	}
+	if r, _ := m["$recursiveAnchor"].(bool); r && c.dialect == draft2019 && c.resources[uriKey(base)] == loc {
+		c.dynamic[uriKey(base)+"#"] = loc
 	}
 	c.bases[loc] = base
 	return c.children(m, func(suffix string, child any) error {
@@ -209,7 +254,7 @@ func (c *compiler) nodeAt(loc string) (*node, error) {
 	if !ok {
 		return nil, &CompileError{Location: loc, Message: "no such location in the document"}
 	}
-	n := &node{loc: loc, maxLength: -1, minLength: -1, maxItems: -1, minItems: -1, maxContains: -1, minContains: -1, maxProperties: -1, minProperties: -1}
+	n := &node{loc: loc, resource: c.resourceOf(loc), maxLength: -1, minLength: -1, maxItems: -1, minItems: -1, maxContains: -1, minContains: -1, maxProperties: -1, minProperties: -1}
 	c.nodes[loc] = n
 	switch v := v.(type) {
 	case bool:
@@ -222,15 +267,16 @@ func (c *compiler) nodeAt(loc string) (*node, error) {
 }
 
 // resolve finds the location a $ref names, inside the document only.
-func (c *compiler) resolve(loc, ref string) (string, error) {
+func (c *compiler) resolve(loc, keyword, ref string) (string, error) {
+	at := loc + "/" + keyword
 	u, err := url.Parse(ref)
 	if err != nil {
-		return "", &CompileError{Location: loc + "/$ref", Message: fmt.Sprintf("$ref '%s' is not a URI reference", ref)}
+		return "", &CompileError{Location: at, Message: fmt.Sprintf("%s '%s' is not a URI reference", keyword, ref)}
 	}
 	abs := c.baseOf(loc).ResolveReference(u)
 	root, ok := c.resources[uriKey(abs)]
 	if !ok {
-		return "", &CompileError{Location: loc + "/$ref", Message: fmt.Sprintf("reference %s is not loaded: a schema may only refer inside itself", abs)}
+		return "", &CompileError{Location: at, Message: fmt.Sprintf("reference %s is not loaded: a schema may only refer inside itself", abs)}
 	}
 	frag := abs.Fragment
 	switch {
@@ -242,18 +288,7 @@ func (c *compiler) resolve(loc, ref string) (string, error) {
 	if at, ok := c.anchors[uriKey(abs)+"#"+frag]; ok {
 		return at, nil
 	}
-	return "", &CompileError{Location: loc + "/$ref", Message: fmt.Sprintf("$ref '%s': no anchor '%s' in the document", ref, frag)}
-}
-
-// refused reports the keywords this package does not implement: a
-// schema using one does not compile, rather than validate less than it
-// says.
-func refused(keyword string) bool {
-	switch keyword {
-	case "$dynamicRef", "$recursiveRef":
-		return true
-	}
-	return false
+	return "", &CompileError{Location: at, Message: fmt.Sprintf("%s '%s': no anchor '%s' in the document", keyword, ref, frag)}
 }
 
 func (c *compiler) compileObject(n *node, m map[string]any) error {
@@ -262,19 +297,12 @@ func (c *compiler) compileObject(n *node, m map[string]any) error {
 	fail := func(k, format string, args ...any) error {
 		return &CompileError{Location: at(k), Message: k + ": " + fmt.Sprintf(format, args...)}
 	}
-	if !d.refAlone {
-		for _, k := range sortedKeys(m) {
-			if refused(k) {
-				return fail(k, "not supported by shelter's validator")
-			}
-		}
-	}
 	if r, ok := m["$ref"]; ok {
 		ref, ok := r.(string)
 		if !ok {
 			return fail("$ref", "must be a string")
 		}
-		target, err := c.resolve(n.loc, ref)
+		target, err := c.resolve(n.loc, "$ref", ref)
 		if err != nil {
 			return err
 		}
@@ -284,6 +312,9 @@ func (c *compiler) compileObject(n *node, m map[string]any) error {
 		if d.refAlone {
 			return nil
 		}
+	}
+	if err := c.dynamicRef(n, m); err != nil {
+		return err
 	}
 	schema := func(k string) (*node, error) {
 		if _, ok := m[k]; !ok {
@@ -723,3 +754,48 @@ func (n *node) every() []*node {
 	}
 	return out
 }
+
+// dynamicRef reads $dynamicRef (2020-12) or $recursiveRef (2019-09). It
+// resolves like $ref; when its target is itself a $dynamicAnchor of the
+// same name (a $recursiveAnchor), the reference is dynamic: at validation
+// it lands on the outermost resource, in the dynamic scope, that defines
+// the anchor.
+func (c *compiler) dynamicRef(n *node, m map[string]any) error {
+	k := "$dynamicRef"
+	if c.dialect == draft2019 {
+		k = "$recursiveRef"
+	} else if c.dialect != draft2020 {
+		return nil
+	}
+	r, ok := m[k]
+	if !ok {
+		return nil
+	}
+	ref, ok := r.(string)
+	if !ok {
+		return &CompileError{Location: n.loc + "/" + k, Message: k + ": must be a string"}
+	}
+	if k == "$recursiveRef" && ref != "#" {
+		return &CompileError{Location: n.loc + "/" + k, Message: fmt.Sprintf("%s: must be '#', not '%s'", k, ref)}
+	}
+	target, err := c.resolve(n.loc, k, ref)
+	if err != nil {
+		return err
+	}
+	if n.dynamicRef, err = c.nodeAt(target); err != nil {
+		return err
+	}
+	u, _ := url.Parse(ref)
+	abs := c.baseOf(n.loc).ResolveReference(u)
+	name := abs.Fragment
+	if k == "$recursiveRef" {
+		name = ""
+	}
+	if at, ok := c.dynamic[uriKey(abs)+"#"+name]; ok && at == target {
+		n.dynamic, n.dynamicName = true, name
+	}
+	return nil
+}
+
+// resourceOf is the URI of the resource a location is in.
+func (c *compiler) resourceOf(loc string) string { return uriKey(c.baseOf(loc)) }

@@ -491,3 +491,88 @@ func (g *generator) unevaluated(depth int) map[string]any {
 	}
 	return m
 }
+
+// dynamicSchemas use $dynamicRef and $recursiveRef the ways the spec
+// shows: a tree extended to be strict or typed, and a list whose items
+// the outermost resource chooses.
+var dynamicSchemas = []string{
+	strictTree,
+	strictTree2019,
+	`{"$id":"https://x.test/typed","$dynamicAnchor":"node","$ref":"tree","properties":{"data":{"type":"integer"}},
+	  "$defs":{"tree":{"$id":"tree","$dynamicAnchor":"node","type":"object","properties":{"data":true,"children":{"type":"array","items":{"$dynamicRef":"#node"}}}}}}`,
+	`{"$id":"https://x.test/tree","$dynamicAnchor":"node","type":"object","properties":{"data":{"type":["integer","string"]},"children":{"type":"array","items":{"$dynamicRef":"#node"}}}}`,
+	`{"$id":"https://x.test/static","$anchor":"node","type":"object","properties":{"children":{"items":{"$dynamicRef":"#node"}}},"unevaluatedProperties":{"type":"array"}}`,
+	`{"$id":"https://x.test/list-of-strings","$ref":"list","$defs":{"string-items":{"$dynamicAnchor":"items","type":"string"},
+	  "list":{"$id":"list","type":"array","items":{"$dynamicRef":"#items"},"$defs":{"items":{"$dynamicAnchor":"items"}}}}}`,
+	`{"$id":"https://x.test/list","type":"array","items":{"$dynamicRef":"#items"},"$defs":{"items":{"$dynamicAnchor":"items","type":"integer"}}}`,
+}
+
+// TestDifferentialDynamic compares the dynamic references over random
+// trees and lists.
+func TestDifferentialDynamic(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 2021))
+	g := &generator{r: r}
+	var tree func(depth int) any
+	tree = func(depth int) any {
+		if depth == 0 || r.IntN(4) == 0 {
+			return g.value(1)
+		}
+		o := map[string]any{}
+		for _, k := range []string{"data", "children", "daat"} {
+			switch {
+			case k == "children" && r.IntN(3) > 0:
+				var kids []any
+				for range r.IntN(3) {
+					kids = append(kids, tree(depth-1))
+				}
+				o[k] = append([]any{}, kids...)
+			case k != "children" && r.IntN(3) == 0:
+				o[k] = g.value(0)
+			}
+		}
+		return o
+	}
+	for _, schema := range dynamicSchemas {
+		mine, err := Compile([]byte(schema))
+		if err != nil {
+			t.Fatalf("%s: %v", schema, err)
+		}
+		theirs, err := compileOracle([]byte(schema))
+		if err != nil {
+			t.Fatalf("oracle: %s: %v", schema, err)
+		}
+		invalid := 0
+		for i := range 300 {
+			var inst []byte
+			if i%3 == 0 {
+				inst, _ = json.Marshal(g.value(2))
+			} else {
+				inst, _ = json.Marshal(tree(4))
+			}
+			v, _ := Decode(inst)
+			ov, _ := oracle.UnmarshalJSON(bytes.NewReader(inst))
+			got := mine.Validate(v)
+			oerr := theirs.Validate(ov)
+			if (len(got) == 0) != (oerr == nil) {
+				t.Fatalf("verdicts differ on %s with %s:\n mine   %+v\n theirs %v", schema, inst, got, oerr)
+			}
+			if oerr == nil {
+				continue
+			}
+			invalid++
+			var ve *oracle.ValidationError
+			errors.As(oerr, &ve)
+			want, have := map[string]bool{}, map[string]bool{}
+			leafLocations(ve, want)
+			for _, x := range got {
+				have[x.Pointer()] = true
+			}
+			if !sameKeys(have, want) {
+				t.Fatalf("leaf locations differ on %s with %s:\n mine   %v\n theirs %v", schema, inst, slices.Sorted(keysOf(have)), slices.Sorted(keysOf(want)))
+			}
+		}
+		if invalid == 0 || invalid == 300 {
+			t.Errorf("%s: %d of 300 invalid", schema, invalid)
+		}
+	}
+}

@@ -39,19 +39,21 @@
 // echo in unevaluated*.
 //
 // $ref resolves inside the document only: by JSON pointer ("#/$defs/a"),
-// by an $id of a subschema, or by an anchor ($anchor, and $dynamicAnchor
-// read as one). A reference to anything outside the document is a
-// compile error: a schema never reads a file or the network.
+// by an $id of a subschema, or by an anchor ($anchor, $dynamicAnchor). A
+// reference to anything outside the document is a compile error: a
+// schema never reads a file or the network. $dynamicRef (2020-12) and
+// $recursiveRef (2019-09) resolve the same way, and when their target is
+// a $dynamicAnchor of the same name (a $recursiveAnchor), they land on the
+// outermost resource of the dynamic scope that defines it. An anchor
+// defined twice in one resource is a compile error.
 //
 // Annotations (title, description, default, examples, format, readOnly,
 // writeOnly, deprecated, $comment, content*) and unknown keywords are
 // ignored; format asserts nothing.
 //
-// # Refused
-//
-// $dynamicRef and $recursiveRef are not implemented: a document that uses
-// one is a compile error naming the keyword, rather than a schema that
-// validates less than it says.
+// Not read: $vocabulary (every dialect's vocabularies are on), the
+// $schema of an embedded resource (the root's dialect holds throughout),
+// and draft-04's id.
 //
 // # Bounds
 //

@@ -10,6 +10,7 @@ import (
 type Schema struct {
 	root    *node
 	dialect *dialect
+	dynamic map[string]*node // where a dynamic reference may land: "URI#name"
 }
 
 // Dialect names the draft the schema was read as: "2020-12", "2019-09",
@@ -39,6 +40,12 @@ type node struct {
 	always *bool  // a boolean schema
 
 	ref *node // $ref
+
+	resource       string // the URI of the resource the schema is in
+	dynamicRef     *node  // $dynamicRef or $recursiveRef, as resolved statically
+	dynamic        bool   // dynamicRef names a $dynamicAnchor: resolved in the dynamic scope
+	dynamicName    string // its anchor's name; "" for a $recursiveAnchor
+	dynamicTargets []*node
 
 	types    []string // "integer" among them as written
 	enum     []any
@@ -91,6 +98,10 @@ func (n *node) inPlace() []*node {
 	var out []*node
 	if n.ref != nil {
 		out = append(out, n.ref)
+	}
+	if n.dynamicRef != nil {
+		out = append(out, n.dynamicRef)
+		out = append(out, n.dynamicTargets...)
 	}
 	out = append(out, n.allOf...)
 	out = append(out, n.anyOf...)

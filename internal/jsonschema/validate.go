@@ -50,7 +50,7 @@ func (v Violation) Pointer() string {
 // value whose type, enum or const fails gets only that violation at its
 // location.
 func (s *Schema) Validate(v any) []Violation {
-	vd := &validator{}
+	vd := &validator{dynamic: s.dynamic}
 	vd.apply(s.root, v, nil)
 	return vd.out
 }
@@ -58,7 +58,7 @@ func (s *Schema) Validate(v any) []Violation {
 // Valid reports whether a decoded value is valid; it stops at the first
 // violation.
 func (s *Schema) Valid(v any) bool {
-	vd := &validator{quick: true}
+	vd := &validator{quick: true, dynamic: s.dynamic}
 	vd.apply(s.root, v, nil)
 	return len(vd.out) == 0
 }
@@ -68,6 +68,10 @@ type validator struct {
 	loc   []string
 	quick bool // only validity is wanted: stop at the first violation
 	steps int
+	// scope is the dynamic scope: the resources entered, outermost
+	// first. dynamic is where a dynamic reference may land.
+	scope   []string
+	dynamic map[string]*node
 }
 
 func (vd *validator) add(keyword, message string, names ...string) {
@@ -83,7 +87,7 @@ func (vd *validator) stop() bool {
 // valid applies n to v on the side and reports whether it passed; when
 // it did, what it evaluated counts in ev (if ev is not nil).
 func (vd *validator) valid(n *node, v any, ev *evaluated) bool {
-	sub := &validator{loc: vd.loc, quick: true, steps: vd.steps}
+	sub := &validator{loc: vd.loc, quick: true, steps: vd.steps, scope: vd.scope, dynamic: vd.dynamic}
 	var own *evaluated
 	if ev != nil {
 		own = &evaluated{}
@@ -130,6 +134,17 @@ func (vd *validator) child(n *node, v any, token string) {
 // items n evaluated, for an unevaluatedProperties or unevaluatedItems
 // around it.
 func (vd *validator) apply(n *node, v any, ev *evaluated) {
+	if vd.dynamic == nil || len(vd.scope) > 0 && vd.scope[len(vd.scope)-1] == n.resource {
+		vd.applyHere(n, v, ev)
+		return
+	}
+	vd.scope = append(vd.scope, n.resource)
+	vd.applyHere(n, v, ev)
+	vd.scope = vd.scope[:len(vd.scope)-1]
+}
+
+// applyHere is apply once the dynamic scope holds n's resource.
+func (vd *validator) applyHere(n *node, v any, ev *evaluated) {
 	vd.steps++
 	if vd.steps > maxSteps {
 		if vd.steps == maxSteps+1 {
@@ -160,6 +175,12 @@ func (vd *validator) apply(n *node, v any, ev *evaluated) {
 	}
 	if n.ref != nil {
 		vd.inPlace(n.ref, v, ev)
+		if vd.stop() {
+			return
+		}
+	}
+	if n.dynamicRef != nil {
+		vd.inPlace(vd.dynamicTarget(n), v, ev)
 		if vd.stop() {
 			return
 		}
@@ -584,4 +605,19 @@ func (vd *validator) unevaluated(n *node, v any, ev *evaluated) {
 		}
 		ev.allItems = true
 	}
+}
+
+// dynamicTarget is where n's $dynamicRef or $recursiveRef lands: the
+// outermost resource in the dynamic scope that defines its anchor, or
+// its static target.
+func (vd *validator) dynamicTarget(n *node) *node {
+	if !n.dynamic {
+		return n.dynamicRef
+	}
+	for _, r := range vd.scope {
+		if t, ok := vd.dynamic[r+"#"+n.dynamicName]; ok {
+			return t
+		}
+	}
+	return n.dynamicRef
 }

@@ -30,6 +30,15 @@ func violations(t *testing.T, schema, instance string) []string {
 	return out
 }
 
+// strictTree extends a tree schema through $dynamicRef so that no node
+// takes an unknown property (the spec's own example).
+const strictTree = `{"$id":"https://test.example/strict-tree","$dynamicAnchor":"node","$ref":"tree","unevaluatedProperties":false,
+ "$defs":{"tree":{"$id":"tree","$dynamicAnchor":"node","type":"object","properties":{"data":true,"children":{"type":"array","items":{"$dynamicRef":"#node"}}}}}}`
+
+// strictTree2019 is strictTree in 2019-09's $recursiveRef.
+const strictTree2019 = `{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://test.example/strict-tree","$recursiveAnchor":true,"$ref":"tree","unevaluatedProperties":false,
+ "$defs":{"tree":{"$id":"tree","$recursiveAnchor":true,"type":"object","properties":{"data":true,"children":{"type":"array","items":{"$recursiveRef":"#"}}}}}}`
+
 const d07 = `"$schema": "http://json-schema.org/draft-07/schema#", `
 
 // TestValidate is a table of schemas, instances and the violations they
@@ -167,6 +176,13 @@ func TestValidate(t *testing.T) {
 		{`{` + d07 + `"definitions":{"a":{"$id":"#n","type":"integer"}},"items":{"$ref":"#n"}}`, `["a"]`, "/0 type"},
 		{`{"$defs":{"a/b":{"type":"integer"}},"$ref":"#/$defs/a~1b"}`, `"x"`, " type"},
 		{`{"$defs":{"a b":{"type":"integer"}},"$ref":"#/$defs/a%20b"}`, `"x"`, " type"},
+		// $dynamicRef, $recursiveRef
+		{strictTree, `{"children":[{"data":1,"children":[]}]}`, ""},
+		{strictTree, `{"children":[{"daat":1}]}`, "/children false; /children/0/daat false"},
+		{strictTree2019, `{"children":[{"data":1,"children":[]}]}`, ""},
+		{strictTree2019, `{"children":[{"daat":1}]}`, "/children false; /children/0/daat false"},
+		{`{"$defs":{"t":{"$id":"http://x.test/t","$dynamicAnchor":"node","type":"object","properties":{"kids":{"items":{"$dynamicRef":"#node"}}}}},"$ref":"http://x.test/t"}`, `{"kids":[{"x":1},2]}`, "/kids/1 type"},
+		{`{"$defs":{"a":{"type":"integer"}},"items":{"$dynamicRef":"#/$defs/a"}}`, `[1,"x"]`, "/1 type"},
 		// recursion
 		{`{"type":"object","properties":{"next":{"$ref":"#"},"v":{"type":"integer"}}}`, `{"next":{"next":{"v":"x"}}}`, "/next/next/v type"},
 		{`{"$defs":{"tree":{"type":"array","items":{"$ref":"#/$defs/tree"}}},"$ref":"#/$defs/tree"}`, `[[[]],[[1]]]`, "/1/0/0 type"},
@@ -245,9 +261,11 @@ func TestCompileErrors(t *testing.T) {
 		{`{"$ref":"#nope"}`, "at '/$ref': $ref '#nope': no anchor 'nope' in the document"},
 		{`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, "at '/$defs/a': the schema applies itself to the same value without end (a $ref cycle that never goes into a property or item)"},
 		{`{"$ref":"#"}`, "the schema applies itself to the same value without end (a $ref cycle that never goes into a property or item)"},
-		{`{"$recursiveRef":"#"}`, "at '/$recursiveRef': $recursiveRef: not supported by shelter's validator"},
+		{`{"$schema":"https://json-schema.org/draft/2019-09/schema","$recursiveRef":"#/$defs/a"}`, "at '/$recursiveRef': $recursiveRef: must be '#', not '#/$defs/a'"},
+		{`{"$dynamicAnchor":"n","$defs":{"s":{"$anchor":"n"}}}`, "at '/$defs/s': anchor 'n' is defined twice in mem:///schema.json, here and at ''"},
+		{`{"items":{"$dynamicRef":"#x"}}`, "at '/items/$dynamicRef': $dynamicRef '#x': no anchor 'x' in the document"},
+		{`{"$dynamicAnchor":"n","allOf":[{"$dynamicRef":"#n"}]}`, "the schema applies itself to the same value without end (a $ref cycle that never goes into a property or item)"},
 		{`{"unevaluatedItems":1}`, "at '/unevaluatedItems': a schema must be a JSON object or a boolean, not number"},
-		{`{"items":{"$dynamicRef":"#x"}}`, "at '/items/$dynamicRef': $dynamicRef: not supported by shelter's validator"},
 		{`{"$schema":"http://example.com/mine"}`, "at '/$schema': unknown $schema 'http://example.com/mine'; allowed: " + knownSchemas},
 		{`{"$defs":{"a":{"type":1}}}`, "at '/$defs/a/type': type: must be a string or an array of strings"},
 		{`{"$schema":"http://json-schema.org/draft-04/schema#","exclusiveMaximum":3}`, "at '/exclusiveMaximum': exclusiveMaximum: must be a boolean in draft-04"},
