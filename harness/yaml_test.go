@@ -102,8 +102,8 @@ func TestLoadFileRelativeRun(t *testing.T) {
 	}
 }
 
-// TestLoadFileErrors checks each error's exact line; a want ending in
-// "…" is a prefix, where the rest is the schema validator's own words.
+// TestLoadFileErrors checks each error's exact line, a schema's compile
+// error included.
 func TestLoadFileErrors(t *testing.T) {
 	tests := []struct {
 		name, src, want string
@@ -125,11 +125,11 @@ func TestLoadFileErrors(t *testing.T) {
 		{"annotations unknown", "tools:\n  a:\n    run: [/x]\n    annotations: {readonly: true}\n", "4:19: tool a: annotations: unknown key 'readonly'; allowed: destructive, idempotent, open_world, read_only"},
 		{"annotations not bool", "tools:\n  a:\n    run: [/x]\n    annotations: {read_only: yes}\n", "4:30: tool a: annotations: read_only: want true or false"},
 		{"input not a mapping", "tools:\n  a:\n    run: [/x]\n    input: object\n", "4:12: tool a: input: want a JSON Schema object (a mapping)"},
-		{"input bad schema", "tools:\n  a:\n    run: [/x]\n    input: {type: objekt}\n", "4:12: tool a: input schema: …"},
+		{"input bad schema", "tools:\n  a:\n    run: [/x]\n    input: {type: objekt}\n", "4:12: tool a: input schema: at '/type': type: unknown type 'objekt'; allowed: array, boolean, integer, null, number, object, string"},
 		{"input not an object", "tools:\n  a:\n    run: [/x]\n    input: {type: string}\n", "4:12: tool a: input schema must describe an object (type: object), not \"string\""},
 		{"input key twice", "tools:\n  a:\n    run: [/x]\n    input: {type: object, type: object}\n", "4:27: tool a: input: key 'type' given twice"},
 		{"input non-JSON number", "tools:\n  a:\n    run: [/x]\n    input: {maximum: .inf}\n", "4:22: tool a: input: .inf is not a JSON value"},
-		{"output bad schema", "tools:\n  a:\n    run: [/x]\n    output: {minimum: a}\n", "4:13: tool a: output schema: …"},
+		{"output bad schema", "tools:\n  a:\n    run: [/x]\n    output: {minimum: a}\n", "4:13: tool a: output schema: at '/minimum': minimum: must be a number, not string"},
 		{"run not on PATH", "tools:\n  a:\n    run: [no-such-program-here, x]\n", "3:11: tool a: run: program 'no-such-program-here' not found in PATH"},
 		{"pass_env an injection variable", "tools:\n  a:\n    run: [/x]\n    pass_env: [HOME, LD_PRELOAD]\n", "4:22: tool a: pass_env: 'LD_PRELOAD' makes the program load or run code it names, so the agent's value may not reach it; pin it under env: to set it on purpose"},
 		{"pass_env not a name", "tools:\n  a:\n    run: [/x]\n    pass_env: [A-B]\n", "4:16: tool a: pass_env: 'A-B' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)"},
@@ -144,12 +144,8 @@ func TestLoadFileErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, dir, "tools.yaml", tt.src)
 			_, err := harness.LoadFile(path)
-			want, prefix := strings.CutSuffix(path+":"+tt.want, "…")
-			switch {
-			case err == nil || strings.Contains(err.Error(), "\n"):
-				t.Errorf("LoadFile:\n got %v\nwant %s", err, tt.want)
-			case prefix && !strings.HasPrefix(err.Error(), want), !prefix && err.Error() != want:
-				t.Errorf("LoadFile:\n got %v\nwant %s", err, path+":"+tt.want)
+			if want := path + ":" + tt.want; err == nil || err.Error() != want {
+				t.Errorf("LoadFile:\n got %v\nwant %s", err, want)
 			}
 			var le *harness.LoadError
 			if err != nil && !errors.As(err, &le) {

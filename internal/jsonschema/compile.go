@@ -276,7 +276,7 @@ func (c *compiler) resolve(loc, keyword, ref string) (string, error) {
 	abs := c.baseOf(loc).ResolveReference(u)
 	root, ok := c.resources[uriKey(abs)]
 	if !ok {
-		return "", &CompileError{Location: at, Message: fmt.Sprintf("reference %s is not loaded: a schema may only refer inside itself", abs)}
+		return "", &CompileError{Location: at, Message: fmt.Sprintf("%s '%s' points outside the schema; a schema may only refer inside itself ('#/$defs/…')", keyword, ref)}
 	}
 	frag := abs.Fragment
 	switch {
