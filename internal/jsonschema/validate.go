@@ -3,6 +3,7 @@ package jsonschema
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -49,16 +50,22 @@ func (v Violation) Pointer() string {
 // oneOf is one violation, not one per branch; so is a failed contains. A
 // value whose type, enum or const fails gets only that violation at its
 // location.
+//
+// The violations are in the order of their locations (token by token),
+// and at one location in the order the keywords were applied.
 func (s *Schema) Validate(v any) []Violation {
-	vd := &validator{dynamic: s.dynamic}
+	vd := &validator{dynamic: s.dynamic, loc: make([]string, 0, 8)}
 	vd.apply(s.root, v, nil)
+	// An object's properties are visited in map order; the sort makes the
+	// result the same on every run.
+	slices.SortStableFunc(vd.out, func(a, b Violation) int { return slices.Compare(a.Location, b.Location) })
 	return vd.out
 }
 
 // Valid reports whether a decoded value is valid; it stops at the first
 // violation.
 func (s *Schema) Valid(v any) bool {
-	vd := &validator{quick: true, dynamic: s.dynamic}
+	vd := &validator{quick: true, dynamic: s.dynamic, loc: make([]string, 0, 8)}
 	vd.apply(s.root, v, nil)
 	return len(vd.out) == 0
 }
@@ -401,9 +408,8 @@ func (vd *validator) object(n *node, v map[string]any, ev *evaluated) {
 		}
 		return
 	}
-	var extra []string
-	for _, name := range sortedKeys(v) {
-		e := v[name]
+	var extra, badNames []string
+	for name, e := range v {
 		known := false
 		if s, ok := n.properties[name]; ok {
 			known = true
@@ -426,13 +432,18 @@ func (vd *validator) object(n *node, v map[string]any, ev *evaluated) {
 			}
 		}
 		if n.propertyNames != nil && !vd.valid(n.propertyNames, name, nil) {
-			vd.add("propertyNames", fmt.Sprintf("property name %s is not allowed by propertyNames", quote(name)))
+			badNames = append(badNames, name)
 		}
 		if vd.stop() {
 			return
 		}
 	}
+	slices.Sort(badNames)
+	for _, name := range badNames {
+		vd.add("propertyNames", fmt.Sprintf("property name %s is not allowed by propertyNames", quote(name)))
+	}
 	if extra != nil {
+		slices.Sort(extra)
 		vd.add("additionalProperties", fmt.Sprintf("additional properties %s not allowed", quoteAll(extra)), extra...)
 	}
 }
