@@ -24,7 +24,8 @@ type Violation struct {
 	// value's root to the part at fault, none for the root itself.
 	Location []string
 	// Keyword is the keyword that failed ("type", "required", "anyOf"…);
-	// "false" for the false schema.
+	// "false" for the false schema; "depth" and "steps" for the bounds
+	// (see the package doc).
 	Keyword string
 	// Message explains it: "got string, want integer",
 	// "minimum: got 0, want 1".
