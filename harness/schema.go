@@ -54,7 +54,7 @@ func validate(tool string, output bool, sch *jsonschema.Schema, value json.RawMe
 	})
 	first := errs[0]
 	first.Tool, first.Output = tool, output
-	if first.Keyword == "additionalProperties" && !output && !strings.HasPrefix(first.Property, "/") {
+	if (first.Keyword == "additionalProperties" || first.Keyword == "unevaluatedProperties") && !output && !strings.HasPrefix(first.Property, "/") {
 		return &UnknownPropertyError{Tool: tool, Property: first.Property, Allowed: properties}
 	}
 	return first
@@ -67,8 +67,8 @@ func violation(v jsonschema.Violation) *SchemaError {
 	switch v.Keyword {
 	case "required":
 		return &SchemaError{Property: pointer(append(loc[:len(loc):len(loc)], v.Names[0])), Keyword: "required", Message: "missing"}
-	case "additionalProperties":
-		return &SchemaError{Property: pointer(append(loc[:len(loc):len(loc)], v.Names[0])), Keyword: "additionalProperties", Message: "not allowed"}
+	case "additionalProperties", "unevaluatedProperties":
+		return &SchemaError{Property: pointer(append(loc[:len(loc):len(loc)], v.Names[0])), Keyword: v.Keyword, Message: "not allowed"}
 	}
 	return &SchemaError{Property: pointer(loc), Keyword: v.Keyword, Message: v.Message}
 }

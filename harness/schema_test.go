@@ -83,6 +83,31 @@ func TestSchemaRefusals(t *testing.T) {
 	}
 }
 
+// TestUnevaluatedPropertiesRefusal: unevaluatedProperties: false refuses
+// an unknown key as additionalProperties: false does, naming the pool.
+func TestUnevaluatedPropertiesRefusal(t *testing.T) {
+	tool, err := harness.Func(harness.Def{Name: "logs", Input: json.RawMessage(`{
+	  "type": "object",
+	  "allOf": [{"properties": {"unit": {"type": "string"}}, "required": ["unit"]}],
+	  "properties": {"lines": {"type": "integer"}, "meta": {"type": "object", "properties": {"a": true}, "unevaluatedProperties": false}},
+	  "unevaluatedProperties": false
+	}`)}, func(context.Context, harness.Input) (any, error) { return nil, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := tool.(*harness.Tool)
+	for input, want := range map[string]string{
+		`{"unit":"x","lines":1}`:            "",
+		`{"unit":"x","unti":1}`:             "logs: unknown property 'unti'; allowed: lines, meta",
+		`{"unit":"x","meta":{"a":1,"b":2}}`: "logs: property '/meta/b': not allowed",
+	} {
+		err := h.Validate(json.RawMessage(input))
+		if want == "" && err != nil || want != "" && (err == nil || err.Error() != want) {
+			t.Errorf("Validate(%s) = %v, want %q", input, err, want)
+		}
+	}
+}
+
 // TestCallerIsNeverTakenFromInput: even a schema that admits any key
 // hands the handler the session's caller, whatever the input says.
 func TestCallerIsNeverTakenFromInput(t *testing.T) {

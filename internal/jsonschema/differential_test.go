@@ -105,6 +105,13 @@ func leafLocations(e *oracle.ValidationError, out map[string]bool) {
 	case *kind.AnyOf, *kind.OneOf, *kind.Contains, *kind.MinContains:
 		out[Violation{Location: e.InstanceLocation}.Pointer()] = true
 		return
+	case *kind.FalseSchema:
+		// unevaluatedProperties: false is one violation at the object, as
+		// additionalProperties: false is in both.
+		if l := e.InstanceLocation; len(l) > 0 && strings.HasSuffix(e.SchemaURL, "/unevaluatedProperties") {
+			out[Violation{Location: l[:len(l)-1]}.Pointer()] = true
+			return
+		}
 	}
 	if len(e.Causes) == 0 {
 		out[Violation{Location: e.InstanceLocation}.Pointer()] = true

@@ -1,6 +1,9 @@
 package jsonschema
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // evaluated is what the keywords applied to one value evaluated: the
 // annotations unevaluatedProperties and unevaluatedItems read. Its
@@ -54,13 +57,24 @@ func (vd *validator) unevaluated(n *node, v any, ev *evaluated) {
 		if n.unevaluatedProperties == nil || ev.allProps {
 			return
 		}
+		// unevaluatedProperties: false is one violation naming them all,
+		// as additionalProperties: false is.
+		var extra []string
+		closed := n.unevaluatedProperties.always != nil && !*n.unevaluatedProperties.always
 		for _, name := range sortedKeys(v) {
-			if !ev.props[name] {
+			switch {
+			case ev.props[name]:
+			case closed:
+				extra = append(extra, name)
+			default:
 				vd.child(n.unevaluatedProperties, v[name], name)
 				if vd.stop() {
 					return
 				}
 			}
+		}
+		if extra != nil {
+			vd.add("unevaluatedProperties", fmt.Sprintf("unevaluated properties %s not allowed", quoteAll(extra)), extra...)
 		}
 		ev.allProps = true
 	case []any:

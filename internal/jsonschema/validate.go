@@ -31,7 +31,8 @@ type Violation struct {
 	// "minimum: got 0, want 1".
 	Message string
 	// Names are, for required, dependentRequired and a false
-	// additionalProperties, the properties missing or not allowed, sorted.
+	// additionalProperties or unevaluatedProperties, the properties
+	// missing or not allowed, sorted.
 	Names []string
 }
 
