@@ -288,6 +288,23 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
+// TestDecode: one JSON value, numbers kept as written.
+func TestDecode(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a": 1.50}`: "map[a:1.50] <nil>",
+		` 1 `:         "1 <nil>",
+		``:            "<nil> no JSON value",
+		`1 2`:         "<nil> more than one JSON value",
+		`{} ]`:        "<nil> after the JSON value: invalid character ']' looking for beginning of value",
+		`{"a":}`:      "<nil> invalid character '}' looking for beginning of value",
+	} {
+		v, err := Decode([]byte(in))
+		if got := fmt.Sprint(v, " ", err); got != want {
+			t.Errorf("Decode(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
 // TestDepth: a value nested deeper than MaxDepth is a violation against a
 // recursive schema, not a crash.
 func TestDepth(t *testing.T) {

@@ -27,10 +27,13 @@ func Decode(data []byte) (any, error) {
 		}
 		return nil, err
 	}
-	if _, err := d.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("more than one JSON value")
+	switch _, err := d.Token(); {
+	case errors.Is(err, io.EOF):
+		return v, nil
+	case err != nil:
+		return nil, fmt.Errorf("after the JSON value: %v", err)
 	}
-	return v, nil
+	return nil, errors.New("more than one JSON value")
 }
 
 // maxExponent bounds the decimal exponent of a number read exactly: a
