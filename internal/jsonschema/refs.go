@@ -196,6 +196,9 @@ func (c *compiler) resolve(loc, keyword, ref string) (string, error) {
 	case frag == "":
 		return root, nil
 	case frag[0] == '/':
+		if _, ok := c.valueAt(root + frag); !ok {
+			return "", &CompileError{Location: at, Message: fmt.Sprintf("%s '%s': no such location in the document", keyword, ref)}
+		}
 		return root + frag, nil
 	}
 	if at, ok := c.anchors[uriKey(abs)+"#"+frag]; ok {

@@ -257,7 +257,7 @@ func TestCompileErrors(t *testing.T) {
 		{`{"items":[{}]}`, "at '/items': items: must be a schema in draft 2020-12; an array of schemas is prefixItems"},
 		{`{"$ref":"/etc/passwd"}`, "at '/$ref': $ref '/etc/passwd' points outside the schema; a schema may only refer inside itself ('#/$defs/…')"},
 		{`{"$id":"http://x.test/a/b","$ref":"c#/x"}`, "at '/$ref': $ref 'c#/x' points outside the schema; a schema may only refer inside itself ('#/$defs/…')"},
-		{`{"$ref":"#/$defs/none"}`, "at '/$defs/none': no such location in the document"},
+		{`{"$ref":"#/$defs/none"}`, "at '/$ref': $ref '#/$defs/none': no such location in the document"},
 		{`{"$ref":"#nope"}`, "at '/$ref': $ref '#nope': no anchor 'nope' in the document"},
 		{`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, "at '/$defs/a': the schema applies itself to the same value without end (a $ref cycle that never goes into a property or item)"},
 		{`{"$ref":"#"}`, "the schema applies itself to the same value without end (a $ref cycle that never goes into a property or item)"},
