@@ -194,13 +194,15 @@ func (c *compiler) compileObject(n *node, m map[string]any) error {
 			return nil, fail(k, "must be an array of strings")
 		}
 		out := make([]string, len(arr))
+		seen := make(map[string]bool, len(arr))
 		for i, e := range arr {
 			if out[i], ok = e.(string); !ok {
 				return nil, fail(k, "must be an array of strings")
 			}
-			if slices.Contains(out[:i], out[i]) {
-				return nil, fail(k, "'%s' is listed twice", out[i])
+			if seen[out[i]] {
+				return nil, fail(k, "%s is listed twice", quote(out[i]))
 			}
+			seen[out[i]] = true
 		}
 		return out, nil
 	}
@@ -230,7 +232,7 @@ func (c *compiler) compileObject(n *node, m map[string]any) error {
 		}
 		for _, t := range n.types {
 			if !slices.Contains(typeNames, t) {
-				return fail("type", "unknown type '%s'; allowed: %s", t, joinNames(typeNames))
+				return fail("type", "unknown type %s; allowed: %s", quote(t), joinNames(typeNames))
 			}
 		}
 	}

@@ -252,6 +252,9 @@ func constMessage(want any) string {
 	return "value must be " + display(want)
 }
 
+// maxShown is how many of an enum's values a message lists.
+const maxShown = 20
+
 func enumMessage(enum []any) string {
 	if len(enum) == 0 {
 		return "no value is allowed: enum is empty"
@@ -264,8 +267,11 @@ func enumMessage(enum []any) string {
 		}
 		want[i] = display(e)
 	}
-	if len(want) == 1 {
+	switch {
+	case len(want) == 1:
 		return "value must be " + want[0]
+	case len(want) > maxShown:
+		return fmt.Sprintf("value must be one of %s, … (%d values)", strings.Join(want[:maxShown], ", "), len(want))
 	}
 	return "value must be one of " + strings.Join(want, ", ")
 }

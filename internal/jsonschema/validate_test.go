@@ -204,6 +204,7 @@ func TestMessages(t *testing.T) {
 		{`{"enum":["it's"]}`, `"x"`, `value must be 'it\'s'`},
 		{`{"enum":[[1],2]}`, `3`, "value must be one of enum's 2 values"},
 		{`{"const":1}`, `2`, "value must be 1"},
+		{`{"enum":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21]}`, `0`, "value must be one of 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, … (21 values)"},
 		{`{"minimum":1}`, `0`, "minimum: got 0, want 1"},
 		{`{"maximum":1000}`, `1e4`, "maximum: got 1e4, want 1000"},
 		{`{"exclusiveMinimum":1}`, `1`, "exclusiveMinimum: got 1, want more than 1"},
