@@ -23,15 +23,14 @@ func (c *compiler) dynamicTargets() (map[string]*node, error) {
 		}
 		out[key] = n
 	}
-	for _, loc := range sortedKeys(c.nodes) {
-		n := c.nodes[loc]
-		if !n.dynamic {
-			continue
-		}
-		for _, key := range sortedKeys(out) {
-			if key[strings.IndexByte(key, '#'):] == "#"+n.dynamicName {
-				n.dynamicTargets = append(n.dynamicTargets, out[key])
-			}
+	byName := map[string][]*node{}
+	for _, key := range sortedKeys(out) {
+		name := key[strings.IndexByte(key, '#')+1:]
+		byName[name] = append(byName[name], out[key])
+	}
+	for _, n := range c.nodes {
+		if n.dynamic {
+			n.dynamicTargets = byName[n.dynamicName]
 		}
 	}
 	return out, nil
