@@ -1,6 +1,11 @@
 package jsonschema
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+
+	oracle "github.com/santhosh-tekuri/jsonschema/v6"
+)
 
 // benchSchema is a tool's input schema of the usual shape: typed
 // properties, an enum, a nested object, arrays, a reference.
@@ -40,6 +45,32 @@ func BenchmarkValidate(b *testing.B) {
 		}
 		if got := s.Validate(v); got != nil {
 			b.Fatal(got)
+		}
+	}
+}
+
+// BenchmarkOracleCompile and BenchmarkOracleValidate are the same work
+// done by santhosh-tekuri/jsonschema, for comparison.
+func BenchmarkOracleCompile(b *testing.B) {
+	for b.Loop() {
+		if _, err := compileOracle([]byte(benchSchema)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkOracleValidate(b *testing.B) {
+	s, err := compileOracle([]byte(benchSchema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		v, err := oracle.UnmarshalJSON(bytes.NewReader([]byte(benchInstance)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Validate(v); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
