@@ -49,7 +49,8 @@
 //
 // Annotations (title, description, default, examples, format, readOnly,
 // writeOnly, deprecated, $comment, content*) and unknown keywords are
-// ignored; format asserts nothing.
+// ignored; format asserts nothing, in any draft (draft-07 lets a
+// validator choose).
 //
 // Not read: $vocabulary (every dialect's vocabularies are on), the
 // $schema of an embedded resource (the root's dialect holds throughout),
