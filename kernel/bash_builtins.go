@@ -3,7 +3,6 @@ package kernel
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,7 +161,7 @@ func assignArray(name string, values []string) string {
 
 // safeSubscript is what an array subscript of printf -v or read may hold:
 // an index or simple arithmetic, nothing the eval would expand.
-var safeSubscript = regexp.MustCompile(`^[A-Za-z0-9_ +*/%-]+$`)
+var safeSubscript = lazyRegexp(`^[A-Za-z0-9_ +*/%-]+$`)
 
 // validTarget checks a variable name a builtin assigns to; elem allows
 // NAME[SUBSCRIPT].
@@ -174,7 +173,7 @@ func validTarget(name string, elem bool) bool {
 		return false
 	}
 	base, sub, ok := strings.Cut(name[:len(name)-1], "[")
-	return ok && syntax.ValidName(base) && safeSubscript.MatchString(sub)
+	return ok && syntax.ValidName(base) && safeSubscript().MatchString(sub)
 }
 
 // invalidIdentifier is bash's line for a bad variable name.

@@ -3,7 +3,6 @@ package kernel
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -140,12 +139,12 @@ func firstLine(s string) string {
 	return s
 }
 
-var ansiEscape = regexp.MustCompile(`\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`)
+var ansiEscape = lazyRegexp(`\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`)
 
 // stripANSI removes terminal escape sequences from captured text.
 func stripANSI(s string) string {
 	if !strings.ContainsRune(s, 0x1b) {
 		return s
 	}
-	return ansiEscape.ReplaceAllString(s, "")
+	return ansiEscape().ReplaceAllString(s, "")
 }

@@ -202,12 +202,12 @@ func (s *Session) childRunner(ctx context.Context, env []string, dir string) (*i
 	}
 	r.Reset()
 	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") }) {
-		r.Run(ctx, unsetChildHome)
+		r.Run(ctx, unsetChildHome())
 	}
 	return r, nil
 }
 
-var unsetChildHome = mustParse("unset HOME")
+var unsetChildHome = lazyParse("unset HOME")
 
 // runShellUtility runs one shell builtin in a runner wired to the
 // session's handlers.

@@ -112,7 +112,7 @@ func isSignalish(s string) bool {
 	return ok || s == "EXIT" || s == "exit"
 }
 
-var clearExitTrap = mustParse("trap - EXIT").Stmts[0]
+var clearExitTrap = lazyParse("trap - EXIT")
 
 // endTraps runs the EXIT trap the call set, with $? the call's status,
 // then clears it, so that it runs at the end of this call only. shelter
@@ -141,7 +141,7 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 			}
 			interp.StdIO(s.devnull, st.out, errOut)(r)
 			s.call.Store(st)
-			r.Run(ctx, clearExitTrap)
+			r.Run(ctx, clearExitTrap().Stmts[0])
 			r.Run(ctx, exitWith(status))
 			for _, stmt := range f.Stmts {
 				_, err := runGuarded(ctx, r, stmt)
@@ -153,7 +153,7 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 			s.call.Store(nil)
 		}
 	}
-	r.Run(context.Background(), clearExitTrap)
+	r.Run(context.Background(), clearExitTrap().Stmts[0])
 	// The status of the call stays $? for the next.
 	r.Run(context.Background(), exitWith(final))
 	return final

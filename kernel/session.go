@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -159,9 +160,9 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		s.cleanup()
 		return nil, err
 	}
-	s.setup = sessionSetup
+	s.setup = sessionSetup()
 	if _, ok := env["HOME"]; !ok {
-		s.setup = sessionSetupUnsetHome
+		s.setup = sessionSetupUnsetHome()
 	}
 	return s, nil
 }
@@ -181,8 +182,8 @@ func (s *Session) ready() {
 }
 
 var (
-	sessionSetup          = mustParse("export PWD; " + dirStackVar + `=("$PWD")`)
-	sessionSetupUnsetHome = mustParse("export PWD; unset HOME; " + dirStackVar + `=("$PWD")`)
+	sessionSetup          = lazyParse("export PWD; " + dirStackVar + `=("$PWD")`)
+	sessionSetupUnsetHome = lazyParse("export PWD; unset HOME; " + dirStackVar + `=("$PWD")`)
 )
 
 func mustParse(src string) *syntax.File {
@@ -191,6 +192,17 @@ func mustParse(src string) *syntax.File {
 		panic(err)
 	}
 	return f
+}
+
+// lazyParse is src parsed on first use, so that the package's set-up
+// parses nothing (a parser is a few KB to allocate).
+func lazyParse(src string) func() *syntax.File {
+	return sync.OnceValue(func() *syntax.File { return mustParse(src) })
+}
+
+// lazyRegexp is pattern compiled on first use.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
 
 // newRunner makes an interpreter wired to the session's handlers, in dir

@@ -119,7 +119,7 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 	// The session goes on from its state before the call.
 	r := y.snap
 	interp.StdIO(s.devnull, io.Discard, io.Discard)(r)
-	r.Run(context.Background(), noop)
+	r.Run(context.Background(), noop().Stmts[0])
 	s.runner = r
 	s.call.Store(nil)
 
@@ -168,7 +168,7 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 	return res
 }
 
-var noop = mustParse(":").Stmts[0]
+var noop = lazyParse(":")
 
 // divert sends what the stream receives from now on to w alone: the
 // call it belonged to has returned.
