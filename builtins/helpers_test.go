@@ -78,7 +78,7 @@ func compareGNU(t *testing.T, tools []kernel.Tool, cases []gnuCase) {
 			stampTree(t, gnuDir, stamp)
 			stampTree(t, ourDir, stamp)
 
-			cmd := exec.Command(bash, "-c", tc.script)
+			cmd := gnuCommand(bash, tc.script)
 			cmd.Dir = gnuDir
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LC_ALL=C", "HOME=" + gnuDir, "TZ=UTC"}
 			cmd.Stdin = strings.NewReader(tc.stdin)
@@ -105,6 +105,23 @@ func compareGNU(t *testing.T, tools []kernel.Tool, cases []gnuCase) {
 			}
 		})
 	}
+}
+
+// gnuCommand runs script with bash, or, when it is one simple command
+// with nothing for a shell to expand or redirect, runs its words directly,
+// as bash -c would after starting itself.
+func gnuCommand(bash, script string) *exec.Cmd {
+	if strings.ContainsAny(script, "|&;<>()$`\\\"'*?[]#~={}%!\n\t") {
+		return exec.Command(bash, "-c", script)
+	}
+	args := strings.Fields(script)
+	path, err := exec.LookPath(args[0])
+	if err != nil {
+		return exec.Command(bash, "-c", script)
+	}
+	cmd := exec.Command(path, args[1:]...)
+	cmd.Args[0] = args[0] // the name as called, which GNU's messages show
+	return cmd
 }
 
 func sameStderr(ours, gnu string, shape bool) bool {

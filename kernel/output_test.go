@@ -81,6 +81,9 @@ func TestSpillKeepsBothStreams(t *testing.T) {
 	}
 }
 
+// TestPipelinesNeverLoseOrInterleave repeats a pipeline whose stages all
+// write to stderr while their stdout flows on: 80 rounds, about 600
+// processes, find a lost or split line where one round seldom does.
 func TestPipelinesNeverLoseOrInterleave(t *testing.T) {
 	t.Parallel()
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
@@ -88,7 +91,7 @@ func TestPipelinesNeverLoseOrInterleave(t *testing.T) {
 		`{ for i in $(seq 50); do echo "second-$i-yyyyyyyyyyyyyyyyyyyyyyy" >&2; done; cat; } | ` +
 		`sh -c 'cat; for i in $(seq 50); do echo "third-$i-zzzzzzzzzzzzzzzzzzzzzzzzzzzz" >&2; done'`
 	line := regexp.MustCompile(`^(first-\d+-x{31}|second-\d+-y{23}|third-\d+-z{28})$`)
-	for i := range 200 {
+	for i := range 80 {
 		res := run(t, s, "yes | head -1")
 		if res.Stdout != "y\n" || res.ExitCode != 0 {
 			t.Fatalf("run %d of yes | head -1: %+v", i, res)
