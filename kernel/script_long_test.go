@@ -170,6 +170,10 @@ func TestLongScriptRefusals(t *testing.T) {
 	}
 }
 
+// TestLongScriptTimeoutMidway times out a long script at its statement
+// 500, a sleep. The timeout is far longer than the 499 statements before
+// it take even under the race detector on a loaded machine, so that it
+// is the sleep the timeout ends.
 func TestLongScriptTimeoutMidway(t *testing.T) {
 	t.Parallel()
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
@@ -179,7 +183,7 @@ func TestLongScriptTimeoutMidway(t *testing.T) {
 		}
 		return ""
 	})
-	res, err := s.Run(context.Background(), script, kernel.RunOptions{Timeout: 300 * time.Millisecond})
+	res, err := s.Run(context.Background(), script, kernel.RunOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
