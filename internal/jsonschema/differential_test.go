@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -56,20 +57,8 @@ func TestDifferential(t *testing.T) {
 				continue
 			}
 			invalid++
-			var ve *oracle.ValidationError
-			if !errors.As(oerr, &ve) {
-				t.Fatalf("oracle error %T: %v", oerr, oerr)
-			}
-			want := map[string]bool{}
-			leafLocations(ve, want)
-			have := map[string]bool{}
-			for _, x := range got {
-				if x.Keyword != "propertyNames" {
-					have[x.Pointer()] = true
-				}
-			}
-			if !sameKeys(have, want) {
-				t.Errorf("leaf locations differ on %s with %s:\n mine   %v %+v\n theirs %v\n%v", raw, inst, slices.Sorted(keysOf(have)), got, slices.Sorted(keysOf(want)), oerr)
+			if mine, theirs := leaves(t, got, oerr); !slices.Equal(mine, theirs) {
+				t.Errorf("leaf locations differ on %s with %s:\n mine   %v %+v\n theirs %v\n%v", raw, inst, mine, got, theirs, oerr)
 			}
 		}
 	}
@@ -121,26 +110,24 @@ func leafLocations(e *oracle.ValidationError, out map[string]bool) {
 	}
 }
 
-func keysOf(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
+// leaves are the locations of got's violations and of the oracle's leaf
+// errors, each sorted and without repeats, for comparing. propertyNames
+// counts on neither side (see leafLocations).
+func leaves(t *testing.T, got []Violation, oerr error) (mine, theirs []string) {
+	t.Helper()
+	var ve *oracle.ValidationError
+	if !errors.As(oerr, &ve) {
+		t.Fatalf("oracle error %T: %v", oerr, oerr)
+	}
+	want := map[string]bool{}
+	leafLocations(ve, want)
+	have := map[string]bool{}
+	for _, x := range got {
+		if x.Keyword != "propertyNames" {
+			have[x.Pointer()] = true
 		}
 	}
-}
-
-func sameKeys(a, b map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !b[k] {
-			return false
-		}
-	}
-	return true
+	return slices.Sorted(maps.Keys(have)), slices.Sorted(maps.Keys(want))
 }
 
 // generator makes random schemas from the keywords this package supports
@@ -411,15 +398,8 @@ func TestDifferentialUnevaluated(t *testing.T) {
 				t.Errorf("verdicts differ on %s with %s:\n mine   %+v\n theirs %v", raw, inst, got, oerr)
 				mismatches++
 			} else if oerr != nil {
-				var ve *oracle.ValidationError
-				errors.As(oerr, &ve)
-				want, have := map[string]bool{}, map[string]bool{}
-				leafLocations(ve, want)
-				for _, x := range got {
-					have[x.Pointer()] = true
-				}
-				if !sameKeys(have, want) {
-					t.Errorf("leaf locations differ on %s with %s:\n mine   %v\n theirs %v", raw, inst, slices.Sorted(keysOf(have)), slices.Sorted(keysOf(want)))
+				if mine, theirs := leaves(t, got, oerr); !slices.Equal(mine, theirs) {
+					t.Errorf("leaf locations differ on %s with %s:\n mine   %v\n theirs %v", raw, inst, mine, theirs)
 					mismatches++
 				}
 			}
@@ -567,15 +547,8 @@ func TestDifferentialDynamic(t *testing.T) {
 				continue
 			}
 			invalid++
-			var ve *oracle.ValidationError
-			errors.As(oerr, &ve)
-			want, have := map[string]bool{}, map[string]bool{}
-			leafLocations(ve, want)
-			for _, x := range got {
-				have[x.Pointer()] = true
-			}
-			if !sameKeys(have, want) {
-				t.Fatalf("leaf locations differ on %s with %s:\n mine   %v\n theirs %v", schema, inst, slices.Sorted(keysOf(have)), slices.Sorted(keysOf(want)))
+			if mine, theirs := leaves(t, got, oerr); !slices.Equal(mine, theirs) {
+				t.Fatalf("leaf locations differ on %s with %s:\n mine   %v\n theirs %v", schema, inst, mine, theirs)
 			}
 		}
 		if invalid == 0 || invalid == 300 {
