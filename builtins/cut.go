@@ -185,7 +185,8 @@ func runCut(ctx context.Context, c *kernel.Call, a *args) error {
 		fmt.Fprintf(c.Stderr, "Try '%s --help' for more information.\n", c.Args[0])
 		return status(1)
 	}
-	w := bufio.NewWriterSize(c.Stdout, 64<<10)
+	w := newWriter(c.Stdout)
+	defer freeWriter(w)
 	names := a.operands
 	if len(names) == 0 {
 		names = []string{"-"}
@@ -280,7 +281,8 @@ func cutConfigure(a *args) (*cutSpec, error) {
 type cutWriteError struct{ error }
 
 func (s *cutSpec) cut(ctx context.Context, r io.Reader, w *bufio.Writer) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := newReader(r)
+	defer freeReader(br)
 	var buf []byte
 	for n := 0; ; n++ {
 		if n&4095 == 0 && ctx.Err() != nil {

@@ -127,7 +127,8 @@ func runDiff(ctx context.Context, c *kernel.Call, a *args) error {
 	if bytes.Equal(files[0].data, files[1].data) {
 		return nil
 	}
-	w := bufio.NewWriterSize(c.Stdout, 64<<10)
+	w := newWriter(c.Stdout)
+	defer freeWriter(w)
 	if !o.text && (diffBinary(files[0].data) || diffBinary(files[1].data)) {
 		if o.brief {
 			fmt.Fprintf(w, "Files %s and %s differ\n", names[0], names[1])

@@ -88,7 +88,8 @@ func runHeadTail(ctx context.Context, c *kernel.Call, a *args, tail bool) error 
 		headers = true
 	}
 
-	w := bufio.NewWriterSize(c.Stdout, 64<<10)
+	w := newWriter(c.Stdout)
+	defer freeWriter(w)
 	failed, first := false, true
 	for _, name := range files {
 		if err := ctx.Err(); err != nil {

@@ -174,7 +174,8 @@ func runSeq(ctx context.Context, c *kernel.Call, a *args) error {
 		return pathnameTry(c, "invalid Zero increment value: '"+words[1]+"'")
 	}
 	sep := a.value("separator", "\n")
-	w := bufio.NewWriterSize(c.Stdout, 64<<10)
+	w := newWriter(c.Stdout)
+	defer freeWriter(w)
 	var err error
 	if !hasFormat && !equal && seqDigits(words[0]) && seqDigits(words[1]) && seqDigits(words[2]) {
 		err = seqIntegers(ctx, w, words, sep)

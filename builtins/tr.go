@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -417,8 +416,11 @@ func trStream(ctx context.Context, c *kernel.Call, table *[256]byte, drop, squee
 	if c.Stdin == nil {
 		return nil
 	}
-	w := bufio.NewWriterSize(c.Stdout, 64<<10)
-	buf := make([]byte, 64<<10)
+	w := newWriter(c.Stdout)
+	defer freeWriter(w)
+	chunk := getChunk()
+	defer putChunk(chunk)
+	buf := *chunk
 	out := make([]byte, 0, len(buf))
 	last := -1
 	for {
