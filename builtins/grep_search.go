@@ -87,13 +87,8 @@ func (g *grepRun) search(name string, r io.Reader, withName bool) bool {
 				count++
 				g.matched = true
 				switch {
-				case o.quiet:
-					return true
-				case o.listMatching:
-					s.listName()
-					return g.writeFailed
-				case o.listMissing:
-					return false
+				case o.quiet || o.listMatching || o.listMissing:
+					return g.firstMatch(&s)
 				case printLines:
 					g.flushBefore()
 					failf(g.c, "%s: binary file matches", name)
@@ -122,14 +117,8 @@ func (g *grepRun) search(name string, r io.Reader, withName bool) bool {
 		}
 		count++
 		g.matched = true
-		switch {
-		case o.quiet:
-			return true
-		case o.listMatching:
-			s.listName()
-			return g.writeFailed
-		case o.listMissing:
-			return false
+		if o.quiet || o.listMatching || o.listMissing {
+			return g.firstMatch(&s)
 		}
 		if printLines {
 			for _, l := range ring.drain() {
