@@ -67,12 +67,21 @@ func TestCatGNU(t *testing.T) {
 // parent, where an outside file "secret" lies.
 func catSandbox(t *testing.T, tools []kernel.Tool, files map[string]string, script string) (kernel.Result, string) {
 	t.Helper()
-	parent := t.TempDir()
-	root := filepath.Join(parent, "root")
+	parent, root := secretTree(t, files, "SECRET\n")
+	return sandboxRun(t, tools, root, strings.ReplaceAll(script, "$OUT", parent)), parent
+}
+
+// secretTree makes a fresh root holding files, in a parent that holds an
+// outside file "secret" with the given content, and links inside the
+// root to it (abs-link, rel-link). It returns the parent and the root.
+func secretTree(t *testing.T, files map[string]string, secret string) (parent, root string) {
+	t.Helper()
+	parent = t.TempDir()
+	root = filepath.Join(parent, "root")
 	if err := os.Mkdir(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(parent, "secret"), []byte("SECRET\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(parent, "secret"), []byte(secret), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	writeFiles(t, root, files)
@@ -82,26 +91,7 @@ func catSandbox(t *testing.T, tools []kernel.Tool, files map[string]string, scri
 	if err := os.Symlink("../secret", filepath.Join(root, "rel-link")); err != nil {
 		t.Fatal(err)
 	}
-	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
-	cfg.Root = root
-	cfg.Tools = tools
-	cfg.AllowExternal = nil
-	cfg.Env["LC_ALL"] = "C"
-	cfg.Env["TZ"] = "UTC"
-	k, err := kernel.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := k.NewSession(kernel.SessionOptions{Dir: root, DiscardSpills: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.Run(context.Background(), strings.ReplaceAll(script, "$OUT", parent), kernel.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, parent
+	return parent, root
 }
 
 func TestCatSandbox(t *testing.T) {

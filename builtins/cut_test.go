@@ -75,13 +75,15 @@ func TestCutLongLine(t *testing.T) {
 }
 
 // sandboxRun runs script in a sandbox session confined to root, with only
-// tools registered.
+// tools registered, in the C locale and UTC.
 func sandboxRun(t *testing.T, tools []kernel.Tool, root, script string) kernel.Result {
 	t.Helper()
 	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
 	cfg.Root = root
 	cfg.Tools = tools
 	cfg.AllowExternal = nil
+	cfg.Env["LC_ALL"] = "C"
+	cfg.Env["TZ"] = "UTC"
 	k, err := kernel.New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -3,8 +3,6 @@ package builtins
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -262,39 +260,8 @@ func TestJqNumberFormat(t *testing.T) {
 // to it.
 func jqSandbox(t *testing.T, files map[string]string, script string) kernel.Result {
 	t.Helper()
-	parent := t.TempDir()
-	root := filepath.Join(parent, "root")
-	if err := os.Mkdir(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(parent, "secret"), []byte(`"SECRET"`+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	writeFiles(t, root, files)
-	if err := os.Symlink(filepath.Join(parent, "secret"), filepath.Join(root, "abs-link")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../secret", filepath.Join(root, "rel-link")); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
-	cfg.Root = root
-	cfg.Tools = []kernel.Tool{cmdJq}
-	cfg.AllowExternal = nil
-	k, err := kernel.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := k.NewSession(kernel.SessionOptions{Dir: root, DiscardSpills: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.Run(context.Background(), strings.ReplaceAll(script, "$OUT", parent), kernel.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	parent, root := secretTree(t, files, `"SECRET"`+"\n")
+	return sandboxRun(t, []kernel.Tool{cmdJq}, root, strings.ReplaceAll(script, "$OUT", parent))
 }
 
 func TestJqSandbox(t *testing.T) {
