@@ -54,12 +54,7 @@ func TestCatGNU(t *testing.T) {
 		{name: "dashdash", script: "cat -- a"},
 		{name: "long line", script: "cat -n big", files: map[string]string{"big": strings.Repeat("y", 200000) + "\nz\n"}},
 	}
-	for i := range cases {
-		if cases[i].files == nil {
-			cases[i].files = catFiles
-		}
-	}
-	compareGNU(t, tools, cases)
+	compareGNU(t, tools, withFiles(cases, catFiles))
 }
 
 // catSandbox runs script in a sandbox session confined to a fresh root

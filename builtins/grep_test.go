@@ -150,12 +150,7 @@ func TestGrepGNU(t *testing.T) {
 		{name: "color never", script: "grep --color=never apple a.txt"},
 		{name: "colour auto", script: "grep --colour=auto -c apple a.txt"},
 	}
-	for i := range cases {
-		if cases[i].files == nil {
-			cases[i].files = grepFiles
-		}
-	}
-	compareGNU(t, []kernel.Tool{cmdGrep}, cases)
+	compareGNU(t, []kernel.Tool{cmdGrep}, withFiles(cases, grepFiles))
 }
 
 func TestGrepSymlinks(t *testing.T) {

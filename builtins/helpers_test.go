@@ -124,6 +124,16 @@ func gnuCommand(bash, script string) *exec.Cmd {
 	return cmd
 }
 
+// withFiles gives files to each case that names none of its own.
+func withFiles(cases []gnuCase, files map[string]string) []gnuCase {
+	for i := range cases {
+		if cases[i].files == nil {
+			cases[i].files = files
+		}
+	}
+	return cases
+}
+
 func sameStderr(ours, gnu string, shape bool) bool {
 	if !shape {
 		return ours == gnu

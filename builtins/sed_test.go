@@ -157,12 +157,7 @@ func TestSedGNU(t *testing.T) {
 		{name: "bad reference", script: "sed 's/a/\\1/' ten"},
 		{name: "no previous regex", script: "sed 's//x/' ten"},
 	}
-	for i := range cases {
-		if cases[i].files == nil {
-			cases[i].files = sedFiles
-		}
-	}
-	compareGNU(t, []kernel.Tool{cmdSed}, cases)
+	compareGNU(t, []kernel.Tool{cmdSed}, withFiles(cases, sedFiles))
 }
 
 func TestSedInPlaceGNU(t *testing.T) {
