@@ -13,43 +13,65 @@ import (
 	"github.com/shelter-sh/shelter/kernel"
 )
 
-// pair alternates ours and theirs in one b.Loop and reports each side's
-// time per op and ours/theirs: how many times the floor's time shelter
-// takes. Both sides see the same machine at the same moment, so the
-// ratio is the figure to compare between runs.
-func pair(b *testing.B, ours, theirs string, runOurs, runTheirs func()) {
+// side is one arm of a comparison: its name in the metrics and one op.
+type side struct {
+	name string
+	run  func()
+}
+
+// compare runs every side once per op, in turn, in one b.Loop, and
+// reports each side's time per op and, for every side after the first,
+// how many times the time of base (an index of sides) it takes. All sides
+// see the same machine at the same moment, so the ratios are the figures
+// to compare between runs. It returns each side's total time.
+func compare(b *testing.B, base int, sides ...side) []time.Duration {
 	b.Helper()
-	var a, t time.Duration
+	spent := make([]time.Duration, len(sides))
 	for b.Loop() {
-		begin := time.Now()
-		runOurs()
-		mid := time.Now()
-		runTheirs()
-		a += mid.Sub(begin)
-		t += time.Since(mid)
+		for i, sd := range sides {
+			begin := time.Now()
+			sd.run()
+			spent[i] += time.Since(begin)
+		}
 	}
 	n := float64(b.N)
-	b.ReportMetric(float64(a.Nanoseconds())/1e3/n, ours+"-µs/op")
-	b.ReportMetric(float64(t.Nanoseconds())/1e3/n, theirs+"-µs/op")
-	b.ReportMetric(float64(a)/float64(t), ours+"/"+theirs)
+	for i, sd := range sides {
+		b.ReportMetric(float64(spent[i].Nanoseconds())/1e3/n, sd.name+"-µs/op")
+		if i != base {
+			b.ReportMetric(float64(spent[i])/float64(spent[base]), sd.name+"/"+sides[base].name)
+		}
+	}
+	return spent
+}
+
+// pair compares ours with theirs: ours/theirs is how many times the
+// floor's time shelter takes.
+func pair(b *testing.B, ours, theirs string, runOurs, runTheirs func()) {
+	b.Helper()
+	compare(b, 1, side{ours, runOurs}, side{theirs, runTheirs})
 }
 
 // benchScript compares script on a host-profile session with the bare
-// runner; both must print want.
+// runner and with the guard floor (newGuardFloor); all must print want.
+// It reports shelter/mvdan, guard/mvdan (what the least checking costs)
+// and shelter/guard (what shelter costs above that).
 func benchScript(b *testing.B, script, want string) {
 	s := newSession(b, kernel.ProfileHost)
-	f := newFloorBuffers(b)
-	pair(b, "shelter", "mvdan",
-		func() {
-			if out, _ := shelter(b, s, script); out != want {
-				b.Fatalf("shelter printed %q, want %q", out, want)
-			}
-		},
-		func() {
+	bare, guard := newFloorBuffers(b), newFloorWith(b, newGuardFloor)
+	floorSide := func(name string, f *floor) side {
+		return side{name, func() {
 			if out, _ := f.run(b, script); out != want {
-				b.Fatalf("bare mvdan/sh printed %q, want %q", out, want)
+				b.Fatalf("%s printed %q, want %q", name, out, want)
 			}
-		})
+		}}
+	}
+	shelterSide := side{"shelter", func() {
+		if out, _ := shelter(b, s, script); out != want {
+			b.Fatalf("shelter printed %q, want %q", out, want)
+		}
+	}}
+	spent := compare(b, 1, shelterSide, floorSide("mvdan", bare), floorSide("guard", guard))
+	b.ReportMetric(float64(spent[0])/float64(spent[2]), "shelter/guard")
 }
 
 // benchBash compares script on a host-profile session with `bash -c`.

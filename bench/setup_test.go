@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,8 +42,14 @@ type floor struct {
 
 func newFloorBuffers(tb testing.TB) *floor {
 	tb.Helper()
+	return newFloorWith(tb, newFloor)
+}
+
+// newFloorWith is newFloorBuffers with a runner made by mk.
+func newFloorWith(tb testing.TB, mk func(stdout, stderr io.Writer) (*floorRunner, error)) *floor {
+	tb.Helper()
 	f := &floor{}
-	r, err := newFloor(&f.out, &f.errOut)
+	r, err := mk(&f.out, &f.errOut)
 	if err != nil {
 		tb.Fatal(err)
 	}
