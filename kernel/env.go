@@ -43,13 +43,25 @@ func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]
 	return env
 }
 
-// listEnviron is env as mvdan/sh's list, which sorts it by name.
-func listEnviron(env map[string]string) expand.Environ {
-	pairs := make([]string, 0, len(env))
-	for name, v := range env {
-		pairs = append(pairs, name+"="+v)
+// mapEnviron is a session's starting variables as mvdan/sh's environment,
+// each one exported and a string. It answers from the map itself, which
+// nothing changes once the session started, so that a session's start
+// copies and sorts nothing; whoever lists variables sorts them.
+type mapEnviron map[string]string
+
+func (m mapEnviron) Get(name string) expand.Variable {
+	if v, ok := m[name]; ok {
+		return expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}
 	}
-	return expand.ListEnviron(pairs...)
+	return expand.Variable{}
+}
+
+func (m mapEnviron) Each(f func(name string, vr expand.Variable) bool) {
+	for name, v := range m {
+		if !f(name, expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}) {
+			return
+		}
+	}
 }
 
 // exported returns the variables a child process gets: exactly the

@@ -267,6 +267,9 @@ func (t *jobTable) killAll() {
 func (t *jobTable) waitGone(d time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if len(t.procs) == 0 {
+		return
+	}
 	if t.gone == nil {
 		t.gone = sync.NewCond(&t.mu)
 	}

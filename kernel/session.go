@@ -96,6 +96,15 @@ type Session struct {
 
 var sessionCount atomic.Uint64
 
+// sessionIDPrefix is what every session ID of this process starts with.
+var sessionIDPrefix = sync.OnceValue(func() string { return "s" + strconv.Itoa(os.Getpid()) + "-" })
+
+// sessionID is the ID of the process's nth session: s<pid>-<n>.
+func sessionID(n uint64) string {
+	var b [48]byte
+	return string(strconv.AppendUint(append(b[:0], sessionIDPrefix()...), n, 10))
+}
+
 // NewSession starts a session.
 func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	dir := opts.Dir
@@ -134,7 +143,7 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		discard: opts.DiscardSpills,
 	}
 	if s.caller.SessionID == "" {
-		s.caller.SessionID = "s" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(sessionCount.Add(1), 10)
+		s.caller.SessionID = sessionID(sessionCount.Add(1))
 	}
 	if dir, err = s.confine(dir); err != nil {
 		return nil, err
@@ -145,8 +154,7 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		// live inside its root.
 		temp = filepath.Join(s.root.dir, ".shelter")
 	}
-	s.tmp = newLazyDir(temp, "shelter-", s.root != nil)
-	s.spills = newLazyDir(temp, "shelter-spill-", s.root != nil)
+	nameDirs(&s.tmp, &s.spills, temp, s.root != nil)
 	if s.devnull, err = devNull(); err != nil {
 		s.cleanup()
 		return nil, err
@@ -154,7 +162,7 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	s.life, s.end = context.WithCancel(context.Background())
 	env := k.sessionEnv(opts, s.tmp.path, dir)
 	s.startEnv = env
-	base := sessionEnviron{Environ: listEnviron(env), source: s.callSource}
+	base := sessionEnviron{Environ: mapEnviron(env), source: s.callSource}
 	s.runner, err = s.newRunner(base, dir)
 	if err != nil {
 		s.cleanup()

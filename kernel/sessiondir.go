@@ -29,16 +29,31 @@ type lazyDir struct {
 	closed bool // removed by Close: never made again
 }
 
-// newLazyDir names a directory in parent (the system's temporary directory
-// when empty) starting with prefix. It creates nothing.
-func newLazyDir(parent, prefix string, makeParent bool) lazyDir {
+// nameDirs names a session's two directories in parent (the system's
+// temporary directory when empty): its temporary directory and its spill
+// directory, which share one random part. It creates nothing.
+func nameDirs(tmp, spills *lazyDir, parent string, makeParent bool) {
 	if parent == "" {
 		parent = os.TempDir()
 	}
 	// math/rand/v2's global source is seeded from the system's randomness:
-	// the name cannot be predicted by another user.
-	name := prefix + strconv.FormatUint(rand.Uint64(), 36)
-	return lazyDir{path: filepath.Join(parent, name), parent: makeParent}
+	// the names cannot be predicted by another user.
+	var digits [16]byte
+	random := string(strconv.AppendUint(digits[:0], rand.Uint64(), 36))
+	tmp.path, tmp.parent = dirPath(parent, "shelter-"+random), makeParent
+	spills.path, spills.parent = dirPath(parent, "shelter-spill-"+random), makeParent
+}
+
+// dirPath is filepath.Join(parent, name) for a name without separators,
+// in one allocation when parent is clean.
+func dirPath(parent, name string) string {
+	if filepath.Clean(parent) != parent {
+		return filepath.Join(parent, name)
+	}
+	if strings.HasSuffix(parent, string(filepath.Separator)) {
+		return parent + name
+	}
+	return parent + string(filepath.Separator) + name
 }
 
 // errSessionClosedDir is the error of a directory needed after Close.
