@@ -272,6 +272,12 @@ func (s *Session) pathVar() string {
 // escapes are resolved; expansions, substitutions, globs, braces and
 // tildes make it opaque.
 func staticWord(w *syntax.Word) Word {
+	if len(w.Parts) == 1 {
+		// The common word, one plain literal, is its own text.
+		if p, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(p.Value, "*?[{~\\") {
+			return Word{Text: p.Value}
+		}
+	}
 	var b strings.Builder
 	for i, part := range w.Parts {
 		switch p := part.(type) {
