@@ -60,7 +60,7 @@ func guardArithmNode(n syntax.Node) {
 			}
 		}
 	case *syntax.TestClause:
-		syntax.Walk(n.X, func(t syntax.Node) bool {
+		walk(n.X, func(t syntax.Node) bool {
 			if b, ok := t.(*syntax.BinaryTest); ok && intComparison(b.Op) {
 				for _, x := range []*syntax.TestExpr{&b.X, &b.Y} {
 					if ae, ok := arithOperand(*x); ok {
@@ -230,7 +230,7 @@ var volatileVars = map[string]bool{"RANDOM": true, "SRANDOM": true, "SECONDS": t
 // Further divisions in y are allowed; they are guarded in turn.
 func pureDivisor(y syntax.ArithmExpr) bool {
 	pure := true
-	syntax.Walk(y, func(n syntax.Node) bool {
+	walk(y, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.BinaryArithm:
 			if _, assign := arithAssignOp(n.Op); assign {
@@ -371,7 +371,7 @@ func parseArithm(text string) (syntax.ArithmExpr, bool) {
 		return nil, false
 	}
 	ok := true
-	syntax.Walk(x, func(n syntax.Node) bool {
+	walk(x, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Word:
 			if len(n.Parts) != 1 {

@@ -29,7 +29,7 @@ import (
 //     `[ a = b = c ]`, `[ \( a \) = b ]` (interp.Runner.bashTest).
 func crashIssues(f *syntax.File, assoc func(name string) bool) []Issue {
 	c := crashCheck{file: f, assoc: assoc}
-	syntax.Walk(f, c.visit)
+	walk(f, c.visit)
 	return c.issues
 }
 
@@ -111,7 +111,7 @@ func (c *crashCheck) visit(n syntax.Node) bool {
 	case *syntax.DeclClause:
 		declIssues(n, c.add)
 	case *syntax.TestClause:
-		syntax.Walk(n.X, func(t syntax.Node) bool {
+		walk(n.X, func(t syntax.Node) bool {
 			if u, ok := t.(*syntax.UnaryTest); ok && (u.Op == syntax.TsVarSet || u.Op == syntax.TsRefVar) {
 				if w, ok := u.X.(*syntax.Word); ok {
 					if sw := staticWord(w); !sw.Opaque && sw.Text == "" {
@@ -226,7 +226,7 @@ func keyText(x syntax.ArithmExpr) string {
 // -A, or assigned a list whose first key is quoted.
 func assocNames(f *syntax.File) map[string]bool {
 	names := make(map[string]bool)
-	syntax.Walk(f, func(n syntax.Node) bool {
+	walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
 			for _, as := range n.Assigns {
@@ -344,7 +344,7 @@ func classicTestRefusal(name string, args []string) (string, bool) {
 		return "", false
 	}
 	var line string
-	syntax.Walk(expr, func(n syntax.Node) bool {
+	walk(expr, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.BinaryTest:
 			if n.Op == syntax.TsMatch || n.Op == syntax.TsNoMatch {

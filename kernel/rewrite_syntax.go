@@ -19,7 +19,7 @@ func rewriteScript(file *syntax.File) {
 		loops.list(stmts)
 		markBackgrounds(stmts)
 	}
-	syntax.Walk(file, func(n syntax.Node) bool {
+	walk(file, func(n syntax.Node) bool {
 		rewriteExpansion(n)
 		guardArithmNode(n)
 		switch n := n.(type) {

@@ -25,12 +25,12 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 	}
 	v := &s.check
 	*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}}
-	syntax.Walk(file, s.checkVisit)
+	walk(file, s.checkVisit)
 	if v.found != nil {
 		// A function may be called before it is defined: judge the
 		// commands again, knowing every function of the script.
 		*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}, funcs: v.found}
-		syntax.Walk(file, s.checkVisit)
+		walk(file, s.checkVisit)
 	}
 	issues, funcs, rewrite, needsTemp = append(v.issues, v.crash.issues...), v.found, v.rewrite, v.procSubst
 	*v = validation{} // hold nothing of the script between calls
@@ -111,7 +111,7 @@ func (s *Session) confinedRefusal(file *syntax.File) (string, bool) {
 		return "", false
 	}
 	found := false
-	syntax.Walk(file, func(n syntax.Node) bool {
+	walk(file, func(n syntax.Node) bool {
 		if _, ok := n.(*syntax.ProcSubst); ok {
 			found = true
 		}
