@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -337,6 +338,10 @@ func assocElems(as *syntax.Assign, valType string, add func(syntax.Pos, string, 
 // panics on. Arguments that do not parse are left to test, which fails
 // with status 2.
 func classicTestRefusal(name string, args []string) (string, bool) {
+	if !slices.ContainsFunc(args, refusableTestOp) {
+		// Both refusals need one of these operators among the words.
+		return "", false
+	}
 	p := classicParser{rem: args}
 	p.next()
 	expr := p.classicTest("[", false)
@@ -362,6 +367,16 @@ func classicTestRefusal(name string, args []string) (string, bool) {
 		return line == ""
 	})
 	return line, line != ""
+}
+
+// refusableTestOp reports a word that can make the operator of a test
+// classicTestRefusal refuses: a string comparison or -v/-R.
+func refusableTestOp(w string) bool {
+	switch w {
+	case "=", "==", "!=", "-v", "-R":
+		return true
+	}
+	return false
 }
 
 // classicParser is interp's testParser: test and [ parse their arguments

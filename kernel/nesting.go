@@ -455,8 +455,25 @@ func (sc *nestScanner) code() bool {
 		sc.word.WriteByte(c)
 	}
 	sc.i++
+	// The rest of a word's ordinary bytes, at once: each would come back
+	// here, to this same end, one step at a time.
+	for sc.i < len(sc.src) && !codeSpecial[sc.src[sc.i]] {
+		if c := sc.src[sc.i]; sc.plainWord {
+			if isKeywordByte(c) {
+				sc.word.WriteByte(c)
+			} else {
+				sc.plainWord = false
+			}
+		}
+		sc.i++
+	}
 	return false
 }
+
+// codeSpecial are the bytes code has a case for; any other byte goes to
+// its end, the byte of a word.
+var codeSpecial = [256]bool{' ': true, '\t': true, '\r': true, '\n': true, '#': true, '\\': true, '\'': true, '"': true,
+	'$': true, '`': true, '(': true, ')': true, '{': true, '}': true, ';': true, '&': true, '|': true, '<': true, '>': true}
 
 // standalone reports whether the byte n ahead ends a word.
 func (sc *nestScanner) standalone(n int) bool {

@@ -617,6 +617,9 @@ var procDev = sync.OnceValue(func() uint64 {
 // named reports a host error with the name the script gave rather than
 // the absolute path the opener used.
 func named(err error, name string) error {
+	if err == nil {
+		return nil
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}

@@ -19,9 +19,9 @@ func rewriteScript(file *syntax.File) {
 		loops.list(stmts)
 		markBackgrounds(stmts)
 	}
+	// Each node kind goes to the rewrites that act on it, in the order
+	// they apply: the expansion's, the arithmetic guard, then the rest.
 	walk(file, func(n syntax.Node) bool {
-		rewriteExpansion(n)
-		guardArithmNode(n)
 		switch n := n.(type) {
 		case *syntax.File:
 			loops.list(&n.Stmts)
@@ -40,6 +40,7 @@ func rewriteScript(file *syntax.File) {
 		case *syntax.CaseItem:
 			nested(&n.Stmts)
 		case *syntax.CmdSubst:
+			rewriteExpansion(n)
 			nested(&n.Stmts)
 		case *syntax.ProcSubst:
 			nested(&n.Stmts)
@@ -47,11 +48,16 @@ func rewriteScript(file *syntax.File) {
 			loops.alone(n)
 			rewriteDeclQuery(n)
 		case *syntax.ParamExp:
+			rewriteExpansion(n)
+			guardArithmNode(n)
 			renameBang(n)
 		case *syntax.BinaryTest:
 			quoteRegexLiterals(n)
 		case *syntax.Assign:
+			guardArithmNode(n)
 			unescapeAssignValue(n)
+		case *syntax.ArithmExp, *syntax.LetClause, *syntax.TestClause:
+			guardArithmNode(n)
 		}
 		return true
 	})
