@@ -169,30 +169,44 @@ func BenchmarkNewSession(b *testing.B) {
 
 // BenchmarkColdStart starts the built CLI, `shelter -c true`, a program
 // linking the kernel only (bench/testdata/kernelonly, without and with
-// the child subreaper the CLI turns on) and `bash -c true`, in turn,
-// once each per op. It reports each one's wall and CPU time (user+system
-// from the child's rusage) and the CPU ratios to bash.
-func BenchmarkColdStart(b *testing.B) { coldStart(b, "true") }
+// the child subreaper the CLI turns on), the deps program (linking what
+// the CLI links from other modules and doing nothing: the floor of the
+// CLI's start) and `bash -c true`, in turn, once each per op; where
+// there is a C compiler, the CLI built with cgo too ("shelter-cgo"). The
+// others are built with cgo off (buildBinaries). It reports each one's
+// wall and CPU time (user+system from the child's rusage), the CPU
+// ratios to bash and the CLI's CPU ratio to the deps program.
+func BenchmarkColdStart(b *testing.B) { coldStart(b, "true", true) }
 
 // BenchmarkColdStartExternals is BenchmarkColdStart with a script that
-// runs /bin/true twenty times: what each program a CLI script starts
-// adds to the start.
+// runs /bin/true twenty times, without the deps program and the cgo
+// build: what each program a CLI script starts adds to the start.
 func BenchmarkColdStartExternals(b *testing.B) {
-	coldStart(b, strings.Repeat("/bin/true\n", 20))
+	coldStart(b, strings.Repeat("/bin/true\n", 20), false)
 }
 
-func coldStart(b *testing.B, script string) {
+// coldStart starts the sides of BenchmarkColdStart with script; floors
+// adds the deps program and the CLI built with cgo.
+func coldStart(b *testing.B, script string, floors bool) {
 	bins := buildBinaries(b)
-	path := lookBash(b)
-	sides := []struct {
+	type side struct {
 		name string
 		argv []string
-	}{
+	}
+	sides := []side{
 		{"shelter", []string{bins.shelter, "-c", script}},
 		{"kernel", []string{bins.kernelOnly, "-c", script}},
 		{"kernel+subreaper", []string{bins.kernelOnly, "-subreaper", "-c", script}},
-		{"bash", []string{path, "-c", script}},
 	}
+	deps := -1
+	if floors {
+		deps = len(sides)
+		sides = append(sides, side{"deps", []string{bins.deps}})
+		if cgo := buildCgoCLI(b); cgo != "" {
+			sides = append(sides, side{"shelter-cgo", []string{cgo, "-c", script}})
+		}
+	}
+	sides = append(sides, side{"bash", []string{lookBash(b), "-c", script}})
 	wall := make([]time.Duration, len(sides))
 	cpu := make([]time.Duration, len(sides))
 	for b.Loop() {
@@ -212,6 +226,9 @@ func coldStart(b *testing.B, script string) {
 		}
 	}
 	b.ReportMetric(float64(wall[0])/float64(wall[bash]), "shelter/bash-wall")
+	if deps >= 0 {
+		b.ReportMetric(float64(cpu[0])/float64(cpu[deps]), "shelter/deps-cpu")
+	}
 }
 
 // idleSessions is how many sessions BenchmarkIdleSession holds at once.

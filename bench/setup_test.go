@@ -3,12 +3,18 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,29 +116,68 @@ func bash(tb testing.TB, path, script string) (string, int) {
 type binaries struct {
 	shelter    string // the CLI
 	kernelOnly string // bench/testdata/kernelonly
+	deps       string // bench/testdata/deps
 }
 
-// buildBinaries builds the CLI and the kernel-only program into a
-// temporary directory; it skips when there is no go command.
+// buildBinaries builds the CLI, the kernel-only program and the deps
+// program into a temporary directory, with cgo off, as a machine with Go
+// and no C compiler builds them (see goBuild); it skips when there is no
+// go command.
 func buildBinaries(tb testing.TB) binaries {
+	tb.Helper()
+	dir := tb.TempDir()
+	bins := binaries{
+		shelter:    filepath.Join(dir, "shelter"),
+		kernelOnly: filepath.Join(dir, "kernelonly"),
+		deps:       filepath.Join(dir, "deps"),
+	}
+	goBuild(tb, false, bins.shelter, "./cmd/shelter")
+	goBuild(tb, false, bins.kernelOnly, "./bench/testdata/kernelonly")
+	goBuild(tb, false, bins.deps, "./bench/testdata/deps")
+	return bins
+}
+
+// buildCgoCLI builds the CLI with cgo on, as `go build` does on a machine
+// with a C compiler; it returns "" when there is no C compiler.
+func buildCgoCLI(tb testing.TB) string {
+	tb.Helper()
+	cc, err := exec.Command(goCommand(tb), "env", "CC").Output()
+	if err != nil {
+		tb.Fatalf("go env CC: %v", err)
+	}
+	if _, err := exec.LookPath(strings.TrimSpace(string(cc))); err != nil {
+		return ""
+	}
+	out := filepath.Join(tb.TempDir(), "shelter-cgo")
+	goBuild(tb, true, out, "./cmd/shelter")
+	return out
+}
+
+// goBuild builds pkg, a path from the module's root, into out. The
+// build's cgo setting is explicit: with cgo the binary is linked
+// dynamically against the C library (os/user and net use it), which
+// costs about 1.5 ms of CPU at every start (docs/performance.md).
+func goBuild(tb testing.TB, cgo bool, out, pkg string) {
+	tb.Helper()
+	cmd := exec.Command(goCommand(tb), "build", "-o", out, pkg)
+	cmd.Dir = ".." // the module's root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if cgo {
+		cmd.Env[len(cmd.Env)-1] = "CGO_ENABLED=1"
+	}
+	if b, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+}
+
+// goCommand is the go command's path; it skips when there is none.
+func goCommand(tb testing.TB) string {
 	tb.Helper()
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		tb.Skip("no go command to build the CLI with")
 	}
-	dir := tb.TempDir()
-	bins := binaries{shelter: filepath.Join(dir, "shelter"), kernelOnly: filepath.Join(dir, "kernelonly")}
-	for _, b := range []struct{ out, pkg string }{
-		{bins.shelter, "./cmd/shelter"},
-		{bins.kernelOnly, "./bench/testdata/kernelonly"},
-	} {
-		cmd := exec.Command(gobin, "build", "-o", b.out, b.pkg)
-		cmd.Dir = ".." // the module's root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			tb.Fatalf("go build %s: %v\n%s", b.pkg, err, out)
-		}
-	}
-	return bins
+	return gobin
 }
 
 // start runs argv once with no input and returns what it printed, its
@@ -170,4 +215,67 @@ func heapInUse() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
+}
+
+// TestDepsProgramLinksTheCLIsDependencies checks that the deps program
+// imports exactly what shelter's packages linked into the CLI import from
+// outside the standard library and outside shelter, so that the floor it
+// measures moves with the CLI's dependencies.
+func TestDepsProgramLinksTheCLIsDependencies(t *testing.T) {
+	cmd := exec.Command(goCommand(t), "list", "-deps", "-json=ImportPath,Standard,Imports,Module", "./cmd/shelter")
+	cmd.Dir = ".." // the module's root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	type pkg struct {
+		ImportPath string
+		Standard   bool
+		Imports    []string
+		Module     *struct{ Main bool }
+	}
+	pkgs := map[string]pkg{}
+	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("go list: %v", err)
+		}
+		pkgs[p.ImportPath] = p
+	}
+	shelters := func(p pkg) bool { return p.Module != nil && p.Module.Main }
+	var want []string
+	for _, p := range pkgs {
+		if !shelters(p) {
+			continue
+		}
+		for _, path := range p.Imports {
+			if q := pkgs[path]; !q.Standard && !shelters(q) && !slices.Contains(want, path) {
+				want = append(want, path)
+			}
+		}
+	}
+	slices.Sort(want)
+
+	f, err := parser.ParseFile(token.NewFileSet(), "testdata/deps/main.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, spec := range f.Imports {
+		path, _ := strconv.Unquote(spec.Path.Value)
+		got = append(got, path)
+	}
+	for _, path := range want {
+		if !slices.Contains(got, path) {
+			t.Errorf("bench/testdata/deps does not import %s, which the CLI links", path)
+		}
+	}
+	for _, path := range got {
+		if !slices.Contains(want, path) {
+			t.Errorf("bench/testdata/deps imports %s, which no package of the CLI imports", path)
+		}
+	}
 }
