@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		subreaper = false
 	}
 	testscript.Main(m, map[string]func(){
-		"shelter":            func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"shelter":            main,
 		"shelter-config":     func() { os.Exit(printConfig(os.Args[1:], os.Stdout, os.Stderr)) },
 		"shelter-fullscreen": fullscreenMain,
 	})
