@@ -173,7 +173,7 @@ func BenchmarkNewSession(b *testing.B) {
 // the CLI links from other modules and doing nothing: the floor of the
 // CLI's start) and `bash -c true`, in turn, once each per op; where
 // there is a C compiler, the CLI built with cgo too ("shelter-cgo"). The
-// others are built with cgo off (buildBinaries). It reports each one's
+// others are built with CGO_ENABLED=0. It reports each one's
 // wall and CPU time (user+system from the child's rusage), the CPU
 // ratios to bash and the CLI's CPU ratio to the deps program.
 func BenchmarkColdStart(b *testing.B) { coldStart(b, "true", true) }
@@ -188,7 +188,7 @@ func BenchmarkColdStartExternals(b *testing.B) {
 // coldStart starts the sides of BenchmarkColdStart with script; floors
 // adds the deps program and the CLI built with cgo.
 func coldStart(b *testing.B, script string, floors bool) {
-	bins := buildBinaries(b)
+	bins := buildBinariesWith(b, "0")
 	type side struct {
 		name string
 		argv []string

@@ -120,10 +120,17 @@ type binaries struct {
 }
 
 // buildBinaries builds the CLI, the kernel-only program and the deps
-// program into a temporary directory, with cgo off, as a machine with Go
-// and no C compiler builds them (see goBuild); it skips when there is no
-// go command.
-func buildBinaries(tb testing.TB) binaries {
+// program into a temporary directory with the go command's own cgo
+// setting, so that a test links the packages `go test ./...` compiled
+// rather than compile the CLI's dependencies a second time; it skips when
+// there is no go command. A benchmark builds them with
+// buildBinariesWith(b, "0").
+func buildBinaries(tb testing.TB) binaries { return buildBinariesWith(tb, "") }
+
+// buildBinariesWith is buildBinaries with CGO_ENABLED=cgo: "0" builds
+// them as a machine with Go and no C compiler does (see goBuild), ""
+// leaves the go command's default.
+func buildBinariesWith(tb testing.TB, cgo string) binaries {
 	tb.Helper()
 	dir := tb.TempDir()
 	bins := binaries{
@@ -131,9 +138,9 @@ func buildBinaries(tb testing.TB) binaries {
 		kernelOnly: filepath.Join(dir, "kernelonly"),
 		deps:       filepath.Join(dir, "deps"),
 	}
-	goBuild(tb, false, bins.shelter, "./cmd/shelter")
-	goBuild(tb, false, bins.kernelOnly, "./bench/testdata/kernelonly")
-	goBuild(tb, false, bins.deps, "./bench/testdata/deps")
+	goBuild(tb, cgo, bins.shelter, "./cmd/shelter")
+	goBuild(tb, cgo, bins.kernelOnly, "./bench/testdata/kernelonly")
+	goBuild(tb, cgo, bins.deps, "./bench/testdata/deps")
 	return bins
 }
 
@@ -149,21 +156,20 @@ func buildCgoCLI(tb testing.TB) string {
 		return ""
 	}
 	out := filepath.Join(tb.TempDir(), "shelter-cgo")
-	goBuild(tb, true, out, "./cmd/shelter")
+	goBuild(tb, "1", out, "./cmd/shelter")
 	return out
 }
 
-// goBuild builds pkg, a path from the module's root, into out. The
-// build's cgo setting is explicit: with cgo the binary is linked
+// goBuild builds pkg, a path from the module's root, into out, with
+// CGO_ENABLED=cgo unless cgo is "". With cgo the binary is linked
 // dynamically against the C library (os/user and net use it), which
 // costs about 1.5 ms of CPU at every start (docs/performance.md).
-func goBuild(tb testing.TB, cgo bool, out, pkg string) {
+func goBuild(tb testing.TB, cgo, out, pkg string) {
 	tb.Helper()
 	cmd := exec.Command(goCommand(tb), "build", "-o", out, pkg)
 	cmd.Dir = ".." // the module's root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if cgo {
-		cmd.Env[len(cmd.Env)-1] = "CGO_ENABLED=1"
+	if cgo != "" {
+		cmd.Env = append(os.Environ(), "CGO_ENABLED="+cgo)
 	}
 	if b, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("go build %s: %v\n%s", pkg, err, b)
