@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"sync/atomic"
 	"time"
 
@@ -341,4 +342,13 @@ func (s *Session) cleanup() error {
 // devNull is the process's /dev/null, opened once and shared by every
 // session as the input of what has none: a session holds no descriptor
 // of its own.
-var devNull = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })
+var devNull = sync.OnceValues(func() (*os.File, error) {
+	// Not os.Open, which registers a character device with the runtime's
+	// poller: starting the poller costs about 0.1 ms of the process's
+	// start, for a file that never blocks.
+	fd, err := syscall.Open(os.DevNull, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: os.DevNull, Err: err}
+	}
+	return os.NewFile(uintptr(fd), os.DevNull), nil
+})
