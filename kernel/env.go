@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 )
@@ -44,21 +45,37 @@ func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]
 }
 
 // mapEnviron is a session's starting variables as mvdan/sh's environment,
-// each one exported and a string. It answers from the map itself, which
-// nothing changes once the session started, so that a session's start
-// copies and sorts nothing; whoever lists variables sorts them.
-type mapEnviron map[string]string
+// each one exported and a string. It answers Get from the map itself,
+// which nothing changes once the session started, and Each, which every
+// call's run asks once or more, from a list of the variables made on the
+// first Each; so a session's start copies and sorts nothing, and whoever
+// lists variables sorts them.
+type mapEnviron struct {
+	vars map[string]string
+	once sync.Once
+	list []namedVar
+}
 
-func (m mapEnviron) Get(name string) expand.Variable {
-	if v, ok := m[name]; ok {
+type namedVar struct{ name, value string }
+
+func newMapEnviron(vars map[string]string) *mapEnviron { return &mapEnviron{vars: vars} }
+
+func (m *mapEnviron) Get(name string) expand.Variable {
+	if v, ok := m.vars[name]; ok {
 		return expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}
 	}
 	return expand.Variable{}
 }
 
-func (m mapEnviron) Each(f func(name string, vr expand.Variable) bool) {
-	for name, v := range m {
-		if !f(name, expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}) {
+func (m *mapEnviron) Each(f func(name string, vr expand.Variable) bool) {
+	m.once.Do(func() {
+		m.list = make([]namedVar, 0, len(m.vars))
+		for name, v := range m.vars {
+			m.list = append(m.list, namedVar{name, v})
+		}
+	})
+	for _, v := range m.list {
+		if !f(v.name, expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v.value}) {
 			return
 		}
 	}
