@@ -419,7 +419,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		Jobs:       s.jobs.running(),
 		Data:       state.result(),
 	}
-	var over *memoryError
+	over, overMemory := errors.AsType[*memoryError](bctx.b.endedBy())
 	switch {
 	case crash != nil:
 		res.ExitCode = 2
@@ -427,7 +427,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		fmt.Fprintf(errOut, "shelter: the interpreter failed on this script: %v\n", crash)
 	case errors.Is(bctx.b.endedBy(), errTooDeep) && ctx.Err() == nil:
 		res.ExitCode = 2
-	case errors.As(bctx.b.endedBy(), &over) && ctx.Err() == nil:
+	case overMemory && ctx.Err() == nil:
 		res.ExitCode = 1
 		fmt.Fprintln(errOut, over.Error())
 	case ctx.Err() != nil || state.interrupted.Load():
@@ -554,16 +554,15 @@ func exitCode(err error) int {
 	if err == nil {
 		return 0
 	}
-	var es interp.ExitStatus
-	if errors.As(err, &es) {
+	if es, ok := errors.AsType[interp.ExitStatus](err); ok {
 		return int(es)
 	}
 	return 1
 }
 
 func isExitStatus(err error) bool {
-	var es interp.ExitStatus
-	return errors.As(err, &es)
+	_, ok := errors.AsType[interp.ExitStatus](err)
+	return ok
 }
 
 func parseIssue(err error) Issue {
