@@ -50,6 +50,9 @@ func visible(stmts []*syntax.Stmt) []*syntax.Stmt {
 }
 
 func rewriteAdded(st *syntax.Stmt) bool {
+	if loopAdded(st) {
+		return true
+	}
 	switch c := st.Cmd.(type) {
 	case *syntax.CallExpr:
 		return len(c.Args) > 0 && strings.HasPrefix(c.Args[0].Lit(), internalPrefix) && c.Args[0].Lit() != internalPrefix+"cat"
@@ -200,7 +203,7 @@ func (p *funcPrinter) command(cmd syntax.Command, ind int) {
 			}
 			p.b.WriteString(strings.Join(words, " ") + ";\n")
 		case *syntax.CStyleLoop:
-			p.b.WriteString("for ((" + strings.Join(minified(c), "; ") + "))\n")
+			p.b.WriteString("for ((" + strings.Join(minified(loopAsWritten(c)), "; ") + "))\n")
 		}
 		p.b.WriteString(in + "do\n")
 		p.body(c.Do, ind+4)

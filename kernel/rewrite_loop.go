@@ -14,30 +14,42 @@ import (
 // condition fails, and its status is that of the last command it ran (0
 // when none ran, or after break and continue).
 //
-// The rewrite keeps bash's meaning: each such loop is followed by
-// loop-end, and its body ends with loop-keep:
+// The rewrite keeps bash's meaning with arithmetic, which the interpreter
+// evaluates without a command (no call handler, nothing for set -x to
+// print); only a loop whose last iteration failed runs a command more, at
+// its end. With V for loopStatusVar:
 //
-//	for ((…)); do BODY; loop-keep "$?"; done; loop-end && builtin :
+//	for ((V && (V = 0), INIT; COND; POST)); do
+//		BODY
+//		(( $? ? (V = $?) : !(V && (V = 0)) ))
+//	done
+//	[[ ! -v V ]] || { loop-end && ((1)); }
 //
-// loop-keep notes the body's status in loopStatusVar and answers 0, so the
-// loop goes on; loop-end answers the noted status and forgets it. break
-// and continue forget it too (containLoop), as their own status is 0. The
-// variable is an ordinary one of the shell, so a subshell or a pipeline
-// stage has its own, and it is set only while a failed iteration is the
-// latest one. `loop-end && builtin :` has loop-end's status, but set -e does not
-// end the shell for it: the loop's status comes from a body whose last
-// command set -e let fail (an && list, say), and bash goes on then too.
+// The note at the end of the body keeps a failed body's status in V, and
+// sets V back to 0 when a body succeeds after one failed; its own status
+// is 0 either way, so the loop goes on. A body that succeeds after none
+// failed costs two reads ($? and V) and no write. loop-end answers V's
+// status and unsets V; break and continue unset it too (containLoop), as
+// their own status is 0. INIT's reset forgets a status that a loop left
+// when return or exit skipped its end, so that a loop that runs no
+// iteration has status 0. V is an ordinary variable of the shell, so a
+// subshell or a pipeline stage has its own; it is set only from a failed
+// iteration to the loop's end, and declare -p does not show it.
 //
-// A loop in a list of statements gets loop-end after it in the list; one
+// `loop-end && ((1))` has loop-end's status, but set -e does not end the
+// shell for it: the loop's status comes from a body whose last command
+// set -e let fail (an && list, say), and bash goes on then too.
+//
+// A loop in a list of statements gets the end after it in the list; one
 // that stands alone (a pipeline stage, an operand of && or ||, `!`, `&`)
 // becomes a group of the two, where mvdan/sh's set -e does end the shell
 // on that status. One difference stays: from the second iteration on, $?
-// at the start of the body is 0 (loop-keep's), where bash has the
-// previous iteration's.
+// at the start of the body is 0 (the note's), where bash has the previous
+// iteration's.
 const loopStatusVar = "SHELTER_LOOP_STATUS"
 
 // loopRewrite rewrites the loops; it needs no state, as a rewritten loop
-// is known by the loop-keep its body ends with.
+// is known by the note its body ends with.
 type loopRewrite struct{}
 
 // list rewrites the loops of a list of statements in place.
@@ -77,59 +89,177 @@ func (loopRewrite) loop(st *syntax.Stmt) *syntax.ForClause {
 	if _, ok := fc.Loop.(*syntax.CStyleLoop); !ok {
 		return nil
 	}
-	if n := len(fc.Do); n > 0 {
-		if call, ok := fc.Do[n-1].Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == internalPrefix+"loop-keep" {
-			return nil // rewritten already
-		}
+	if n := len(fc.Do); n > 0 && isLoopNote(fc.Do[n-1]) {
+		return nil // rewritten already
 	}
 	return fc
 }
 
-// rewrite appends loop-keep to fc's body and returns its loop-end.
+// rewrite adds the reset to fc's INIT and the note to its body, and
+// returns the loop's end.
 func (loopRewrite) rewrite(fc *syntax.ForClause) *syntax.Stmt {
 	at := fc.DonePos
-	fc.Do = append(fc.Do, callStmt(at, litWord(internalPrefix+"loop-keep"), quotedParam("?")))
+	cl := fc.Loop.(*syntax.CStyleLoop)
+	if cl.Init == nil {
+		cl.Init = loopReset()
+	} else {
+		cl.Init = &syntax.BinaryArithm{OpPos: cl.Init.Pos(), Op: syntax.Comma, X: loopReset(), Y: cl.Init}
+	}
+	// (( $? ? (V = $?) : !(V && (V = 0)) ))
+	note := &syntax.BinaryArithm{Op: syntax.TernQuest, X: statusParam(), Y: &syntax.BinaryArithm{
+		Op: syntax.TernColon,
+		X:  paren(assignArith(statusParam())),
+		Y:  &syntax.UnaryArithm{Op: syntax.Not, X: paren(loopReset())},
+	}}
+	fc.Do = append(fc.Do, &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: note}})
+	// [[ ! -v V ]] || { loop-end && ((1)); }
+	unset := &syntax.TestClause{Left: at, Right: at, X: &syntax.UnaryTest{Op: syntax.TsNot, X: &syntax.UnaryTest{Op: syntax.TsVarSet, X: litWord(loopStatusVar)}}}
+	end := &syntax.BinaryCmd{Op: syntax.AndStmt, X: callStmt(at, litWord(internalPrefix+"loop-end")), Y: &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: litWord("1")}}}
 	return &syntax.Stmt{Position: at, Cmd: &syntax.BinaryCmd{
-		Op: syntax.AndStmt,
-		X:  callStmt(at, litWord(internalPrefix+"loop-end")),
-		Y:  callStmt(at, litWord("builtin"), litWord(":")),
+		Op: syntax.OrStmt,
+		X:  &syntax.Stmt{Position: at, Cmd: unset},
+		Y:  &syntax.Stmt{Position: at, Cmd: end},
 	}}
 }
 
-// containLoop answers loop-keep and loop-end, and makes break and
-// continue forget a noted status; ok is false for any other command.
+// loopReset is `V && (V = 0)`: V is 0 after it, and set only if it was.
+func loopReset() *syntax.BinaryArithm {
+	return &syntax.BinaryArithm{Op: syntax.AndArit, X: litWord(loopStatusVar), Y: paren(assignArith(litWord("0")))}
+}
+
+// assignArith is `V = x`.
+func assignArith(x syntax.ArithmExpr) *syntax.BinaryArithm {
+	return &syntax.BinaryArithm{Op: syntax.Assgn, X: litWord(loopStatusVar), Y: x}
+}
+
+func paren(x syntax.ArithmExpr) *syntax.ParenArithm {
+	return &syntax.ParenArithm{X: x}
+}
+
+// statusParam is the word $?, with no position: no script wrote it.
+func statusParam() *syntax.Word {
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: "?"}}}}
+}
+
+// isLoopNote reports whether st is the note a rewritten loop's body ends
+// with.
+func isLoopNote(st *syntax.Stmt) bool {
+	ac, ok := st.Cmd.(*syntax.ArithmCmd)
+	if !ok {
+		return false
+	}
+	b, ok := ac.X.(*syntax.BinaryArithm)
+	if !ok || b.Op != syntax.TernQuest {
+		return false
+	}
+	c, ok := b.Y.(*syntax.BinaryArithm)
+	if !ok || c.Op != syntax.TernColon {
+		return false
+	}
+	p, ok := c.X.(*syntax.ParenArithm)
+	return ok && assignsLoopStatus(p.X)
+}
+
+// isLoopEnd reports whether st is the end the rewrite put after a loop.
+func isLoopEnd(st *syntax.Stmt) bool {
+	b, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.OrStmt {
+		return false
+	}
+	tc, ok := b.X.Cmd.(*syntax.TestClause)
+	if !ok {
+		return false
+	}
+	not, ok := tc.X.(*syntax.UnaryTest)
+	if !ok || not.Op != syntax.TsNot {
+		return false
+	}
+	set, ok := not.X.(*syntax.UnaryTest)
+	if !ok || set.Op != syntax.TsVarSet {
+		return false
+	}
+	w, ok := set.X.(*syntax.Word)
+	return ok && w.Lit() == loopStatusVar
+}
+
+// assignsLoopStatus reports whether x is `V = …`.
+func assignsLoopStatus(x syntax.ArithmExpr) bool {
+	b, ok := x.(*syntax.BinaryArithm)
+	if !ok || b.Op != syntax.Assgn {
+		return false
+	}
+	w, ok := b.X.(*syntax.Word)
+	return ok && w.Lit() == loopStatusVar
+}
+
+// isLoopReset reports whether x is INIT's reset.
+func isLoopReset(x syntax.ArithmExpr) bool {
+	b, ok := x.(*syntax.BinaryArithm)
+	if !ok || b.Op != syntax.AndArit {
+		return false
+	}
+	w, ok := b.X.(*syntax.Word)
+	if !ok || w.Lit() != loopStatusVar {
+		return false
+	}
+	p, ok := b.Y.(*syntax.ParenArithm)
+	return ok && assignsLoopStatus(p.X)
+}
+
+// loopAdded reports whether st is a statement the loop rewrite added.
+func loopAdded(st *syntax.Stmt) bool {
+	return isLoopNote(st) || isLoopEnd(st)
+}
+
+// loopAsWritten is fc as the script wrote its (( )) part: without the
+// reset in INIT. fc itself is left as it is.
+func loopAsWritten(fc *syntax.ForClause) *syntax.ForClause {
+	cl, ok := fc.Loop.(*syntax.CStyleLoop)
+	if !ok || cl.Init == nil {
+		return fc
+	}
+	init := cl.Init
+	switch {
+	case isLoopReset(init):
+		init = nil
+	default:
+		b, ok := init.(*syntax.BinaryArithm)
+		if !ok || b.Op != syntax.Comma || !isLoopReset(b.X) {
+			return fc
+		}
+		init = b.Y
+	}
+	cl2 := *cl
+	cl2.Init = init
+	fc2 := *fc
+	fc2.Loop = &cl2
+	return &fc2
+}
+
+// containLoop answers loop-end, and makes break and continue forget a
+// noted status; ok is false for any other command.
 func containLoop(env expand.Environ, args []string) (next []string, ok bool) {
 	switch args[0] {
-	case internalPrefix + "loop-keep", internalPrefix + "loop-end", "break", "continue":
+	case internalPrefix + "loop-end", "break", "continue":
 	default:
 		return nil, false
 	}
 	noted := env.Get(loopStatusVar)
-	switch args[0] {
-	case internalPrefix + "loop-keep":
-		n, _ := strconv.Atoi(args[1])
-		switch {
-		case n == 0 && !noted.IsSet(), noted.IsSet() && noted.String() == args[1]:
-			return []string{"builtin", ":"}, true // the cheapest status 0
-		case n == 0:
-			return []string{"eval", "unset " + loopStatusVar}, true
-		}
-		return []string{"eval", loopStatusVar + "=" + strconv.Itoa(n)}, true
-	case internalPrefix + "loop-end":
-		if !noted.IsSet() {
+	if !noted.IsSet() {
+		if args[0] == internalPrefix+"loop-end" {
 			return []string{"builtin", ":"}, true
 		}
-		n, _ := strconv.Atoi(noted.String())
-		return []string{"eval", "unset " + loopStatusVar + "; " + quoteWord(statusWord) + " " + strconv.Itoa(n)}, true
-	case "break", "continue":
-		if !noted.IsSet() {
-			return nil, false
-		}
-		words := make([]string, len(args))
-		for i, a := range args {
-			words[i] = quoteWord(a)
-		}
-		return []string{"eval", "unset " + loopStatusVar + "; " + strings.Join(words, " ")}, true
+		return nil, false
 	}
-	return nil, false
+	if args[0] == internalPrefix+"loop-end" {
+		if n, _ := strconv.Atoi(noted.String()); n != 0 {
+			return []string{"eval", "unset " + loopStatusVar + "; " + quoteWord(statusWord) + " " + strconv.Itoa(n)}, true
+		}
+		return []string{"eval", "unset " + loopStatusVar}, true
+	}
+	words := make([]string, len(args))
+	for i, a := range args {
+		words[i] = quoteWord(a)
+	}
+	return []string{"eval", "unset " + loopStatusVar + "; " + strings.Join(words, " ")}, true
 }

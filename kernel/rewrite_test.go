@@ -41,3 +41,19 @@ func TestRewritesKeepBashMeaning(t *testing.T) {
 		}
 	}
 }
+
+// The statements the loop rewrite adds do not show: set -x traces none of
+// them while no iteration failed, and declare -f prints each loop as the
+// script wrote it.
+func TestLoopRewriteUnseen(t *testing.T) {
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
+	res := run(t, s, `set -x; for ((i=0;i<2;i++)); do true; done; for ((;i<4;i++)); do false; true; done`)
+	if want := "+ true\n+ true\n+ false\n+ true\n+ false\n+ true\n"; res.Stderr != want || res.ExitCode != 0 {
+		t.Errorf("set -x traced %q (exit %d), want %q", res.Stderr, res.ExitCode, want)
+	}
+	res = run(t, s, `f() { for ((;;)); do break; done; for ((i=0; i<2; )); do false; done | cat; }; declare -f f`)
+	want := "f () \n{ \n    for ((; ; ))\n    do\n        break;\n    done;\n    for ((i=0; i<2; ))\n    do\n        false;\n    done | cat\n}\n"
+	if res.Stdout != want {
+		t.Errorf("declare -f printed %q, want %q", res.Stdout, want)
+	}
+}
