@@ -21,20 +21,24 @@ import (
 //
 //	for ((V && (V = 0), INIT; COND; POST)); do
 //		BODY
-//		(( $? ? (V = $?) : !(V && (V = 0)) ))
+//		(( !(10#${V-}$?) || ($? ? (V = $?) : !(V = 0)) ))
 //	done
 //	[[ ! -v V ]] || { loop-end && ((1)); }
 //
 // The note at the end of the body keeps a failed body's status in V, and
 // sets V back to 0 when a body succeeds after one failed; its own status
-// is 0 either way, so the loop goes on. A body that succeeds after none
-// failed costs two reads ($? and V) and no write. loop-end answers V's
-// status and unsets V; break and continue unset it too (containLoop), as
-// their own status is 0. INIT's reset forgets a status that a loop left
-// when return or exit skipped its end, so that a loop that runs no
-// iteration has status 0. V is an ordinary variable of the shell, so a
-// subshell or a pipeline stage has its own; it is set only from a failed
-// iteration to the loop's end, and declare -p does not show it.
+// is 0 either way, so the loop goes on. A body that succeeds while nothing
+// is noted costs one word, 10#${V-}$?, which is 0 then: the interpreter
+// expands each word of arithmetic on its own (a lookup of IFS, at least),
+// and reads a bare name that is unset, or a 0, as a number that fails to
+// parse, an error it allocates; the word is spelt so that the common case
+// does neither. loop-end answers V's status and unsets V; break and
+// continue unset it too (containLoop), as their own status is 0. INIT's
+// reset forgets a status that a loop left when return or exit skipped its
+// end, so that a loop that runs no iteration has status 0. V is an
+// ordinary variable of the shell, so a subshell or a pipeline stage has
+// its own; it is set only from a failed iteration to the loop's end, and
+// declare -p does not show it.
 //
 // `loop-end && ((1))` has loop-end's status, but set -e does not end the
 // shell for it: the loop's status comes from a body whose last command
@@ -105,12 +109,21 @@ func (loopRewrite) rewrite(fc *syntax.ForClause) *syntax.Stmt {
 	} else {
 		cl.Init = &syntax.BinaryArithm{OpPos: cl.Init.Pos(), Op: syntax.Comma, X: loopReset(), Y: cl.Init}
 	}
-	// (( $? ? (V = $?) : !(V && (V = 0)) ))
-	note := &syntax.BinaryArithm{Op: syntax.TernQuest, X: statusParam(), Y: &syntax.BinaryArithm{
-		Op: syntax.TernColon,
-		X:  paren(assignArith(statusParam())),
-		Y:  &syntax.UnaryArithm{Op: syntax.Not, X: paren(loopReset())},
+	// (( !(10#${V-}$?) || ($? ? (V = $?) : !(V = 0)) ))
+	noted := &syntax.Word{Parts: []syntax.WordPart{
+		&syntax.Lit{Value: "10#"},
+		&syntax.ParamExp{Param: &syntax.Lit{Value: loopStatusVar}, Exp: &syntax.Expansion{Op: syntax.DefaultUnset}},
+		statusParam().Parts[0],
 	}}
+	note := &syntax.BinaryArithm{
+		Op: syntax.OrArit,
+		X:  &syntax.UnaryArithm{Op: syntax.Not, X: paren(noted)},
+		Y: paren(&syntax.BinaryArithm{Op: syntax.TernQuest, X: statusParam(), Y: &syntax.BinaryArithm{
+			Op: syntax.TernColon,
+			X:  paren(assignArith(statusParam())),
+			Y:  &syntax.UnaryArithm{Op: syntax.Not, X: paren(assignArith(litWord("0")))},
+		}}),
+	}
 	fc.Do = append(fc.Do, &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: note}})
 	// [[ ! -v V ]] || { loop-end && ((1)); }
 	unset := &syntax.TestClause{Left: at, Right: at, X: &syntax.UnaryTest{Op: syntax.TsNot, X: &syntax.UnaryTest{Op: syntax.TsVarSet, X: litWord(loopStatusVar)}}}
@@ -149,15 +162,23 @@ func isLoopNote(st *syntax.Stmt) bool {
 		return false
 	}
 	b, ok := ac.X.(*syntax.BinaryArithm)
-	if !ok || b.Op != syntax.TernQuest {
+	if !ok || b.Op != syntax.OrArit {
 		return false
 	}
-	c, ok := b.Y.(*syntax.BinaryArithm)
+	p, ok := b.Y.(*syntax.ParenArithm)
+	if !ok {
+		return false
+	}
+	t, ok := p.X.(*syntax.BinaryArithm)
+	if !ok || t.Op != syntax.TernQuest {
+		return false
+	}
+	c, ok := t.Y.(*syntax.BinaryArithm)
 	if !ok || c.Op != syntax.TernColon {
 		return false
 	}
-	p, ok := c.X.(*syntax.ParenArithm)
-	return ok && assignsLoopStatus(p.X)
+	a, ok := c.X.(*syntax.ParenArithm)
+	return ok && assignsLoopStatus(a.X)
 }
 
 // isLoopEnd reports whether st is the end the rewrite put after a loop.
