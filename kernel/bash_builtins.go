@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -53,17 +54,37 @@ func init() {
 
 // echoCall writes echo's output whole, in the call handler.
 func (s *Session) echoCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
-	return s.wrote(ctx, hc, "echo", echoOutput(args[1:]), 0)
+	buf := echoBuffers.Get().(*[]byte)
+	out := appendEcho((*buf)[:0], args[1:])
+	next := wroteArgv(hc, s.writeBytes(ctx, hc, "echo", out), 0)
+	if cap(out) <= maxEchoBuffer {
+		*buf = out[:0]
+		echoBuffers.Put(buf)
+	}
+	return next
 }
+
+// echoBuffers are echo's output buffers, kept from one echo to the next:
+// an echo in a loop would allocate one per line. A buffer that grew past
+// maxEchoBuffer is let go.
+var echoBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxEchoBuffer = 64 << 10
 
 // wrote writes a builtin's output whole from the call handler and gives
 // the argv that ends the command with status: a command the interpreter
 // answers at once, as the exec handler would cost a second handler call.
 func (s *Session) wrote(ctx context.Context, hc interp.HandlerContext, name, out string, status int) []string {
-	if st := s.writeOut(ctx, hc, name, out); st == sigpipeStatus {
+	return wroteArgv(hc, s.writeOut(ctx, hc, name, out), status)
+}
+
+// wroteArgv is wrote's argv once the write gave the status written
+// (writeOut's).
+func wroteArgv(hc interp.HandlerContext, written, status int) []string {
+	if written == sigpipeStatus {
 		return []string{internalPrefix + "sigpipe"}
-	} else if st != 0 {
-		status = st
+	} else if written != 0 {
+		status = written
 	}
 	if r := handlerRunner(hc); status == 0 && r != nil && r.Funcs[":"] == nil {
 		return colonArgv
@@ -78,21 +99,30 @@ var colonArgv = []string{":"}
 // replacedBuiltin answers args when shelter replaces that builtin; a
 // function of the name wins unless bypass (builtin NAME, command NAME).
 func (s *Session) replacedBuiltin(ctx context.Context, args []string, bypass bool) ([]string, bool) {
+	c := command{hc: interp.HandlerCtx(ctx)}
+	if !bypass {
+		c.st = s.callOf(ctx)
+	}
+	return s.replaced(ctx, &c, args, bypass)
+}
+
+// replaced is replacedBuiltin for the call handler, which looked c up.
+func (s *Session) replaced(ctx context.Context, c *command, args []string, bypass bool) ([]string, bool) {
 	b := bashBuiltins[args[0]]
-	if b == nil || !bypass && s.callOf(ctx).hasFunc(args[0]) {
+	if b == nil || !bypass && c.st.hasFunc(args[0]) {
 		return nil, false
 	}
-	return b(s, ctx, interp.HandlerCtx(ctx), args), true
+	return b(s, ctx, c.hc, args), true
 }
 
 // builtinCall answers `builtin NAME ARGS`: shelter's own job control for
 // kill, jobs and wait, shelter's replacements, mvdan's for the rest.
-func (s *Session) builtinCall(ctx context.Context, args []string) ([]string, bool) {
+func (s *Session) builtinCall(ctx context.Context, c *command, args []string) ([]string, bool) {
 	rest := args[1:]
 	if len(rest) == 0 {
 		return nil, false
 	}
-	if next, ok := s.replacedBuiltin(ctx, rest, true); ok {
+	if next, ok := s.replaced(ctx, c, rest, true); ok {
 		return next, true
 	}
 	if s.tools[rest[0]] != nil && interp.IsBuiltin(rest[0]) {

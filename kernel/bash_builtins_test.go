@@ -84,6 +84,11 @@ var bashBuiltinCases = []string{
 	`:() { echo colon; }; echo hi; echo rc=$?; printf '%s\n' a; echo rc=$?; printf '%d\n' z; echo rc=$?`,
 	`echo() { builtin echo "f:$*"; }; echo a; command echo b; builtin echo c`,
 	`echo -n a; echo -e 'b\tc'; echo -; echo -- x; echo; printf ''; echo rc=$?`,
+	// echo's buffers, kept from one echo to the next: a line longer than
+	// what is kept, lines after it, lines of concurrent pipeline stages
+	`x=$(printf '%070000d' 0); echo "$x" | wc -c; echo a; echo "$x$x" | wc -c; echo b`,
+	`for i in 1 2 3; do echo "a$i"; done | { echo "b"; cat; } | sort | tr -d '\n'; echo`,
+	`x=$(echo one; echo two); echo "$x|$(echo -n three)"`,
 	// a writer on a closed pipe
 	`while true; do echo x; done | head -1`,
 	`set -o pipefail; while :; do printf 'y\n'; done | head -1; echo $?`,

@@ -24,6 +24,20 @@ func (s *Session) writeOut(ctx context.Context, hc interp.HandlerContext, name, 
 		return 0
 	}
 	_, err := io.WriteString(s.bounded(ctx, hc.Stdout), p)
+	return writeStatus(hc, name, err)
+}
+
+// writeBytes is writeOut for output built in a buffer.
+func (s *Session) writeBytes(ctx context.Context, hc interp.HandlerContext, name string, p []byte) int {
+	if len(p) == 0 {
+		return 0
+	}
+	_, err := s.bounded(ctx, hc.Stdout).Write(p)
+	return writeStatus(hc, name, err)
+}
+
+// writeStatus is the status of a command whose write ended with err.
+func writeStatus(hc interp.HandlerContext, name string, err error) int {
 	switch {
 	case err == nil:
 		return 0

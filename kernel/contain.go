@@ -167,8 +167,8 @@ func byteSize(n int64) string {
 // It answers the commands shelter's script preparation inserts (jobs,
 // `$(<file)`), notes EXIT traps, and ends the call when it outgrew its
 // memory budget. ok is false when the command goes on as usual.
-func (s *Session) containCall(ctx context.Context, args []string) (next []string, ok bool) {
-	hc := interp.HandlerCtx(ctx)
+func (s *Session) containCall(ctx context.Context, c *command, args []string) (next []string, ok bool) {
+	hc := c.hc
 	b := budgetOf(ctx)
 	if b != nil {
 		if err := b.checkHeld(hc); err != nil {
@@ -190,9 +190,9 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 	if next, ok := containLoop(hc.Env, args); ok {
 		return next, true
 	}
-	st := s.callOf(ctx)
+	st := c.st
 	if strings.HasPrefix(args[0], internalPrefix+"bg-") {
-		if st == nil || jobOf(ctx) != nil {
+		if st == nil || c.job != nil {
 			return []string{"builtin", ":"}, true // a job's: kill does not know them
 		}
 		if next, ok := st.bg.contain(hc, args); ok {
@@ -202,7 +202,7 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 	switch args[0] {
 	case internalPrefix + "job":
 		i, _ := strconv.Atoi(args[1])
-		if st == nil || jobOf(ctx) != nil || i >= len(st.jobs) {
+		if st == nil || c.job != nil || i >= len(st.jobs) {
 			return statusArgv(2), true
 		}
 		if s.startJob(st.runner, st.jobs[i], st.out, st.errOut) == nil {
@@ -212,7 +212,7 @@ func (s *Session) containCall(ctx context.Context, args []string) (next []string
 	case internalPrefix + "cat":
 		return statusArgv(s.catShortcut(ctx, hc, b)), true
 	case "trap":
-		if st != nil && jobOf(ctx) == nil {
+		if st != nil && c.job == nil {
 			st.trapCall(args)
 		}
 	}

@@ -11,13 +11,13 @@ import (
 // handler, see bashBuiltins), building the whole output first and writing
 // it once.
 
-// echoOutput is what echo prints for its arguments, as bash's echo: a
-// leading word of only n, e and E letters after a dash is a flag (-neE),
-// anything else (-x, -n-) a word; with -e, escapes expand and \c ends
-// the output.
-func echoOutput(args []string) string {
+// appendEcho appends to dst what echo prints for its arguments, as bash's
+// echo: a leading word of only n, e and E letters after a dash is a flag
+// (-neE), anything else (-x, -n-) a word; with -e, escapes expand and \c
+// ends the output.
+func appendEcho(dst []byte, args []string) []byte {
 	if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
-		return args[0] + "\n"
+		return append(append(dst, args[0]...), '\n')
 	}
 	newline, escapes := true, false
 	for len(args) > 0 && isEchoFlags(args[0]) {
@@ -33,25 +33,23 @@ func echoOutput(args []string) string {
 		}
 		args = args[1:]
 	}
-	var b strings.Builder
 	for i, arg := range args {
 		if i > 0 {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 		}
 		if escapes {
 			var stop bool
 			arg, stop = expandEscapes(arg, escapeEcho)
 			if stop {
-				b.WriteString(arg)
-				return b.String()
+				return append(dst, arg...)
 			}
 		}
-		b.WriteString(arg)
+		dst = append(dst, arg...)
 	}
 	if newline {
-		b.WriteByte('\n')
+		dst = append(dst, '\n')
 	}
-	return b.String()
+	return dst
 }
 
 func isEchoFlags(w string) bool {

@@ -27,49 +27,52 @@ const internalPrefix = "\x00shelter:"
 // after expansion. It reroutes the names shelter answers itself and resets
 // the call's data, which belongs to the last command only.
 func (s *Session) callHandler(ctx context.Context, args []string) ([]string, error) {
-	if j := jobOf(ctx); j != nil && s.jobs.ended(j) {
+	c := s.commandOf(ctx)
+	if c.job != nil && s.jobs.ended(c.job) {
 		// kill ended the job: it runs nothing more.
 		return nil, errJobKilled
 	}
-	if next, ok := s.containCall(ctx, args); ok {
+	if next, ok := s.containCall(ctx, &c, args); ok {
 		return next, nil
 	}
-	if args[0] == "hash" {
+	name := args[0]
+	switch name {
+	case "hash":
 		s.paths.Store(nil)
+	case "kill":
+		if c.st != nil && c.job == nil {
+			// kill "$!" of a nested background: its pids, then kill as usual.
+			if pids, ok := c.st.bg.killArgs(c.hc, args); ok {
+				args = pids
+			}
+		}
 	}
 	if parsesLater(args) {
 		// What it parses may hold a process substitution, which the
 		// static pass did not see.
 		s.tmp.ensure()
 	}
-	if st := s.callOf(ctx); args[0] == "kill" && st != nil && jobOf(ctx) == nil {
-		// kill "$!" of a nested background: its pids, then kill as usual.
-		if pids, ok := st.bg.killArgs(interp.HandlerCtx(ctx), args); ok {
-			args = pids
-		}
-	}
-	if st := s.callOf(ctx).forResult(interp.HandlerCtx(ctx).Stdout); st != nil {
+	if st := c.st.forResult(c.hc.Stdout); st != nil {
 		st.setData(nil)
 	}
 	if next, ok := statusWordArgv(args); ok {
 		return next, nil
 	}
-	name := args[0]
 	if name == "builtin" {
-		if next, ok := s.builtinCall(ctx, args); ok {
+		if next, ok := s.builtinCall(ctx, &c, args); ok {
 			return next, nil
 		}
 		return args, nil
 	}
 	if name == "command" && len(args) > 1 && !isFlag(args[1]) {
-		if next, ok := s.replacedBuiltin(ctx, args[1:], true); ok {
+		if next, ok := s.replaced(ctx, &c, args[1:], true); ok {
 			return next, nil
 		}
 	}
 	if name == "command" && len(args) > 1 {
 		switch {
 		case isFlag(args[1]):
-			return s.commandCall(ctx, interp.HandlerCtx(ctx), args), nil
+			return s.commandCall(ctx, c.hc, args), nil
 		case interp.IsBuiltin(args[1]) && s.tools[args[1]] != nil:
 			// `command jobs` would reach mvdan's builtin directly.
 			args, name = args[1:], args[1]
@@ -77,7 +80,7 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 			return args, nil
 		}
 	}
-	if next, ok := s.replacedBuiltin(ctx, args, false); ok {
+	if next, ok := s.replaced(ctx, &c, args, false); ok {
 		return next, nil
 	}
 	if name == "wait" && !s.waitsForJobs(ctx, args) {
@@ -91,6 +94,19 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 		return out, nil
 	}
 	return args, nil
+}
+
+// command is what the call handler finds in a command's context, looked
+// up once: each lookup walks the context's chain of parents, and a plain
+// builtin such as echo needs them all.
+type command struct {
+	hc  interp.HandlerContext
+	st  *callState // the call it belongs to (callOf); nil between calls
+	job *job       // the job running it (jobOf); nil in a call
+}
+
+func (s *Session) commandOf(ctx context.Context) command {
+	return command{hc: interp.HandlerCtx(ctx), st: s.callOf(ctx), job: jobOf(ctx)}
 }
 
 // execHandler runs every simple command that is neither a function nor a
