@@ -107,7 +107,7 @@ func (p *funcPrinter) inline(stmts []*syntax.Stmt, ind int) {
 // stmt writes st; heredoc is true when it ended with here-documents
 // (and so with a newline).
 func (p *funcPrinter) stmt(st *syntax.Stmt, ind int) (heredoc bool) {
-	if st.Negated {
+	if st.Negated && !loopNegated(st) {
 		p.b.WriteString("! ")
 	}
 	p.command(st.Cmd, ind)

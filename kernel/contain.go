@@ -187,7 +187,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		fmt.Fprintln(hc.Stderr, line)
 		return statusArgv(2), true
 	}
-	if next, ok := containLoop(hc.Env, args); ok {
+	if next, ok := containLoop(hc, args); ok {
 		return next, true
 	}
 	st := c.st
@@ -223,7 +223,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 // of that name, beyond the budget's checks.
 func containedName(name string) bool {
 	switch name {
-	case "eval", "source", ".", "trap", "test", "[", "unset", "break", "continue":
+	case "eval", "source", ".", "trap", "test", "[", "unset", "break", "continue", "return":
 		return true
 	}
 	return strings.HasPrefix(name, internalPrefix)

@@ -1,10 +1,11 @@
 package kernel
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -16,29 +17,44 @@ import (
 //
 // The rewrite keeps bash's meaning with arithmetic, which the interpreter
 // evaluates without a command (no call handler, nothing for set -x to
-// print); only a loop whose last iteration failed runs a command more, at
-// its end. With V for loopStatusVar:
+// print). With V for loopStatusVar, a loop whose condition has no side
+// effects (pureArithm) runs first as it is, until the condition fails or
+// an iteration fails:
 //
-//	for ((V && (V = 0), INIT; COND; POST)); do
+//	! for ((V && (V = 0), INIT; COND || ((10#$? && (V = $?)), 0); POST)); do
 //		BODY
-//		(( !(10#${V-}$?) || ($? ? (V = $?) : !(V = 0)) ))
 //	done
+//	(( $? ? !(V && (V = 0)) : 10#${V-0} > 0 )) ||
+//		for ((; COND; POST)); do BODY; NOTE; done
 //	[[ ! -v V ]] || { loop-end && ((1)); }
 //
-// The note at the end of the body keeps a failed body's status in V, and
-// sets V back to 0 when a body succeeds after one failed; its own status
-// is 0 either way, so the loop goes on. A body that succeeds while nothing
-// is noted costs one word, 10#${V-}$?, which is 0 then: the interpreter
-// expands each word of arithmetic on its own (a lookup of IFS, at least),
-// and reads a bare name that is unset, or a 0, as a number that fails to
-// parse, an error it allocates; the word is spelt so that the common case
-// does neither. loop-end answers V's status and unsets V; break and
-// continue unset it too (containLoop), as their own status is 0. INIT's
-// reset forgets a status that a loop left when return or exit skipped its
-// end, so that a loop that runs no iteration has status 0. V is an
-// ordinary variable of the shell, so a subshell or a pipeline stage has
+// The first loop costs nothing per iteration: its condition keeps the
+// last body's status in V when it fails, once. When the loop failed
+// (`!` turns its status to 0, and keeps set -e from ending the shell for
+// it) with nothing kept, mvdan/sh stopped it after a failed iteration
+// whose condition held: the second loop goes on from there, the condition
+// evaluated again (hence no side effects) and each body followed by the
+// note. A loop whose condition has side effects is only the second kind,
+// with its INIT and the reset. The note,
+//
+//	(( !(10#${V-}$?) || ($? ? (V = $?) : !(V = 0)) ))
+//
+// keeps a failed body's status in V, and sets V back to 0 when a body
+// succeeds after one failed; its own status is 0 either way, so the loop
+// goes on. A body that succeeds while nothing is noted costs one word,
+// 10#${V-}$?, which is 0 then: the interpreter expands each word of
+// arithmetic on its own (a lookup of IFS, at least), and reads a bare name
+// that is unset, or a 0, as a number that fails to parse, an error it
+// allocates; the word is spelt so that the common case does neither.
+//
+// loop-end answers V's status and unsets V; break, continue and return
+// unset it too (containLoop), as their own status is 0 or their own.
+// INIT's reset forgets a status left when exit skipped a loop's end. V is
+// an ordinary variable of the shell, so a subshell or a pipeline stage has
 // its own; it is set only from a failed iteration to the loop's end, and
-// declare -p does not show it.
+// declare -p does not show it. Both loops run the same statements of the
+// body (the second loop's list is made once the walk rewrote the first's,
+// see finish).
 //
 // `loop-end && ((1))` has loop-end's status, but set -e does not end the
 // shell for it: the loop's status comes from a body whose last command
@@ -52,12 +68,21 @@ import (
 // iteration's.
 const loopStatusVar = "SHELTER_LOOP_STATUS"
 
-// loopRewrite rewrites the loops; it needs no state, as a rewritten loop
-// is known by the note its body ends with.
-type loopRewrite struct{}
+// loopRewrite rewrites the loops. A rewritten loop is known by the reset
+// in its INIT, or by the note its body ends with.
+type loopRewrite struct {
+	// slow are the second loops of the rewrite, whose bodies finish
+	// fills in.
+	slow []slowLoop
+}
+
+type slowLoop struct {
+	fast, slow *syntax.ForClause
+	cond, post syntax.ArithmExpr
+}
 
 // list rewrites the loops of a list of statements in place.
-func (lr loopRewrite) list(stmts *[]*syntax.Stmt) {
+func (lr *loopRewrite) list(stmts *[]*syntax.Stmt) {
 	var out []*syntax.Stmt
 	for i, st := range *stmts {
 		fc := lr.loop(st)
@@ -68,9 +93,15 @@ func (lr loopRewrite) list(stmts *[]*syntax.Stmt) {
 			continue
 		}
 		if out == nil {
-			out = append(make([]*syntax.Stmt, 0, len(*stmts)+1), (*stmts)[:i]...)
+			out = append(make([]*syntax.Stmt, 0, len(*stmts)+2), (*stmts)[:i]...)
 		}
-		out = append(out, st, lr.rewrite(fc))
+		if len(st.Redirs) > 0 {
+			// The redirections are done once, for the group.
+			lr.alone(st)
+			out = append(out, st)
+			continue
+		}
+		out = append(out, lr.rewrite(st, fc)...)
 	}
 	if out != nil {
 		*stmts = out
@@ -78,9 +109,9 @@ func (lr loopRewrite) list(stmts *[]*syntax.Stmt) {
 }
 
 // alone rewrites a loop that no list took: st becomes a group.
-func (lr loopRewrite) alone(st *syntax.Stmt) {
+func (lr *loopRewrite) alone(st *syntax.Stmt) {
 	if fc := lr.loop(st); fc != nil {
-		st.Cmd = &syntax.Block{Lbrace: st.Position, Rbrace: fc.DonePos, Stmts: []*syntax.Stmt{{Position: st.Position, Cmd: fc}, lr.rewrite(fc)}}
+		st.Cmd = &syntax.Block{Lbrace: st.Position, Rbrace: fc.DonePos, Stmts: lr.rewrite(&syntax.Stmt{Position: st.Position, Cmd: fc}, fc)}
 	}
 }
 
@@ -90,7 +121,8 @@ func (loopRewrite) loop(st *syntax.Stmt) *syntax.ForClause {
 	if !ok {
 		return nil
 	}
-	if _, ok := fc.Loop.(*syntax.CStyleLoop); !ok {
+	cl, ok := fc.Loop.(*syntax.CStyleLoop)
+	if !ok || hasLoopReset(cl) {
 		return nil
 	}
 	if n := len(fc.Do); n > 0 && isLoopNote(fc.Do[n-1]) {
@@ -99,9 +131,9 @@ func (loopRewrite) loop(st *syntax.Stmt) *syntax.ForClause {
 	return fc
 }
 
-// rewrite adds the reset to fc's INIT and the note to its body, and
-// returns the loop's end.
-func (loopRewrite) rewrite(fc *syntax.ForClause) *syntax.Stmt {
+// rewrite returns the statements that replace st, the statement of loop
+// fc, which has no redirections.
+func (lr *loopRewrite) rewrite(st *syntax.Stmt, fc *syntax.ForClause) []*syntax.Stmt {
 	at := fc.DonePos
 	cl := fc.Loop.(*syntax.CStyleLoop)
 	if cl.Init == nil {
@@ -109,7 +141,54 @@ func (loopRewrite) rewrite(fc *syntax.ForClause) *syntax.Stmt {
 	} else {
 		cl.Init = &syntax.BinaryArithm{OpPos: cl.Init.Pos(), Op: syntax.Comma, X: loopReset(), Y: cl.Init}
 	}
-	// (( !(10#${V-}$?) || ($? ? (V = $?) : !(V = 0)) ))
+	end := loopEnd(at)
+	if !pureArithm(cl.Cond) {
+		fc.Do = append(fc.Do, loopNote(at))
+		return []*syntax.Stmt{st, end}
+	}
+	cond, post := cl.Cond, cl.Post
+	if cond != nil {
+		// COND || ((10#$? && (V = $?)), 0)
+		keep := &syntax.BinaryArithm{Op: syntax.AndArit, X: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "10#"}, statusParam().Parts[0]}}, Y: paren(assignArith(statusParam()))}
+		cl.Cond = &syntax.BinaryArithm{OpPos: cond.Pos(), Op: syntax.OrArit, X: cond, Y: paren(&syntax.BinaryArithm{Op: syntax.Comma, X: paren(keep), Y: litWord("0")})}
+	}
+	st.Negated = true
+	// The body is the note alone until finish: the walk knows the loop
+	// as rewritten, and meets the body's statements only in the first.
+	slow := &syntax.ForClause{ForPos: fc.ForPos, DoPos: fc.DoPos, DonePos: fc.DonePos, Loop: &syntax.CStyleLoop{}, Do: []*syntax.Stmt{loopNote(at)}}
+	lr.slow = append(lr.slow, slowLoop{fast: fc, slow: slow, cond: cond, post: post})
+	// (( $? ? !(V && (V = 0)) : 10#${V-0} > 0 ))
+	kept := &syntax.Word{Parts: []syntax.WordPart{
+		&syntax.Lit{Value: "10#"},
+		&syntax.ParamExp{Param: &syntax.Lit{Value: loopStatusVar}, Exp: &syntax.Expansion{Op: syntax.DefaultUnset, Word: litWord("0")}},
+	}}
+	done := &syntax.BinaryArithm{Op: syntax.TernQuest, X: statusParam(), Y: &syntax.BinaryArithm{
+		Op: syntax.TernColon,
+		X:  &syntax.UnaryArithm{Op: syntax.Not, X: paren(loopReset())},
+		Y:  &syntax.BinaryArithm{Op: syntax.Gtr, X: kept, Y: litWord("0")},
+	}}
+	resume := &syntax.Stmt{Position: at, Cmd: &syntax.BinaryCmd{
+		Op: syntax.OrStmt,
+		X:  &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: done}},
+		Y:  &syntax.Stmt{Position: at, Cmd: slow},
+	}}
+	return []*syntax.Stmt{st, resume, end}
+}
+
+// finish gives the second loops their condition, their POST and their
+// bodies: the first loops' statements, which the walk has rewritten now,
+// and the note.
+func (lr *loopRewrite) finish() {
+	for _, l := range lr.slow {
+		l.slow.Loop = &syntax.CStyleLoop{Cond: l.cond, Post: l.post}
+		l.slow.Do = append(slices.Clone(l.fast.Do), l.slow.Do...)
+	}
+	lr.slow = nil
+}
+
+// loopNote is the note at the end of a body:
+// (( !(10#${V-}$?) || ($? ? (V = $?) : !(V = 0)) )).
+func loopNote(at syntax.Pos) *syntax.Stmt {
 	noted := &syntax.Word{Parts: []syntax.WordPart{
 		&syntax.Lit{Value: "10#"},
 		&syntax.ParamExp{Param: &syntax.Lit{Value: loopStatusVar}, Exp: &syntax.Expansion{Op: syntax.DefaultUnset}},
@@ -124,8 +203,11 @@ func (loopRewrite) rewrite(fc *syntax.ForClause) *syntax.Stmt {
 			Y:  &syntax.UnaryArithm{Op: syntax.Not, X: paren(assignArith(litWord("0")))},
 		}}),
 	}
-	fc.Do = append(fc.Do, &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: note}})
-	// [[ ! -v V ]] || { loop-end && ((1)); }
+	return &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: note}}
+}
+
+// loopEnd is `[[ ! -v V ]] || { loop-end && ((1)); }`.
+func loopEnd(at syntax.Pos) *syntax.Stmt {
 	unset := &syntax.TestClause{Left: at, Right: at, X: &syntax.UnaryTest{Op: syntax.TsNot, X: &syntax.UnaryTest{Op: syntax.TsVarSet, X: litWord(loopStatusVar)}}}
 	end := &syntax.BinaryCmd{Op: syntax.AndStmt, X: callStmt(at, litWord(internalPrefix+"loop-end")), Y: &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: litWord("1")}}}
 	return &syntax.Stmt{Position: at, Cmd: &syntax.BinaryCmd{
@@ -152,6 +234,64 @@ func paren(x syntax.ArithmExpr) *syntax.ParenArithm {
 // statusParam is the word $?, with no position: no script wrote it.
 func statusParam() *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: "?"}}}}
+}
+
+// pureArithm reports whether evaluating x twice gives the same value
+// and changes nothing: no assignment, ++ or --, no command substitution,
+// no variable that changes on its own ($RANDOM, $SECONDS, $?, …). nil is
+// pure.
+func pureArithm(x syntax.ArithmExpr) bool {
+	switch x := x.(type) {
+	case nil:
+		return true
+	case *syntax.Word:
+		return pureWord(x)
+	case *syntax.ParenArithm:
+		return pureArithm(x.X)
+	case *syntax.UnaryArithm:
+		return x.Op != syntax.Inc && x.Op != syntax.Dec && pureArithm(x.X)
+	case *syntax.BinaryArithm:
+		switch x.Op {
+		case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn,
+			syntax.RemAssgn, syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn,
+			syntax.ShrAssgn, syntax.AndBoolAssgn, syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn:
+			return false
+		}
+		return pureArithm(x.X) && pureArithm(x.Y)
+	}
+	return false
+}
+
+func pureWord(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if changingVar(p.Value) {
+				return false
+			}
+		case *syntax.ParamExp:
+			if p.Param == nil || !syntax.ValidName(p.Param.Value) || changingVar(p.Param.Value) ||
+				p.Excl || p.NestedParam != nil || p.Exp != nil || p.Slice != nil || p.Repl != nil || len(p.Modifiers) > 0 {
+				return false
+			}
+			if p.Index != nil && !pureArithm(p.Index) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// changingVar reports a variable whose value may change between two
+// reads with nothing assigned in between.
+func changingVar(name string) bool {
+	switch name {
+	case "RANDOM", "SRANDOM", "SECONDS", "EPOCHREALTIME", "EPOCHSECONDS", "BASHPID", "LINENO", "BASH_COMMAND":
+		return true
+	}
+	return strings.HasPrefix(name, "SHELTER_")
 }
 
 // isLoopNote reports whether st is the note a rewritten loop's body ends
@@ -227,45 +367,105 @@ func isLoopReset(x syntax.ArithmExpr) bool {
 	return ok && assignsLoopStatus(p.X)
 }
 
+// hasLoopReset reports whether cl's INIT starts with the reset.
+func hasLoopReset(cl *syntax.CStyleLoop) bool {
+	if isLoopReset(cl.Init) {
+		return true
+	}
+	b, ok := cl.Init.(*syntax.BinaryArithm)
+	return ok && b.Op == syntax.Comma && isLoopReset(b.X)
+}
+
+// isLoopKeep reports whether x is the first loop's condition,
+// COND || ((10#$? && (V = $?)), 0); cond is COND.
+func isLoopKeep(x syntax.ArithmExpr) (cond syntax.ArithmExpr, ok bool) {
+	b, ok := x.(*syntax.BinaryArithm)
+	if !ok || b.Op != syntax.OrArit {
+		return nil, false
+	}
+	p, ok := b.Y.(*syntax.ParenArithm)
+	if !ok {
+		return nil, false
+	}
+	c, ok := p.X.(*syntax.BinaryArithm)
+	if !ok || c.Op != syntax.Comma {
+		return nil, false
+	}
+	k, ok := c.X.(*syntax.ParenArithm)
+	if !ok {
+		return nil, false
+	}
+	and, ok := k.X.(*syntax.BinaryArithm)
+	if !ok || and.Op != syntax.AndArit {
+		return nil, false
+	}
+	a, ok := and.Y.(*syntax.ParenArithm)
+	if !ok || !assignsLoopStatus(a.X) {
+		return nil, false
+	}
+	return b.X, true
+}
+
+// isLoopResume reports whether st is the statement that starts the
+// second loop.
+func isLoopResume(st *syntax.Stmt) bool {
+	b, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.OrStmt {
+		return false
+	}
+	if _, ok := b.X.Cmd.(*syntax.ArithmCmd); !ok {
+		return false
+	}
+	fc, ok := b.Y.Cmd.(*syntax.ForClause)
+	return ok && len(fc.Do) > 0 && isLoopNote(fc.Do[len(fc.Do)-1])
+}
+
 // loopAdded reports whether st is a statement the loop rewrite added.
 func loopAdded(st *syntax.Stmt) bool {
-	return isLoopNote(st) || isLoopEnd(st)
+	return isLoopNote(st) || isLoopEnd(st) || isLoopResume(st)
+}
+
+// loopNegated reports whether st's `!` is the rewrite's: st is a first
+// loop.
+func loopNegated(st *syntax.Stmt) bool {
+	fc, ok := st.Cmd.(*syntax.ForClause)
+	if !ok || !st.Negated {
+		return false
+	}
+	cl, ok := fc.Loop.(*syntax.CStyleLoop)
+	return ok && hasLoopReset(cl)
 }
 
 // loopAsWritten is fc as the script wrote its (( )) part: without the
-// reset in INIT. fc itself is left as it is.
+// reset in INIT and what the condition keeps. fc itself is left as it
+// is.
 func loopAsWritten(fc *syntax.ForClause) *syntax.ForClause {
 	cl, ok := fc.Loop.(*syntax.CStyleLoop)
-	if !ok || cl.Init == nil {
+	if !ok || !hasLoopReset(cl) {
 		return fc
 	}
-	init := cl.Init
-	switch {
-	case isLoopReset(init):
-		init = nil
-	default:
-		b, ok := init.(*syntax.BinaryArithm)
-		if !ok || b.Op != syntax.Comma || !isLoopReset(b.X) {
-			return fc
-		}
-		init = b.Y
-	}
 	cl2 := *cl
-	cl2.Init = init
+	cl2.Init = nil
+	if b, ok := cl.Init.(*syntax.BinaryArithm); ok && b.Op == syntax.Comma {
+		cl2.Init = b.Y
+	}
+	if cond, ok := isLoopKeep(cl.Cond); ok {
+		cl2.Cond = cond
+	}
 	fc2 := *fc
 	fc2.Loop = &cl2
 	return &fc2
 }
 
-// containLoop answers loop-end, and makes break and continue forget a
-// noted status; ok is false for any other command.
-func containLoop(env expand.Environ, args []string) (next []string, ok bool) {
+// containLoop answers loop-end, and makes break, continue and return
+// forget a noted status; ok is false for any other command.
+func containLoop(hc interp.HandlerContext, args []string) (next []string, ok bool) {
 	switch args[0] {
-	case internalPrefix + "loop-end", "break", "continue":
+	case internalPrefix + "loop-end", "break", "continue", "return":
 	default:
 		return nil, false
 	}
-	noted := env.Get(loopStatusVar)
+	noted := hc.Env.Get(loopStatusVar)
 	if !noted.IsSet() {
 		if args[0] == internalPrefix+"loop-end" {
 			return []string{"builtin", ":"}, true
@@ -273,10 +473,14 @@ func containLoop(env expand.Environ, args []string) (next []string, ok bool) {
 		return nil, false
 	}
 	if args[0] == internalPrefix+"loop-end" {
-		if n, _ := strconv.Atoi(noted.String()); n != 0 {
+		if n, _ := strconv.Atoi(noted.String()); n > 0 {
 			return []string{"eval", "unset " + loopStatusVar + "; " + quoteWord(statusWord) + " " + strconv.Itoa(n)}, true
 		}
 		return []string{"eval", "unset " + loopStatusVar}, true
+	}
+	if args[0] == "return" && len(args) == 1 {
+		// Its status is the last command's, not unset's.
+		args = []string{"return", strconv.Itoa(hc.LastExitStatus)}
 	}
 	words := make([]string, len(args))
 	for i, a := range args {

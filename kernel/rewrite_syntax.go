@@ -61,6 +61,7 @@ func rewriteScript(file *syntax.File) {
 		}
 		return true
 	})
+	loops.finish()
 }
 
 // rewritable reports whether n is a node rewriteScript may change: a

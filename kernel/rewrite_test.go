@@ -51,8 +51,9 @@ func TestLoopRewriteUnseen(t *testing.T) {
 	if want := "+ true\n+ true\n+ false\n+ true\n+ false\n+ true\n"; res.Stderr != want || res.ExitCode != 0 {
 		t.Errorf("set -x traced %q (exit %d), want %q", res.Stderr, res.ExitCode, want)
 	}
-	res = run(t, s, `f() { for ((;;)); do break; done; for ((i=0; i<2; )); do false; done | cat; }; declare -f f`)
-	want := "f () \n{ \n    for ((; ; ))\n    do\n        break;\n    done;\n    for ((i=0; i<2; ))\n    do\n        false;\n    done | cat\n}\n"
+	res = run(t, s, `f() { for ((;;)); do break; done; for ((i=0; i<2; )); do false; done | cat; ! for ((j=0; j<1; j++)); do :; done >/dev/null; for ((; i++ < 3; )); do :; done; }; declare -f f`)
+	want := "f () \n{ \n    for ((; ; ))\n    do\n        break;\n    done;\n    for ((i=0; i<2; ))\n    do\n        false;\n    done | cat;\n" +
+		"    ! for ((j=0; j<1; j++))\n    do\n        :;\n    done > /dev/null;\n    for ((; i++<3; ))\n    do\n        :;\n    done\n}\n"
 	if res.Stdout != want {
 		t.Errorf("declare -f printed %q, want %q", res.Stdout, want)
 	}
