@@ -56,22 +56,39 @@ func (s *Session) withBudget(ctx context.Context, start time.Time, cancel contex
 	if limit == 0 {
 		limit = DefaultMemoryLimit
 	}
-	c := &budgetContext{Context: ctx, b: budget{limit: limit, cancel: cancel}}
+	c := &budgetContext{Context: ctx, b: budget{limit: limit, cancel: cancel}, job: jobOf(ctx)}
+	c.call, _ = ctx.Value(callKey{}).(*callState)
 	c.b.next.Store(start.Add(time.Millisecond).UnixNano())
 	return c
 }
 
 // budgetContext carries a budget, as context.WithValue would, in a type of
 // its own that budgetOf finds without a type assertion on the key, and
-// that holds the budget itself.
+// that holds the budget itself. It also answers for the job and the call
+// its parents hold, found once: the call handler asks for both at every
+// command, and would walk the whole chain for a call or job that is not
+// there.
 type budgetContext struct {
 	context.Context
-	b budget
+	b    budget
+	job  *job
+	call *callState
 }
 
 func (c *budgetContext) Value(key any) any {
-	if _, ok := key.(budgetKey); ok {
+	switch key.(type) {
+	case budgetKey:
 		return &c.b
+	case jobKey:
+		if c.job == nil {
+			return nil
+		}
+		return c.job
+	case callKey:
+		if c.call == nil {
+			return nil
+		}
+		return c.call
 	}
 	return c.Context.Value(key)
 }
