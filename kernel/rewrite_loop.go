@@ -60,12 +60,14 @@ import (
 // shell for it: the loop's status comes from a body whose last command
 // set -e let fail (an && list, say), and bash goes on then too.
 //
-// A loop in a list of statements gets the end after it in the list; one
-// that stands alone (a pipeline stage, an operand of && or ||, `!`, `&`)
-// becomes a group of the two, where mvdan/sh's set -e does end the shell
-// on that status. One difference stays: from the second iteration on, $?
-// at the start of the body is 0 (the note's), where bash has the previous
-// iteration's.
+// A loop in a list of statements is followed there by what the rewrite
+// adds; one that stands alone (a pipeline stage, an operand of && or ||,
+// `!`, `&`) or has redirections (done once, for both loops) becomes a
+// group of them, where mvdan/sh's set -e does end the shell on the
+// group's status. One difference stays: once an iteration failed, $? at
+// the start of the next body is 1 (the second loop's start), then 0 (the
+// note's), where bash has the previous iteration's status; before that
+// it is the previous iteration's 0, as in bash.
 const loopStatusVar = "SHELTER_LOOP_STATUS"
 
 // loopRewrite rewrites the loops. A rewritten loop is known by the reset
