@@ -33,26 +33,14 @@ func walk(node syntax.Node, f func(syntax.Node) bool) {
 			walk(r, f)
 		}
 	case *syntax.Assign:
-		if n.Name != nil {
-			walk(n.Name, f)
-		}
-		if n.Value != nil {
-			walk(n.Value, f)
-		}
-		if n.Index != nil {
-			walk(n.Index, f)
-		}
-		if n.Array != nil {
-			walk(n.Array, f)
-		}
+		walkSome(n.Name, f)
+		walkSome(n.Value, f)
+		walkSome(n.Index, f)
+		walkSome(n.Array, f)
 	case *syntax.Redirect:
-		if n.N != nil {
-			walk(n.N, f)
-		}
+		walkSome(n.N, f)
 		walk(n.Word, f)
-		if n.Hdoc != nil {
-			walk(n.Hdoc, f)
-		}
+		walkSome(n.Hdoc, f)
 	case *syntax.CallExpr:
 		for _, a := range n.Assigns {
 			walk(a, f)
@@ -70,9 +58,7 @@ func walk(node syntax.Node, f func(syntax.Node) bool) {
 		walkStmts(n.Then, f)
 		walkComments(n.ThenLast, f)
 		walkComments(n.Last, f)
-		if n.Else != nil {
-			walk(n.Else, f)
-		}
+		walkSome(n.Else, f)
 	case *syntax.WhileClause:
 		walkStmts(n.Cond, f)
 		walkComments(n.CondLast, f)
@@ -86,18 +72,14 @@ func walk(node syntax.Node, f func(syntax.Node) bool) {
 		walk(n.Name, f)
 		walkWords(n.Items, f)
 	case *syntax.CStyleLoop:
-		for _, x := range [...]syntax.ArithmExpr{n.Init, n.Cond, n.Post} {
-			if x != nil {
-				walk(x, f)
-			}
-		}
+		walkSome(n.Init, f)
+		walkSome(n.Cond, f)
+		walkSome(n.Post, f)
 	case *syntax.BinaryCmd:
 		walk(n.X, f)
 		walk(n.Y, f)
 	case *syntax.FuncDecl:
-		if n.Name != nil {
-			walk(n.Name, f)
-		}
+		walkSome(n.Name, f)
 		for _, name := range n.Names {
 			walk(name, f)
 		}
@@ -129,9 +111,7 @@ func walk(node syntax.Node, f func(syntax.Node) bool) {
 		walk(n.X, f)
 	case *syntax.FlagsArithm:
 		walk(n.Flags, f)
-		if n.X != nil {
-			walk(n.X, f)
-		}
+		walkSome(n.X, f)
 	case *syntax.ParenTest:
 		walk(n.X, f)
 	case *syntax.CaseClause:
@@ -158,25 +138,17 @@ func walk(node syntax.Node, f func(syntax.Node) bool) {
 		walkComments(n.Last, f)
 	case *syntax.ArrayElem:
 		after = leadingComments(n.Comments, n.Pos(), f)
-		if n.Index != nil {
-			walk(n.Index, f)
-		}
-		if n.Value != nil {
-			walk(n.Value, f)
-		}
+		walkSome(n.Index, f)
+		walkSome(n.Value, f)
 	case *syntax.ExtGlob:
 		walk(n.Pattern, f)
 	case *syntax.ProcSubst:
 		walkStmts(n.Stmts, f)
 		walkComments(n.Last, f)
 	case *syntax.TimeClause:
-		if n.Stmt != nil {
-			walk(n.Stmt, f)
-		}
+		walkSome(n.Stmt, f)
 	case *syntax.CoprocClause:
-		if n.Name != nil {
-			walk(n.Name, f)
-		}
+		walkSome(n.Name, f)
 		walk(n.Stmt, f)
 	case *syntax.LetClause:
 		for _, x := range n.Exprs {
@@ -219,36 +191,32 @@ func leadingComments(comments []syntax.Comment, pos syntax.Pos, f func(syntax.No
 }
 
 func walkParamExp(n *syntax.ParamExp, f func(syntax.Node) bool) {
-	if n.Flags != nil {
-		walk(n.Flags, f)
-	}
-	if n.Param != nil {
-		walk(n.Param, f)
-	}
-	if n.NestedParam != nil {
-		walk(n.NestedParam, f)
-	}
-	if n.Index != nil {
-		walk(n.Index, f)
-	}
+	walkSome(n.Flags, f)
+	walkSome(n.Param, f)
+	walkSome(n.NestedParam, f)
+	walkSome(n.Index, f)
 	if s := n.Slice; s != nil {
-		if s.Offset != nil {
-			walk(s.Offset, f)
-		}
-		if s.Length != nil {
-			walk(s.Length, f)
-		}
+		walkSome(s.Offset, f)
+		walkSome(s.Length, f)
 	}
 	if r := n.Repl; r != nil {
-		if r.Orig != nil {
-			walk(r.Orig, f)
-		}
-		if r.With != nil {
-			walk(r.With, f)
-		}
+		walkSome(r.Orig, f)
+		walkSome(r.With, f)
 	}
-	if e := n.Exp; e != nil && e.Word != nil {
-		walk(e.Word, f)
+	if e := n.Exp; e != nil {
+		walkSome(e.Word, f)
+	}
+}
+
+// walkSome walks n unless it is nil: a nil pointer, or a nil interface
+// of a field that holds any of several kinds.
+func walkSome[N interface {
+	syntax.Node
+	comparable
+}](n N, f func(syntax.Node) bool) {
+	var none N
+	if n != none {
+		walk(n, f)
 	}
 }
 
