@@ -31,6 +31,14 @@ func TestCasesAgree(t *testing.T) {
 			if out != c.want || status != 0 {
 				t.Errorf("bare mvdan/sh: status %d, printed %q; want 0 and %q", status, out, c.want)
 			}
+			before := visited
+			out, status = newFloorWith(t, newGuardFloor).run(t, c.script)
+			if out != c.want || status != 0 {
+				t.Errorf("the guard floor: status %d, printed %q; want 0 and %q", status, out, c.want)
+			}
+			if visited == before {
+				t.Errorf("the guard floor walked no node of the script")
+			}
 			if c.bash {
 				out, status = bash(t, lookBash(t), c.script)
 				if out != c.want || status != 0 {
