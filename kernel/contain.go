@@ -222,7 +222,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		if st == nil || c.job != nil || i >= len(st.jobs) {
 			return statusArgv(2), true
 		}
-		if s.startJob(st.runner, st.jobs[i], st.out, st.errOut) == nil {
+		if s.startJob(st.runner, st.jobs[i], st.jobText(i), st.out, st.errOut) == nil {
 			return statusArgv(1), true
 		}
 		return []string{"eval", bangVar + "=" + strconv.FormatInt(s.lastJob.Load(), 10)}, true

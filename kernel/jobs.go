@@ -97,11 +97,12 @@ func (s *Session) newJobLog(path string) (*spawn.Log, error) {
 	return spawn.NewLog(path, s.k.cfg.SpillCap)
 }
 
-// startJob runs st in a subshell of the state of from, the call's interpreter, and
-// returns once the job is known by a pid ($!): when its first process
-// started, when it ended without one, or after jobPIDWait, whichever
-// comes first. It returns nil when the job could not start.
-func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, stdout, stderr io.Writer) *job {
+// startJob runs st, which jobs lists as command, in a subshell of the
+// state of from, the call's interpreter, and returns once the job is
+// known by a pid ($!): when its first process started, when it ended
+// without one, or after jobPIDWait, whichever comes first. It returns nil
+// when the job could not start.
+func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string, stdout, stderr io.Writer) *job {
 	t := &s.jobs
 	t.mu.Lock()
 	// As in bash: one more than the highest job still known.
@@ -113,7 +114,7 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, stdout, stderr 
 
 	st2 := *st
 	st2.Background = false
-	j := &job{id: id, command: commandText(st), done: make(chan struct{}), running: make(chan struct{})}
+	j := &job{id: id, command: command, done: make(chan struct{}), running: make(chan struct{})}
 	j.logPath = filepath.Join(s.spills.path, fmt.Sprintf("job-%d.log", id))
 	log, err := s.newJobLog(j.logPath)
 	if err != nil {

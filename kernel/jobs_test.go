@@ -239,3 +239,26 @@ func TestJobsReportsDoneOnce(t *testing.T) {
 		t.Errorf("jobs again: %q", res.Stdout)
 	}
 }
+
+// jobs and the Result list a job as the script wrote it, not as the
+// rewrite that keeps bash's meaning made it (a for (( )) loop is a group
+// of shelter's own statements).
+func TestJobTextIsTheScripts(t *testing.T) {
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
+	const loop = "for ((i = 0; i < 2; i++)); do sleep 0.05; done &"
+	res, err := s.Run(context.Background(), "for ((i=0;i<2;i++)); do sleep 0.05; done &\njobs", kernel.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Stdout, loop) || strings.Contains(res.Stdout, "SHELTER") || strings.Contains(res.Stdout, "shelter:") {
+		t.Errorf("jobs printed %q; want the loop as written: %q", res.Stdout, loop)
+	}
+	for _, j := range res.Jobs {
+		if strings.Contains(j.Command, "SHELTER") {
+			t.Errorf("Result.Jobs names the rewritten loop: %q", j.Command)
+		}
+	}
+	if _, err := s.Run(context.Background(), "wait", kernel.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -71,6 +71,9 @@ type RunOptions struct {
 	Yield time.Duration
 
 	command string // the script's text, for a yielded call's job
+	// jobTexts are the top-level `cmd &` statements as the script wrote
+	// them, printed before the rewrite: what jobs lists for each.
+	jobTexts []string
 }
 
 // TermSize is the size of a terminal, in characters.
@@ -89,6 +92,7 @@ type callState struct {
 
 	out, errOut *stream        // the call's streams, as jobs started by it write them
 	jobs        []*syntax.Stmt // the top-level `cmd &` statements, by index
+	jobTexts    []string       // their text before the rewrite (RunOptions.jobTexts); nil when none was rewritten
 	setTrap     bool           // the call set or cleared an EXIT trap
 	terminal    *os.File       // RunOptions.Terminal
 	interrupt   func()         // ends the call when Ctrl-C killed a program on terminal
@@ -152,6 +156,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 		s.tmp.ensure()
 	}
 	if rewrite {
+		opts.jobTexts = backgroundTexts(file)
 		rewriteScript(file)
 	}
 	opts.command = script
@@ -371,7 +376,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	// Run rewrote the script already (rewriteScript), so that the
 	// statements detached as jobs have the rewrites too.
-	state.jobs = detachJobs(file)
+	state.jobs, state.jobTexts = detachJobs(file), opts.jobTexts
 	file.Name = opts.Name
 	if file.Name == "" {
 		file.Name = "shelter"

@@ -34,6 +34,27 @@ func detachJobs(file *syntax.File) []*syntax.Stmt {
 	return jobs
 }
 
+// backgroundTexts are the top-level `cmd &` statements of file as jobs
+// lists them, in the order detachJobs takes them: printed before the
+// rewrite, which would show shelter's own words.
+func backgroundTexts(file *syntax.File) []string {
+	var texts []string
+	for _, st := range file.Stmts {
+		if st.Background && !st.Coprocess {
+			texts = append(texts, commandText(st))
+		}
+	}
+	return texts
+}
+
+// jobText is the text of the call's ith job.
+func (st *callState) jobText(i int) string {
+	if i < len(st.jobTexts) {
+		return st.jobTexts[i]
+	}
+	return commandText(st.jobs[i])
+}
+
 func litWord(s string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
 }
