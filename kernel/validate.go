@@ -21,7 +21,7 @@ import (
 // the session's handlers (a process substitution).
 func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewrite, needsTemp bool) {
 	if s.checkVisit == nil {
-		s.checkVisit, s.assocVarFn = s.check.visit, s.assocVar
+		s.checkVisit, s.assocVarFn = s.check.visitor(), s.assocVar
 	}
 	v := &s.check
 	*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}}
@@ -50,6 +50,35 @@ type validation struct {
 	procSubst bool
 	// namerefs are the script's declare -n NAME=TARGET, by name.
 	namerefs map[string]string
+}
+
+// visitor is the walk's visitor, v.visit for every node. The kinds of
+// node a script is mostly made of, which neither crashCheck.visit nor
+// visit's switch acts on, are settled in the closure itself, noting only
+// whether rewriteScript may change them: a node costs the walk one call.
+func (v *validation) visitor() func(syntax.Node) bool {
+	return func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case nil, *syntax.Word, *syntax.Lit, *syntax.DblQuoted, *syntax.SglQuoted, *syntax.Comment,
+			*syntax.Redirect, *syntax.BinaryCmd, *syntax.Block, *syntax.File:
+			return true
+		case *syntax.Stmt:
+			v.rewrite = v.rewrite || n.Background
+			return true
+		case *syntax.ArithmExp:
+			v.rewrite = true
+			return true
+		case *syntax.Assign:
+			v.rewrite = v.rewrite || rewritableNode(n)
+			return true
+		case *syntax.ParamExp:
+			if n.Index == nil { // else crashCheck asks about the array
+				v.rewrite = v.rewrite || rewritableNode(n)
+				return true
+			}
+		}
+		return v.visit(n)
+	}
 }
 
 func (v *validation) visit(n syntax.Node) bool {
