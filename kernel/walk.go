@@ -19,27 +19,17 @@ func walk(node syntax.Node, f func(syntax.Node) bool) {
 		walkStmts(n.Stmts, f)
 		walkComments(n.Last, f)
 	case *syntax.Stmt:
-		for i := range n.Comments {
-			if c := &n.Comments[i]; !n.End().After(c.Pos()) {
-				after = c
-				break
-			}
-			walk(&n.Comments[i], f)
-		}
-		if n.Cmd != nil {
-			walk(n.Cmd, f)
-		}
-		for _, r := range n.Redirs {
-			walk(r, f)
-		}
+		after = stmtChildren(n, f)
 	case *syntax.Assign:
 		walkSome(n.Name, f)
-		walkSome(n.Value, f)
+		if n.Value != nil {
+			walkWord(n.Value, f)
+		}
 		walkSome(n.Index, f)
 		walkSome(n.Array, f)
 	case *syntax.Redirect:
 		walkSome(n.N, f)
-		walk(n.Word, f)
+		walkWord(n.Word, f)
 		walkSome(n.Hdoc, f)
 	case *syntax.CallExpr:
 		for _, a := range n.Assigns {
@@ -220,20 +210,63 @@ func walkSome[N interface {
 	}
 }
 
+// The nodes a script is full of, statements, words and literals, are
+// walked below without walk's switch: their kind is known.
+
 func walkStmts(stmts []*syntax.Stmt, f func(syntax.Node) bool) {
 	for _, st := range stmts {
-		walk(st, f)
+		if f(st) {
+			after := stmtChildren(st, f)
+			f(nil)
+			if after != nil {
+				walk(after, f)
+			}
+		}
 	}
+}
+
+// stmtChildren walks a statement's comments up to the first past its
+// end, its command and its redirections; it returns that comment, which
+// syntax.Walk visits last.
+func stmtChildren(n *syntax.Stmt, f func(syntax.Node) bool) *syntax.Comment {
+	var after *syntax.Comment
+	for i := range n.Comments {
+		if c := &n.Comments[i]; !n.End().After(c.Pos()) {
+			after = c
+			break
+		}
+		walk(&n.Comments[i], f)
+	}
+	if n.Cmd != nil {
+		walk(n.Cmd, f)
+	}
+	for _, r := range n.Redirs {
+		walk(r, f)
+	}
+	return after
 }
 
 func walkWords(words []*syntax.Word, f func(syntax.Node) bool) {
 	for _, w := range words {
-		walk(w, f)
+		walkWord(w, f)
+	}
+}
+
+func walkWord(w *syntax.Word, f func(syntax.Node) bool) {
+	if f(w) {
+		walkParts(w.Parts, f)
+		f(nil)
 	}
 }
 
 func walkParts(parts []syntax.WordPart, f func(syntax.Node) bool) {
 	for _, p := range parts {
+		if _, lit := p.(*syntax.Lit); lit {
+			if f(p) {
+				f(nil)
+			}
+			continue
+		}
 		walk(p, f)
 	}
 }
