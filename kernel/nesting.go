@@ -198,9 +198,18 @@ func (sc *nestScanner) quoted() bool {
 	case c == '$' || c == '`':
 		return sc.expansion()
 	}
+	// The plain bytes that follow, at once: each would come back here to
+	// this same end.
 	sc.i++
+	for sc.i < len(sc.src) && !quotedSpecial[sc.src[sc.i]] {
+		sc.i++
+	}
+	sc.tok = sc.i - 1 // the last byte's, as if each had been a step
 	return false
 }
+
+// quotedSpecial are the bytes quoted has a case for.
+var quotedSpecial = [256]bool{'\\': true, '"': true, '\n': true, '$': true, '`': true}
 
 // expansion opens what starts at a '$' or a '`'; anything else is one
 // plain byte.
@@ -310,10 +319,23 @@ func (sc *nestScanner) arith() bool {
 		}
 		return sc.op()
 	default:
+		// The bytes that follow and have no case either, at once.
 		sc.i++
+		for sc.i < len(sc.src) && !arithSpecial[sc.src[sc.i]] {
+			sc.i++
+		}
+		sc.tok = sc.i - 1
 	}
 	return false
 }
+
+// arithSpecial are the bytes arith has a case for.
+var arithSpecial = func() (special [256]bool) {
+	for _, c := range []byte("\\'\"$`()}+-*/%<>=!~&|^,?:[@#") {
+		special[c] = true
+	}
+	return special
+}()
 
 // afterClose is the state after a closing parenthesis in code: no word
 // follows it but a keyword (`fi`, `done`) or a case item's command.
@@ -537,8 +559,7 @@ func (sc *nestScanner) keyword(w string) bool {
 	if sc.closePos {
 		switch w {
 		case "fi", "esac", "done", "]]":
-			want := map[string]nestKind{"fi": nestIf, "esac": nestCase, "done": nestLoop, "]]": nestTest}[w]
-			if f.kind == want {
+			if f.kind == closedBy(w) {
 				sc.pop()
 				sc.closePos, sc.argPos = true, false
 				return false
@@ -582,6 +603,19 @@ func (sc *nestScanner) keyword(w string) bool {
 	}
 	sc.wordDone(w, false)
 	return false
+}
+
+// closedBy is the kind of frame a closing keyword closes.
+func closedBy(w string) nestKind {
+	switch w {
+	case "fi":
+		return nestIf
+	case "esac":
+		return nestCase
+	case "done":
+		return nestLoop
+	}
+	return nestTest
 }
 
 // afterOp reports whether the last thing scanned was a chain operator,
