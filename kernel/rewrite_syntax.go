@@ -73,7 +73,8 @@ func rewriteScript(file *syntax.File) {
 // a parameter expansion is changed only for $DIRSTACK, $!, an index or a
 // slice; an assignment only for an index or a backslash in its value; a
 // command substitution only in the $(< FILE) shape; a for loop only in
-// the (( )) form. The loops and backgrounds of a nested list are nodes of
+// the (( )) form; an arithmetic expansion only for an operator that can
+// fail or a constant bash rejects (see guardExpr). The loops and backgrounds of a nested list are nodes of
 // their own.
 func rewritable(n syntax.Node) bool {
 	// The kinds first, in a switch small enough to inline into the walk
@@ -88,8 +89,10 @@ func rewritable(n syntax.Node) bool {
 
 func rewritableNode(n syntax.Node) bool {
 	switch n := n.(type) {
-	case *syntax.ProcSubst, *syntax.ArithmExp, *syntax.LetClause, *syntax.TestClause, *syntax.DeclClause:
+	case *syntax.ProcSubst, *syntax.LetClause, *syntax.TestClause, *syntax.DeclClause:
 		return true
+	case *syntax.ArithmExp:
+		return n.Left.IsValid() && mayGuard(n.X)
 	case *syntax.ParamExp:
 		return n.Index != nil || n.Slice != nil ||
 			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!")
@@ -102,6 +105,30 @@ func rewritableNode(n syntax.Node) bool {
 		return cstyle
 	case *syntax.Stmt:
 		return n.Background
+	}
+	return false
+}
+
+// mayGuard reports whether guardExpr may change x: it goes where
+// guardExpr goes and finds an operator that can fail or a constant bash
+// rejects.
+func mayGuard(x syntax.ArithmExpr) bool {
+	switch x := x.(type) {
+	case *syntax.Word:
+		_, bad := badConstant(x)
+		return bad
+	case *syntax.ParenArithm:
+		return mayGuard(x.X)
+	case *syntax.UnaryArithm:
+		return x.Op != syntax.Inc && x.Op != syntax.Dec && mayGuard(x.X)
+	case *syntax.BinaryArithm:
+		if failingOp(x.Op) {
+			return true
+		}
+		if _, assign := arithAssignOp(x.Op); !assign && mayGuard(x.X) {
+			return true
+		}
+		return mayGuard(x.Y)
 	}
 	return false
 }

@@ -66,7 +66,7 @@ func (v *validation) visitor() func(syntax.Node) bool {
 			v.rewrite = v.rewrite || n.Background
 			return true
 		case *syntax.ArithmExp:
-			v.rewrite = true
+			v.rewrite = v.rewrite || rewritableNode(n)
 			return true
 		case *syntax.Assign:
 			v.rewrite = v.rewrite || rewritableNode(n)

@@ -1,0 +1,72 @@
+package kernel
+
+import (
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// rewritableSeeds are scripts of the nodes rewritable judges one by one,
+// arithmetic expansions above all.
+var rewritableSeeds = []string{
+	"x=$((x+1)); y=$(( (a) - -b * c ))", "echo $((1/x)) $((x%0)) $((a**-1))",
+	"echo $((09)) $((2#3)) $((65#1)) $((0x)) $((-(08)))", "x=$((a=09)) $((a+=1/0)) $((a/=0))",
+	"echo $((x++)) $((--x)) $((a[1]++)) $((!09)) $((a?1/0:2))", "echo ${a[1/0]} ${s:1/0} $((a[1/0]))",
+	"let x=1/0; [[ 1 -eq 09 ]]; for ((i=0;i<1/0;i++)); do :; done", "x=a\\ b; echo $(<f) ${!} $! ${DIRSTACK}",
+	"a & b; (c & d); declare -n r=x; f <(g)",
+}
+
+// rewritesExactly fails t when rewriteScript changes how src prints but
+// rewritable is false for every node of it: validate would have run it
+// as parsed.
+func rewritesExactly(t *testing.T, src string) {
+	t.Helper()
+	parse := func() *syntax.File {
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+		if err != nil {
+			return nil
+		}
+		return f
+	}
+	f := parse()
+	if f == nil {
+		return
+	}
+	any := false
+	walk(f, func(n syntax.Node) bool {
+		any = any || rewritable(n)
+		return true
+	})
+	if any {
+		return
+	}
+	var before, after strings.Builder
+	syntax.NewPrinter().Print(&before, f)
+	rewriteScript(f)
+	syntax.NewPrinter().Print(&after, f)
+	if before.String() != after.String() {
+		t.Fatalf("%q: no node is rewritable, but the rewrite prints %q", src, after.String())
+	}
+}
+
+func TestRewritableIsExact(t *testing.T) {
+	for _, src := range append(nestingCorpus(t), rewritableSeeds...) {
+		rewritesExactly(t, src)
+		for line := range strings.SplitSeq(src, "\n") {
+			rewritesExactly(t, line)
+		}
+	}
+}
+
+func FuzzRewritable(f *testing.F) {
+	for _, src := range append(nestingCorpus(f), rewritableSeeds...) {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			t.Skip()
+		}
+		rewritesExactly(t, src)
+	})
+}
