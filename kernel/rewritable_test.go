@@ -15,6 +15,8 @@ var rewritableSeeds = []string{
 	"echo $((x++)) $((--x)) $((a[1]++)) $((!09)) $((a?1/0:2))", "echo ${a[1/0]} ${s:1/0} $((a[1/0]))",
 	"let x=1/0; [[ 1 -eq 09 ]]; for ((i=0;i<1/0;i++)); do :; done", "x=a\\ b; echo $(<f) ${!} $! ${DIRSTACK}",
 	"a & b; (c & d); declare -n r=x; f <(g)",
+	"[[ $a == x* && -n $b ]]; [[ a -lt b || ( x =~ 'y'. ) ]]; [[ $(( 1/x )) == 1 ]]; [[ $([[ 1 -eq 2 ]]) ]]",
+	"[[ ! 09 -ne 1 ]]; [[ a = \"x\" ]]; [[ x =~ $re ]]; [[ -f $f ]]",
 }
 
 // rewritesExactly fails t when rewriteScript changes how src prints but

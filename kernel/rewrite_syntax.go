@@ -74,14 +74,15 @@ func rewriteScript(file *syntax.File) {
 // slice; an assignment only for an index or a backslash in its value; a
 // command substitution only in the $(< FILE) shape; a for loop only in
 // the (( )) form; an arithmetic expansion only for an operator that can
-// fail or a constant bash rejects (see guardExpr). The loops and backgrounds of a nested list are nodes of
+// fail or a constant bash rejects (see guardExpr); a [[ ]] only for an
+// integer comparison or a regex. The loops and backgrounds of a nested list are nodes of
 // their own.
 func rewritable(n syntax.Node) bool {
 	// The kinds first, in a switch small enough to inline into the walk
 	// that asks it of every node; then the node itself.
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
-		*syntax.Assign, *syntax.LetClause, *syntax.TestClause, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt:
+		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt:
 		return rewritableNode(n)
 	}
 	return false
@@ -89,8 +90,12 @@ func rewritable(n syntax.Node) bool {
 
 func rewritableNode(n syntax.Node) bool {
 	switch n := n.(type) {
-	case *syntax.ProcSubst, *syntax.LetClause, *syntax.TestClause, *syntax.DeclClause:
+	case *syntax.ProcSubst, *syntax.LetClause, *syntax.DeclClause:
 		return true
+	case *syntax.BinaryTest:
+		// What a [[ ]] changes: an integer comparison's operands
+		// (guardArithmNode) and a regex (quoteRegexLiterals).
+		return intComparison(n.Op) || n.Op == syntax.TsReMatch
 	case *syntax.ArithmExp:
 		return n.Left.IsValid() && mayGuard(n.X)
 	case *syntax.ParamExp:
