@@ -1,11 +1,38 @@
 package kernel
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"mvdan.cc/sh/v3/syntax"
 )
+
+// scriptCorpus is the scripts of the bash comparison's cases
+// (testdata/bashdiff) and a few of every kind of nesting.
+func scriptCorpus(t testing.TB) []string {
+	srcs := []string{
+		"( ( a ) ); { b; }", "echo $(a $(b)) ${c:-${d}} $(( (1+2)*3 ))",
+		"if a; then while b; do case c in d) e;; esac; done; fi",
+		"cat <<EOF\n$(a)\nEOF\n", "[[ ( a && b ) || c ]]", "f() { g() { :; }; }",
+		"a | b && c || d; ! e", "x=(1 (2) 3) `a`", "((a) ); $((1)) `b`",
+		"echo \"a $x b\\\"c ${y} `d` $(e)\" 'q' $'r\\'s' $\"t\"\nx=1 fi\ncat <<-'E'\n\t$(a\nE\n",
+		"for ((i=0;i<3;i++)); do [[ $a == x* ]] && echo \"$a\"; done; a{b,c}d {x,y} }",
+	}
+	files, _ := filepath.Glob("testdata/bashdiff/*.txtar")
+	for _, name := range files {
+		a, err := txtar.ParseFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, string(a.Comment))
+		for _, f := range a.Files {
+			srcs = append(srcs, string(f.Data))
+		}
+	}
+	return srcs
+}
 
 // rewritableSeeds are scripts of the nodes rewritable judges one by one,
 // arithmetic expansions above all.
@@ -53,7 +80,7 @@ func rewritesExactly(t *testing.T, src string) {
 }
 
 func TestRewritableIsExact(t *testing.T) {
-	for _, src := range append(nestingCorpus(t), rewritableSeeds...) {
+	for _, src := range append(scriptCorpus(t), rewritableSeeds...) {
 		rewritesExactly(t, src)
 		for line := range strings.SplitSeq(src, "\n") {
 			rewritesExactly(t, line)
@@ -62,7 +89,7 @@ func TestRewritableIsExact(t *testing.T) {
 }
 
 func FuzzRewritable(f *testing.F) {
-	for _, src := range append(nestingCorpus(f), rewritableSeeds...) {
+	for _, src := range append(scriptCorpus(f), rewritableSeeds...) {
 		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
