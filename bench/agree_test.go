@@ -102,6 +102,11 @@ func TestCasesAgree(t *testing.T) {
 				t.Errorf("%v printed %q, want %q", argv, out, "hi\n")
 			}
 		}
+		// The floor does nothing: it starts, prints nothing and exits 0
+		// (start fails the test on any other status).
+		if out, _, _ := start(t, bins.deps); out != "" {
+			t.Errorf("the deps program printed %q", out)
+		}
 	})
 
 	t.Run("idle sessions", func(t *testing.T) {
