@@ -38,6 +38,15 @@ func (r *recorder) Read(p []byte) (int, error) {
 
 func (r *recorder) Close() error { return r.r.Close() }
 
+// bytes is what r read so far. The SDK's reading goroutine may still be
+// in Read after the session closed; the lock orders its last write
+// before this.
+func (r *recorder) bytes() []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return bytes.Clone(r.lines.Bytes())
+}
+
 // TestServeStdioOwnStreams runs `shelter serve` as a process whose stdin
 // and stdout are the protocol, and a call that writes a forged JSON-RPC
 // line to /dev/stdout and /proc/self/fd/1 and reads /dev/stdin.
@@ -91,7 +100,7 @@ func TestServeStdioOwnStreams(t *testing.T) {
 	}
 	// Every line of the protocol is a JSON-RPC message; the forged one
 	// is inside a result only.
-	sc := bufio.NewScanner(bytes.NewReader(rec.lines.Bytes()))
+	sc := bufio.NewScanner(bytes.NewReader(rec.bytes()))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
