@@ -39,21 +39,21 @@ func nameDirs(tmp, spills *lazyDir, parent string, makeParent bool) {
 	// math/rand/v2's global source is seeded from the system's randomness:
 	// the names cannot be predicted by another user.
 	var digits [16]byte
-	random := string(strconv.AppendUint(digits[:0], rand.Uint64(), 36))
-	tmp.path, tmp.parent = dirPath(parent, "shelter-"+random), makeParent
-	spills.path, spills.parent = dirPath(parent, "shelter-spill-"+random), makeParent
+	random := strconv.AppendUint(digits[:0], rand.Uint64(), 36)
+	tmp.path, tmp.parent = dirPath(parent, "shelter-", random), makeParent
+	spills.path, spills.parent = dirPath(parent, "shelter-spill-", random), makeParent
 }
 
-// dirPath is filepath.Join(parent, name) for a name without separators,
-// in one allocation when parent is clean.
-func dirPath(parent, name string) string {
+// dirPath is filepath.Join(parent, prefix+random), in one allocation
+// when parent is clean.
+func dirPath(parent, prefix string, random []byte) string {
 	if filepath.Clean(parent) != parent {
-		return filepath.Join(parent, name)
+		return filepath.Join(parent, prefix+string(random))
 	}
 	if strings.HasSuffix(parent, string(filepath.Separator)) {
-		return parent + name
+		return parent + prefix + string(random)
 	}
-	return parent + string(filepath.Separator) + name
+	return parent + string(filepath.Separator) + prefix + string(random)
 }
 
 // errSessionClosedDir is the error of a directory needed after Close.

@@ -7,8 +7,8 @@ import "mvdan.cc/sh/v3/syntax"
 // f(nil) when its children are done. It is the static pass's own because
 // syntax.Walk defers in a loop, which makes every one of its calls, once
 // per node, pay for the defer machinery: a fifth of what the static pass
-// of a long script costs. TestWalkAsSyntaxWalk and FuzzWalk hold the two to the same
-// order.
+// of a long script cost. TestWalkAsSyntaxWalk and FuzzWalk hold the two
+// to the same order.
 func walk(node syntax.Node, f func(syntax.Node) bool) {
 	if !f(node) {
 		return
