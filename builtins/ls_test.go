@@ -9,7 +9,9 @@ import (
 func TestLsGNU(t *testing.T) {
 	t.Parallel()
 	tree := map[string]string{"b": "bb\n", "a": "a\n", "c.sh": "#!/bin/sh\n", ".hidden": "h", "d/x": "xx", "d/sub/y": "y", "e/": "", "big": string(make([]byte, 5000))}
-	// Fixed times, so that the six-month rule and -t give one answer.
+	// Fixed times, so that the six-month rule and -t give one answer, and
+	// that a case whose two runs straddle a minute prints one time (a
+	// link's own time is set with touch -h).
 	const setup = "touch -d '2020-01-02 03:04:05' a b c.sh .hidden d d/x d/sub d/sub/y e big .; touch -d '2021-06-07 08:09' b; " +
 		"touch -d \"$(date -d '2 hours ago' '+%Y-%m-%d %H:00')\" big; chmod 755 c.sh; chmod 750 d; "
 	compareGNU(t, []kernel.Tool{cmdLs}, []gnuCase{
@@ -24,7 +26,7 @@ func TestLsGNU(t *testing.T) {
 		{name: "long human", script: setup + "ls -lh; ls -l --human-readable big", files: tree},
 		{name: "long numeric", script: setup + "ls -n; ls --numeric-uid-gid a", files: tree},
 		{name: "long inode", script: setup + "ls -li a | awk '{$1=\"\"; print}'; ls -i a | cut -d' ' -f2", files: tree},
-		{name: "long link", script: setup + "ln -s a la; ln -s nowhere dang; ln -s d ld; ls -l la dang ld; ls -lF", files: tree},
+		{name: "long link", script: setup + "ln -s a la; ln -s nowhere dang; ln -s d ld; touch -h -d '2020-01-02 03:04:05' la dang ld; ls -l la dang ld; ls -lF", files: tree},
 		{name: "link to dir operand", script: "ln -s d ld; ls ld; ls -d ld; ls -F ld; ls -l ld | cut -c1", files: tree},
 		{name: "directory", script: "ls -d d e; ls --directory .; ls -d", files: tree},
 		{name: "classify", script: "mkfifo p; ln -s a la; ls -F; ls --classify d", files: tree},
@@ -46,7 +48,7 @@ func TestLsGNU(t *testing.T) {
 		{name: "dashdash", script: "ls -- -x", files: map[string]string{"-x": ""}},
 		{name: "special names", script: "ls", files: map[string]string{"a b": "", "it's": "", "tab\tx": "", "bin\xff": ""}},
 		{name: "old and future", script: "touch -d 2000-01-01 old; touch -d 2099-01-01 future; ls -l old future", files: tree},
-		{name: "modes", script: "touch s; chmod 4755 s; mkdir t; chmod 1777 t; mkdir g; chmod 2750 g; ls -ld s t g", files: tree},
+		{name: "modes", script: "touch -d '2020-01-02 03:04:05' s; chmod 4755 s; mkdir t; chmod 1777 t; mkdir g; chmod 2750 g; touch -d '2020-01-02 03:04:05' t g; ls -ld s t g", files: tree},
 		{name: "device", script: "ls -l /dev/null", files: tree},
 	})
 }
