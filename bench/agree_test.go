@@ -110,11 +110,7 @@ func TestCasesAgree(t *testing.T) {
 	})
 
 	t.Run("idle sessions", func(t *testing.T) {
-		cfg, _ := kernel.Preset(kernel.ProfileHost)
-		k, err := kernel.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		k := newKernel(t, kernel.ProfileHost)
 		dir := t.TempDir()
 		fds := openFDs()
 		var sessions []*kernel.Session

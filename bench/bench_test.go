@@ -143,11 +143,7 @@ func BenchmarkHeavyOutput(b *testing.B) {
 // BenchmarkNewSession is NewSession and Close on a host-profile kernel
 // against interp.New, the bare runner's set-up.
 func BenchmarkNewSession(b *testing.B) {
-	cfg, _ := kernel.Preset(kernel.ProfileHost)
-	k, err := kernel.New(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
+	k := newKernel(b, kernel.ProfileHost)
 	dir := b.TempDir()
 	env := floorEnv()
 	pair(b, "shelter", "mvdan",
@@ -238,11 +234,7 @@ const idleSessions = 100
 // call, and reports the live heap and the file descriptors each holds;
 // beside them, the heap of a bare runner that ran the same call.
 func BenchmarkIdleSession(b *testing.B) {
-	cfg, _ := kernel.Preset(kernel.ProfileHost)
-	k, err := kernel.New(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
+	k := newKernel(b, kernel.ProfileHost)
 	dir := b.TempDir()
 	ctx := context.Background()
 	var heap, floorHeap int64

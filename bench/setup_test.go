@@ -21,17 +21,23 @@ import (
 	"github.com/shelter-sh/shelter/kernel"
 )
 
-// newSession is a session of a kernel of profile p with no tools, in a
-// directory of its own; it is closed, and its spill files removed, when
-// the test ends.
-func newSession(tb testing.TB, p kernel.Profile) *kernel.Session {
+// newKernel is a kernel of profile p with no tools.
+func newKernel(tb testing.TB, p kernel.Profile) *kernel.Kernel {
 	tb.Helper()
 	cfg, _ := kernel.Preset(p)
 	k, err := kernel.New(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s, err := k.NewSession(kernel.SessionOptions{Dir: tb.TempDir(), DiscardSpills: true})
+	return k
+}
+
+// newSession is a session of a kernel of profile p with no tools, in a
+// directory of its own; it is closed, and its spill files removed, when
+// the test ends.
+func newSession(tb testing.TB, p kernel.Profile) *kernel.Session {
+	tb.Helper()
+	s, err := newKernel(tb, p).NewSession(kernel.SessionOptions{Dir: tb.TempDir(), DiscardSpills: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
