@@ -24,7 +24,7 @@ import (
 func detachJobs(file *syntax.File) []*syntax.Stmt {
 	var jobs []*syntax.Stmt
 	for i, st := range file.Stmts {
-		if !st.Background || st.Coprocess {
+		if !isJob(st) {
 			continue
 		}
 		call := &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "job"), litWord(strconv.Itoa(len(jobs)))}}
@@ -34,13 +34,17 @@ func detachJobs(file *syntax.File) []*syntax.Stmt {
 	return jobs
 }
 
+// isJob reports a top-level statement that becomes a job of the
+// session: `cmd &`, not a coprocess.
+func isJob(st *syntax.Stmt) bool { return st.Background && !st.Coprocess }
+
 // backgroundTexts are the top-level `cmd &` statements of file as jobs
 // lists them, in the order detachJobs takes them: printed before the
 // rewrite, which would show shelter's own words.
 func backgroundTexts(file *syntax.File) []string {
 	var texts []string
 	for _, st := range file.Stmts {
-		if st.Background && !st.Coprocess {
+		if isJob(st) {
 			texts = append(texts, commandText(st))
 		}
 	}
