@@ -30,7 +30,8 @@ type budget struct {
 	cancel context.CancelFunc    // ends the call or job
 	cause  atomic.Pointer[error] // why end ended it: errTooDeep or a *memoryError
 	next   atomic.Int64          // UnixNano of the next variable check
-	calls  atomic.Int64          // commands so far, for deepStack's sampling
+	calls  atomic.Int64          // commands so far, for deepStack
+	count  atomic.Int64          // the command at which deepStack next counts frames
 }
 
 // end ends the call or job the budget bounds, for err.
@@ -304,16 +305,35 @@ const framesPerCall = 8
 
 var errTooDeep = errors.New("calls nested too deep")
 
-// deepStack reports, every 128th command, whether the goroutine's stack
-// has grown past maxCallDepth levels of calls; counting the frames costs
-// only when it is deep.
+// deepStack reports whether the goroutine's stack has grown past
+// maxCallDepth levels of calls. Counting the frames walks the whole stack,
+// so it counts them only once enough commands have run since the last
+// count for the stack to have reached the bound, each command opening at
+// most one level (a function, eval or source), and at least every
+// [maxInterval] commands, for the call's other goroutines (`cmd &`).
 func (b *budget) deepStack() bool {
-	if b.calls.Add(1)%128 != 0 {
+	n := b.calls.Add(1)
+	if n < b.count.Load() {
 		return false
 	}
-	var pc [1]uintptr
-	return runtime.Callers(maxCallDepth*framesPerCall, pc[:]) > 0
+	var pc [256]uintptr
+	levels := maxCallDepth // unknown: past what pc holds
+	if frames := runtime.Callers(0, pc[:]); frames < len(pc) {
+		levels = frames / framesPerCall
+	} else if runtime.Callers(maxCallDepth*framesPerCall, pc[:1]) > 0 {
+		return true
+	}
+	b.count.Store(n + int64(min(max(maxCallDepth-levels, deepInterval), maxInterval)))
+	return false
 }
+
+// maxInterval bounds how many commands deepStack lets by between two
+// counts; deepInterval is how many it lets by after a stack too deep to
+// count at once.
+const (
+	maxInterval  = 1024
+	deepInterval = 128
+)
 
 // catShortcut is `$(< FILE)`: the file the redirection opened, copied to
 // the capture within the call's deadline and budget. NUL bytes are
