@@ -2,11 +2,13 @@ package kernel
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -14,6 +16,7 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // DefaultMemoryLimit is the memory budget of a call when [Config.MemoryLimit]
@@ -109,10 +112,15 @@ type memoryError struct {
 	Limit int64
 	By    string // what outgrew it: "a command substitution's output", …
 	Size  int64
+	Unset []string // the variables shedVariables unset after the call
 }
 
 func (e *memoryError) Error() string {
-	return fmt.Sprintf("shelter: memory limit of %s exceeded by %s (%s); write large data to a file instead", byteSize(e.Limit), e.By, byteSize(e.Size))
+	line := fmt.Sprintf("shelter: memory limit of %s exceeded by %s (%s); write large data to a file instead", byteSize(e.Limit), e.By, byteSize(e.Size))
+	if len(e.Unset) > 0 {
+		line += "; shelter unset " + strings.Join(e.Unset, " ")
+	}
+	return line
 }
 
 func isMemoryError(err error) bool {
@@ -146,7 +154,7 @@ func (b *budget) checkHeld(hc interp.HandlerContext) error {
 		return b.exceed("a command substitution's output", n)
 	}
 	if n := varBytes(hc.Env); n > b.limit {
-		return b.exceed("the shell's variables", n)
+		return b.exceed(varsCause, n)
 	}
 	return nil
 }
@@ -155,16 +163,66 @@ func (b *budget) checkHeld(hc interp.HandlerContext) error {
 func varBytes(env expand.Environ) int64 {
 	var n int64
 	env.Each(func(name string, v expand.Variable) bool {
-		n += int64(len(name) + len(v.Str))
-		for _, e := range v.List {
-			n += int64(len(e))
-		}
-		for k, e := range v.Map {
-			n += int64(len(k) + len(e))
-		}
+		n += varSize(name, v)
 		return true
 	})
 	return n
+}
+
+// varSize is what one variable holds, its name included.
+func varSize(name string, v expand.Variable) int64 {
+	n := int64(len(name) + len(v.Str))
+	for _, e := range v.List {
+		n += int64(len(e))
+	}
+	for k, e := range v.Map {
+		n += int64(len(k) + len(e))
+	}
+	return n
+}
+
+// varsCause is what a memoryError names when the variables outgrew the
+// budget.
+const varsCause = "the shell's variables"
+
+// shedVariables unsets the session's largest variables, as few as it
+// takes for the rest to fit in limit; the call the variables' budget
+// ended has returned, s.mu is held. Kept, they would end the session's
+// next call at its first measure, one millisecond in, and every call
+// after it, and hold the memory meanwhile. $? stays status. It returns
+// the names it unset, largest first.
+func (s *Session) shedVariables(limit int64, status int) []string {
+	r := s.runner
+	type held struct {
+		name string
+		size int64
+	}
+	var vars []held
+	var total int64
+	for name, v := range r.Vars {
+		if v.IsSet() && !v.ReadOnly {
+			vars = append(vars, held{name, varSize(name, v)})
+		}
+		total += varSize(name, v)
+	}
+	slices.SortFunc(vars, func(a, b held) int { return cmp.Compare(b.size, a.size) })
+	unset := []*syntax.Word{litWord("unset"), litWord("-v"), litWord("--")}
+	var names []string
+	for _, v := range vars {
+		if total <= limit {
+			break
+		}
+		names = append(names, v.name)
+		unset = append(unset, litWord(v.name))
+		total -= v.size
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	ctx := context.Background()
+	r.Run(ctx, callStmt(syntax.Pos{}, unset...))
+	r.Run(ctx, exitWith(status))
+	return names
 }
 
 func byteSize(n int64) string {

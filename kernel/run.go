@@ -434,6 +434,9 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		res.ExitCode = 2
 	case overMemory && ctx.Err() == nil:
 		res.ExitCode = 1
+		if over.By == varsCause {
+			over.Unset = s.shedVariables(over.Limit, res.ExitCode)
+		}
 		fmt.Fprintln(errOut, over.Error())
 	case ctx.Err() != nil || state.interrupted.Load():
 		res.ExitCode, res.Cancelled = 130, true

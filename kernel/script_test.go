@@ -229,6 +229,24 @@ func TestLargeScriptIsRefused(t *testing.T) {
 	}
 }
 
+// TestVariablesOverBudgetAreUnset: a call the variables' budget ended
+// leaves the session without the variables that outgrew it, whatever the
+// timing of the next call's commands, and with the call's status in $?.
+func TestVariablesOverBudgetAreUnset(t *testing.T) {
+	s := newSession(t, kernel.Config{MemoryLimit: 1 << 20}, kernel.SessionOptions{})
+	run(t, s, "small=kept")
+	res := run(t, s, "big=a; while :; do big=$big$big; done")
+	want := "; write large data to a file instead; shelter unset big\n"
+	if res.ExitCode != 1 || !strings.HasPrefix(res.Stderr, "shelter: memory limit of 1 MiB exceeded by the shell's variables (") || !strings.HasSuffix(res.Stderr, want) {
+		t.Fatalf("exit %d, stderr %q; want 1 and the memory line ending %q", res.ExitCode, res.Stderr, want)
+	}
+	// The next call outlives the budget's first measure of the variables.
+	res = run(t, s, "echo $? ${#big} $small; sleep 0.01; echo still")
+	if res.ExitCode != 0 || res.Stdout != "1 0 kept\nstill\n" {
+		t.Errorf("the call after: %+v", res)
+	}
+}
+
 func TestDeepCallsEndTheCall(t *testing.T) {
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	for _, script := range []string{
