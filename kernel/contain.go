@@ -63,6 +63,9 @@ func (s *Session) withBudget(ctx context.Context, start time.Time, cancel contex
 	c := &budgetContext{Context: ctx, b: budget{limit: limit, cancel: cancel}, job: jobOf(ctx)}
 	c.call, _ = ctx.Value(callKey{}).(*callState)
 	c.b.next.Store(start.Add(time.Millisecond).UnixNano())
+	// No command opens more than one level: the first deepInterval
+	// cannot reach the bound.
+	c.b.count.Store(deepInterval)
 	return c
 }
 

@@ -114,7 +114,7 @@ func (g *guard) matchCommand(words []Word) (guardEntry, bool) {
 
 // matchWords matches one command, launchers not unwrapped.
 func (g *guard) matchWords(words []Word) (guardEntry, bool) {
-	name := filepath.Base(words[0].Text)
+	name := commandBase(words[0].Text)
 	for _, e := range g.commands {
 		if e.words[0] == name && subsequence(e.words[1:], words[1:]) {
 			return e, true

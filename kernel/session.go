@@ -76,6 +76,7 @@ type Session struct {
 	check      validation
 	checkVisit func(syntax.Node) bool
 	assocVarFn func(name string) bool
+	words      []Word // a command's words as the static pass judges them
 	closed     bool
 	// pending is what the running static pass found on PATH (s.mu is
 	// held); paths is what the latest call's found, which its run and

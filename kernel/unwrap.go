@@ -82,7 +82,7 @@ func (e *UnregisteredLauncherError) Error() string {
 // launcherRefusal refuses a command whose name is a launcher's that no
 // tool answers; tools[name] is known to be nil.
 func launcherRefusal(tools map[string]Tool, name string) (*UnregisteredLauncherError, bool) {
-	base := filepath.Base(name)
+	base := commandBase(name)
 	if !isLauncherName(base) {
 		return nil, false
 	}
@@ -120,13 +120,22 @@ func (g *guard) unwrapOne(words []Word) (Launched, bool) {
 	if len(words) == 0 || words[0].Opaque {
 		return Launched{}, false
 	}
-	name := filepath.Base(words[0].Text)
+	name := commandBase(words[0].Text)
 	if g != nil {
 		if l, ok := g.launchers[name]; ok {
 			return l.Unwrap(words)
 		}
 	}
 	return unwrapShellLauncher(name, words)
+}
+
+// commandBase is filepath.Base of a command's name, at no cost for the
+// usual name that has no slash.
+func commandBase(name string) string {
+	if name != "" && strings.IndexByte(name, '/') < 0 {
+		return name
+	}
+	return filepath.Base(name)
 }
 
 // unwrapShellLauncher strips command, exec or sudo.

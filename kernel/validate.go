@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -109,14 +110,18 @@ func (v *validation) visit(n syntax.Node) bool {
 			}
 		}
 		if len(n.Args) > 0 {
-			words := make([]Word, len(n.Args))
-			for i, w := range n.Args {
-				words[i] = staticWord(w)
+			// The words are judged and let go: one slice serves every
+			// command of the session's scripts (s.mu is held).
+			words := s.words[:0]
+			for _, w := range n.Args {
+				words = append(words, staticWord(w))
 			}
 			for _, name := range assignedNames(words) {
 				s.checkVar(&v.issues, n.Pos(), v.assigned(name), n)
 			}
 			s.checkCommand(&v.issues, n.Pos(), words, v.funcs)
+			clear(words)
+			s.words = words[:0]
 		}
 	case *syntax.DeclClause:
 		for _, d := range v.declNames(n) {
@@ -227,13 +232,15 @@ func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, fu
 		return
 	}
 	inner := words
-	for level := 0; len(inner) > 0 && !inner[0].Opaque; level++ {
+	level := 0
+	var t Tool // inner[0]'s tool
+	for ; len(inner) > 0 && !inner[0].Opaque; level++ {
 		name := inner[0].Text
-		if level == 0 && (funcs[name] || s.runner.Funcs[name] != nil) {
+		if level == 0 && s.isFunc(name, funcs) {
 			// The script's function, not the launcher, runs.
 			return
 		}
-		if s.tools[name] == nil {
+		if t = s.tools[name]; t == nil {
 			if refusal, ok := launcherRefusal(s.tools, name); ok {
 				*issues = append(*issues, issueAt(pos, SeverityError, CodeRefused, refusal.Error()))
 				return
@@ -243,9 +250,9 @@ func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, fu
 		if !ok {
 			break
 		}
-		if c, isChecker := s.tools[name].(StaticChecker); isChecker {
+		if c, isChecker := t.(StaticChecker); isChecker {
 			// A launcher that will refuse its own words (timeout 5x cmd).
-			if err := c.CheckStatic(inner); err != nil {
+			if err := c.CheckStatic(slices.Clone(inner)); err != nil {
 				*issues = append(*issues, issueAt(pos, staticSeverity(err), CodeRefused, err.Error()))
 				return
 			}
@@ -256,12 +263,14 @@ func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, fu
 		return
 	}
 	name := inner[0].Text
-	if funcs[name] || s.runner.Funcs[name] != nil {
+	if level > 0 && s.isFunc(name, funcs) {
 		return
 	}
-	if t := s.tools[name]; t != nil {
+	if t != nil {
 		if c, ok := t.(StaticChecker); ok {
-			if err := c.CheckStatic(inner); err != nil {
+			// A tool's own code gets words of its own, not the slice the
+			// static pass reuses.
+			if err := c.CheckStatic(slices.Clone(inner)); err != nil {
 				*issues = append(*issues, issueAt(pos, staticSeverity(err), CodeRefused, err.Error()))
 			}
 		}
@@ -277,6 +286,12 @@ func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, fu
 	if err := s.staticLookPath(name); err != nil {
 		*issues = append(*issues, issueAt(pos, SeverityWarning, CodeUnknown, fmt.Sprintf("%s: not a function, tool or program on PATH", name)))
 	}
+}
+
+// isFunc reports whether name is one of the script's functions (funcs)
+// or the session's.
+func (s *Session) isFunc(name string, funcs map[string]bool) bool {
+	return funcs[name] || s.runner.Funcs[name] != nil
 }
 
 // staticSeverity is how sure a tool's static check is: a warning for an
@@ -303,7 +318,7 @@ func (s *Session) pathVar() string {
 func staticWord(w *syntax.Word) Word {
 	if len(w.Parts) == 1 {
 		// The common word, one plain literal, is its own text.
-		if p, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(p.Value, "*?[{~\\") {
+		if p, ok := w.Parts[0].(*syntax.Lit); ok && plainLit(p.Value) {
 			return Word{Text: p.Value}
 		}
 	}
@@ -337,6 +352,19 @@ func staticWord(w *syntax.Word) Word {
 	}
 	return Word{Text: b.String()}
 }
+
+// plainLit reports whether a literal has none of the bytes that make a
+// word more than its text: globs, braces, a tilde, a backslash.
+func plainLit(lit string) bool {
+	for i := 0; i < len(lit); i++ {
+		if litSpecial[lit[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+var litSpecial = [256]bool{'*': true, '?': true, '[': true, '{': true, '~': true, '\\': true}
 
 func unescapeLit(s string) string {
 	if !strings.Contains(s, `\`) {
