@@ -82,8 +82,13 @@ type budgetContext struct {
 	call *callState
 }
 
+// budgetContextKey finds the budget context itself.
+type budgetContextKey struct{}
+
 func (c *budgetContext) Value(key any) any {
 	switch key.(type) {
+	case budgetContextKey:
+		return c
 	case budgetKey:
 		return &c.b
 	case jobKey:
@@ -108,6 +113,14 @@ func budgetOf(ctx context.Context) *budget {
 		return nil
 	}
 	return b
+}
+
+// budget is budgetOf for the context c is.
+func (c *budgetContext) budget() *budget {
+	if c.b.limit < 0 {
+		return nil
+	}
+	return &c.b
 }
 
 // memoryError ends a call that outgrew its budget.
@@ -247,8 +260,7 @@ func byteSize(n int64) string {
 // `$(<file)`), notes EXIT traps, and ends the call when it outgrew its
 // memory budget. ok is false when the command goes on as usual.
 func (s *Session) containCall(ctx context.Context, c *command, args []string) (next []string, ok bool) {
-	hc := c.hc
-	b := budgetOf(ctx)
+	hc, b := c.hc, c.b
 	if b != nil {
 		if err := b.checkHeld(hc); err != nil {
 			return statusArgv(1), true

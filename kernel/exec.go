@@ -103,10 +103,24 @@ type command struct {
 	hc  interp.HandlerContext
 	st  *callState // the call it belongs to (callOf); nil between calls
 	job *job       // the job running it (jobOf); nil in a call
+	b   *budget    // its call's or job's (budgetOf); nil for none
 }
 
+// commandOf finds them all in one walk of ctx's chain: the budget context
+// of the command's call or job holds each (no call or job puts a job or a
+// call on the chain above its own budget context).
 func (s *Session) commandOf(ctx context.Context) command {
-	return command{hc: interp.HandlerCtx(ctx), st: s.callOf(ctx), job: jobOf(ctx)}
+	c := command{hc: interp.HandlerCtx(ctx)}
+	bc, ok := ctx.Value(budgetContextKey{}).(*budgetContext)
+	if !ok {
+		c.st, c.job = s.callOf(ctx), jobOf(ctx)
+		return c
+	}
+	c.st, c.job, c.b = bc.call, bc.job, bc.budget()
+	if c.st == nil {
+		c.st = s.call.Load()
+	}
+	return c
 }
 
 // execHandler runs every simple command that is neither a function nor a

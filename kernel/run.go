@@ -333,7 +333,9 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	bctx := s.withBudget(runCtx, start, end)
 	callCtx := context.Context(bctx)
 	if snap != nil {
-		callCtx = context.WithValue(callCtx, callKey{}, &f.state)
+		// A yielded call's commands are its own, not those of the
+		// session's call of the moment (s.call).
+		bctx.call = &f.state
 	}
 
 	stdin, owned, err := s.callInput(opts.Stdin)
