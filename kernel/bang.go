@@ -40,16 +40,18 @@ func renameBang(pe *syntax.ParamExp) {
 }
 
 // bgWait bounds how long kill waits for a background that has not
-// started its first process yet.
+// started its first process yet, nor begun to: one starting a process
+// (launch) is waited for until it has its pid or has failed to start.
 const bgWait = 200 * time.Millisecond
 
 // backgrounds is a call's nested backgrounds.
 type backgrounds struct {
-	mu    sync.Mutex
-	next  int
-	names map[bgName]int // a shell's "gN", to its id
-	pids  map[int][]int  // an id, to the processes its background started
-	grew  chan struct{}  // closed and renewed when pids grows
+	mu        sync.Mutex
+	next      int
+	names     map[bgName]int // a shell's "gN", to its id
+	pids      map[int][]int  // an id, to the processes its background started
+	launching map[int]int    // an id, to how many of its processes are starting
+	grew      chan struct{}  // closed and renewed when pids or launching change
 }
 
 type bgName struct {
@@ -151,15 +153,21 @@ func (bg *backgrounds) wait(name bgName) []int {
 	for {
 		bg.mu.Lock()
 		id, known := bg.names[name]
-		pids := bg.pids[id]
+		pids, launching := bg.pids[id], bg.launching[id] > 0
 		if bg.grew == nil {
 			bg.grew = make(chan struct{})
 		}
 		grew := bg.grew
 		bg.mu.Unlock()
 		left := time.Until(deadline)
-		if !known || len(pids) > 0 || left <= 0 {
+		if !known || len(pids) > 0 || left <= 0 && !launching {
 			return append([]int(nil), pids...)
+		}
+		if launching {
+			// Its pid comes once fork returns, however loaded the
+			// machine; a failed start ends the launch too.
+			<-grew
+			continue
 		}
 		select {
 		case <-grew:
@@ -171,11 +179,7 @@ func (bg *backgrounds) wait(name bgName) []int {
 // note notes pid under the background the command of ctx runs in, if
 // any.
 func (bg *backgrounds) note(ctx context.Context, pid int) {
-	env, ok := handlerEnv(ctx)
-	if !ok {
-		return
-	}
-	id, _ := strconv.Atoi(env.Get(bgNextVar).String())
+	id := bgOf(ctx)
 	if id <= 0 {
 		return
 	}
@@ -184,11 +188,51 @@ func (bg *backgrounds) note(ctx context.Context, pid int) {
 		bg.pids = map[int][]int{}
 	}
 	bg.pids[id] = append(bg.pids[id], pid)
+	bg.changed()
+	bg.mu.Unlock()
+}
+
+// launch notes that the command of ctx, if it runs in a background, is
+// starting a process, until done (once it started or failed to; later
+// calls do nothing): kill then waits for its pid past bgWait.
+func (bg *backgrounds) launch(ctx context.Context) (done func()) {
+	id := bgOf(ctx)
+	if id <= 0 {
+		return func() {}
+	}
+	bg.mu.Lock()
+	if bg.launching == nil {
+		bg.launching = map[int]int{}
+	}
+	bg.launching[id]++
+	bg.mu.Unlock()
+	return sync.OnceFunc(func() {
+		bg.mu.Lock()
+		if bg.launching[id]--; bg.launching[id] == 0 {
+			delete(bg.launching, id)
+		}
+		bg.changed()
+		bg.mu.Unlock()
+	})
+}
+
+// changed wakes the waits; bg.mu is held.
+func (bg *backgrounds) changed() {
 	if bg.grew != nil {
 		close(bg.grew)
 		bg.grew = nil
 	}
-	bg.mu.Unlock()
+}
+
+// bgOf is the id of the background the command of ctx runs in; 0 for
+// none.
+func bgOf(ctx context.Context) int {
+	env, ok := handlerEnv(ctx)
+	if !ok {
+		return 0
+	}
+	id, _ := strconv.Atoi(env.Get(bgNextVar).String())
+	return id
 }
 
 // bangOfMark reports whether pe is the $! of a bg-launched, which has no

@@ -283,7 +283,7 @@ func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) 
 		return 126, nil
 	}
 	s.applyLaunch(ctx, cmd)
-	status, err := spawn.Run(ctx, cmd)
+	status, err := s.spawnRun(ctx, cmd)
 	switch {
 	case errors.Is(err, spawn.ErrNoExec):
 		ctx, cancel := launchDeadlineCancel(ctx)
@@ -304,6 +304,29 @@ func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) 
 		fmt.Fprintf(c.Stderr, "shelter: %s: %v\n", c.Args[0], unwrapPathError(err))
 		return status, nil
 	}
+	return status, err
+}
+
+// spawnRun runs cmd; while it starts, `cmd &` of the job running it and
+// kill "$!" of the nested background running it wait for its pid.
+func (s *Session) spawnRun(ctx context.Context, cmd *spawn.Cmd) (int, error) {
+	var done func()
+	if j := jobOf(ctx); j != nil {
+		done = j.launch.begin()
+	} else if st := s.callOf(ctx); st != nil {
+		done = st.bg.launch(ctx)
+	} else {
+		return spawn.Run(ctx, cmd)
+	}
+	started := cmd.Started
+	cmd.Started = func(pid int) {
+		if started != nil {
+			started(pid)
+		}
+		done()
+	}
+	status, err := spawn.Run(ctx, cmd)
+	done()
 	return status, err
 }
 

@@ -28,6 +28,9 @@ type job struct {
 	cancel  context.CancelFunc
 	done    chan struct{}
 	running chan struct{} // closed when the job's first process started
+	// launch is the job's first start of a process: begun when it is
+	// about to fork, ended once it started or failed to (startJob).
+	launch launchNote
 
 	// guarded by jobTable.mu
 	status   int
@@ -114,7 +117,7 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string,
 
 	st2 := *st
 	st2.Background = false
-	j := &job{id: id, command: command, done: make(chan struct{}), running: make(chan struct{})}
+	j := &job{id: id, command: command, done: make(chan struct{}), running: make(chan struct{}), launch: newLaunchNote()}
 	j.logPath = filepath.Join(s.spills.path, fmt.Sprintf("job-%d.log", id))
 	log, err := s.newJobLog(j.logPath)
 	if err != nil {
@@ -165,7 +168,19 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string,
 	select {
 	case <-j.running:
 	case <-j.done:
+	case <-j.launch.begun:
 	case <-timer.C:
+	}
+	select {
+	case <-j.launch.begun:
+		// Its first process is being started: its pid comes once fork
+		// returns, however loaded the machine.
+		select {
+		case <-j.running:
+		case <-j.done:
+		case <-j.launch.ended:
+		}
+	default:
 	}
 	t.mu.Lock()
 	if j.firstPID == 0 {
@@ -198,8 +213,31 @@ func (o *orphanWindow) Close() {
 }
 
 // jobPIDWait bounds how long `cmd &` waits for the job's first process,
-// whose pid becomes $!.
+// whose pid becomes $!, to begin to start: one that has begun is waited
+// for until it started or failed to.
 const jobPIDWait = 200 * time.Millisecond
+
+// launchNote is the first start of a process of a job: begun and ended
+// are closed once each, by the first start only; a zero launchNote (a
+// yielded call's job) notes nothing.
+type launchNote struct {
+	begun, ended         chan struct{}
+	beginOnce, endedOnce *sync.Once
+}
+
+func newLaunchNote() launchNote {
+	return launchNote{begun: make(chan struct{}), ended: make(chan struct{}), beginOnce: new(sync.Once), endedOnce: new(sync.Once)}
+}
+
+// begin notes a process about to start; the end it returns notes that it
+// started or failed to.
+func (l launchNote) begin() (end func()) {
+	if l.begun == nil {
+		return func() {}
+	}
+	l.beginOnce.Do(func() { close(l.begun) })
+	return func() { l.endedOnce.Do(func() { close(l.ended) }) }
+}
 
 // maxPID is Linux's largest pid_max (2^22).
 const maxPID = 1 << 22
