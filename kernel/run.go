@@ -450,15 +450,20 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	stdout.Close()
 	stderr.Close()
-	res.Stdout, res.Stderr = s.text(stdout.String()), s.text(stderr.String())
-	res.StdoutBytes, res.StderrBytes = stdout.Total(), stderr.Total()
-	res.Truncated = stdout.Truncated() || stderr.Truncated()
-	res.SpillPath = stdout.SpillPath()
-	res.StderrSpillPath = stderr.SpillPath()
+	s.captured(&res, stdout, stderr)
 	if res.ExitCode != 0 || res.Truncated {
 		res.Data = nil
 	}
 	return res
+}
+
+// captured gives res what the call's closed sinks hold.
+func (s *Session) captured(res *Result, stdout, stderr *spawn.Sink) {
+	o, e := stdout.Capture(), stderr.Capture()
+	res.Stdout, res.Stderr = s.text(o.Text), s.text(e.Text)
+	res.StdoutBytes, res.StderrBytes = o.Total, e.Total
+	res.Truncated = o.Truncated || e.Truncated
+	res.SpillPath, res.StderrSpillPath = o.SpillPath, e.SpillPath
 }
 
 // runGuarded runs node; a panic of the interpreter becomes crash, so

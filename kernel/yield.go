@@ -132,10 +132,7 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 		Yielded:    true,
 		Jobs:       t.running(),
 	}
-	res.Stdout, res.Stderr = s.text(stdout.String()), s.text(stderr.String())
-	res.StdoutBytes, res.StderrBytes = stdout.Total(), stderr.Total()
-	res.Truncated = stdout.Truncated() || stderr.Truncated()
-	res.SpillPath, res.StderrSpillPath = stdout.SpillPath(), stderr.SpillPath()
+	s.captured(&res, stdout, stderr)
 
 	go func() {
 		o := <-y.running

@@ -222,6 +222,28 @@ func (s *Sink) Bytes() []byte {
 	return s.cut()
 }
 
+// Capture is what a sink tells of its stream, read at once.
+type Capture struct {
+	Text      string // [Sink.String]
+	Total     int64  // [Sink.Total]
+	Truncated bool   // [Sink.Truncated]
+	SpillPath string // [Sink.SpillPath]
+}
+
+// Capture reads the sink's text, size, truncation and spill file under
+// one lock, as a result is made of them.
+func (s *Sink) Capture() Capture {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := Capture{Total: s.total, Truncated: s.ring != nil, SpillPath: s.spillPath}
+	if s.ring == nil {
+		c.Text = string(s.buf)
+	} else {
+		c.Text = string(s.cut())
+	}
+	return c
+}
+
 // String is [Sink.Bytes] as a string.
 func (s *Sink) String() string {
 	s.mu.Lock()

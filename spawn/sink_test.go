@@ -55,6 +55,9 @@ func TestSinkHeadTailAndSpill(t *testing.T) {
 		if s.String() != string(s.Bytes()) {
 			t.Fatalf("round %d: String %q, Bytes %q", round, s.String(), s.Bytes())
 		}
+		if c, want := s.Capture(), (Capture{s.String(), s.Total(), s.Truncated(), s.SpillPath()}); c != want {
+			t.Fatalf("round %d: Capture %+v, the accessors %+v", round, c, want)
+		}
 		if s.Total() != int64(len(want)) {
 			t.Fatalf("round %d: total %d, want %d", round, s.Total(), len(want))
 		}
