@@ -73,9 +73,12 @@ var ErrShelterProc = errors.New("shelter's own /proc entries are not readable")
 // the working directory.
 func (o *Opener) Abs(name string) string {
 	var abs string
-	if filepath.IsAbs(name) {
+	switch {
+	case name == os.DevNull:
+		abs = name // the most opened name of all, clean already
+	case filepath.IsAbs(name):
 		abs = filepath.Clean(name)
-	} else {
+	default:
 		abs = filepath.Join(o.dir, name)
 	}
 	if o.tmp != nil {

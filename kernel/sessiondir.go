@@ -22,6 +22,7 @@ import (
 // that instead.
 type lazyDir struct {
 	path   string
+	name   string // the last element of path, its random name
 	parent bool // the parent may be missing (a sandbox's ROOT/.shelter): make it first
 	made   atomic.Bool
 
@@ -42,6 +43,7 @@ func nameDirs(tmp, spills *lazyDir, parent string, makeParent bool) {
 	random := strconv.AppendUint(digits[:0], rand.Uint64(), 36)
 	tmp.path, tmp.parent = dirPath(parent, "shelter-", random), makeParent
 	spills.path, spills.parent = dirPath(parent, "shelter-spill-", random), makeParent
+	tmp.name, spills.name = filepath.Base(tmp.path), filepath.Base(spills.path)
 }
 
 // dirPath is filepath.Join(parent, prefix+random), in one allocation
@@ -94,7 +96,7 @@ func (d *lazyDir) touches(abs string) {
 	if d.path == "" || d.made.Load() {
 		return
 	}
-	if strings.Contains(abs, filepath.Base(d.path)) {
+	if strings.Contains(abs, d.name) {
 		d.ensure()
 	}
 }
