@@ -26,12 +26,12 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 	}
 	v := &s.check
 	*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}}
-	walk(file, s.checkVisit)
+	walkBranches(file, s.checkVisit)
 	if v.found != nil {
 		// A function may be called before it is defined: judge the
 		// commands again, knowing every function of the script.
 		*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}, funcs: v.found}
-		walk(file, s.checkVisit)
+		walkBranches(file, s.checkVisit)
 	}
 	issues, funcs, rewrite, needsTemp = append(v.issues, v.crash.issues...), v.found, v.rewrite, v.procSubst
 	*v = validation{} // hold nothing of the script between calls

@@ -10,144 +10,190 @@ import "mvdan.cc/sh/v3/syntax"
 // of a long script cost. TestWalkAsSyntaxWalk and FuzzWalk hold the two
 // to the same order.
 func walk(node syntax.Node, f func(syntax.Node) bool) {
-	if !f(node) {
+	w := walker{f: f, all: true}
+	w.node(node)
+}
+
+// walkBranches is walk for a visitor that acts on neither words nor
+// literals, and never on a node's end: it calls f for every other node,
+// in walk's order, and neither for words, literals nor f(nil), which are
+// most of a script's calls. TestWalkBranchesAsWalk holds it to walk.
+func walkBranches(node syntax.Node, f func(syntax.Node) bool) {
+	w := walker{f: f}
+	w.node(node)
+}
+
+// walker is one walk: its visitor, and whether it calls it for every node.
+type walker struct {
+	f   func(syntax.Node) bool
+	all bool
+}
+
+// end ends a node whose children are done.
+func (w *walker) end() {
+	if w.all {
+		w.f(nil)
+	}
+}
+
+// visit calls f for a node of syntax.Walk's, unless the walk leaves it out.
+func (w *walker) visit(n syntax.Node) bool {
+	if !w.all {
+		switch n.(type) {
+		case nil, *syntax.Word, *syntax.Lit:
+			return true
+		}
+	}
+	return w.f(n)
+}
+
+func (w *walker) node(node syntax.Node) {
+	switch n := node.(type) {
+	case *syntax.Word:
+		w.word(n)
+		return
+	case *syntax.Lit:
+		if w.all && w.f(n) {
+			w.f(nil)
+		}
+		return
+	}
+	if !w.f(node) {
 		return
 	}
 	var after *syntax.Comment // walked last, after f(nil), as syntax.Walk does
 	switch n := node.(type) {
 	case *syntax.File:
-		walkStmts(n.Stmts, f)
-		walkComments(n.Last, f)
+		w.stmts(n.Stmts)
+		w.comments(n.Last)
 	case *syntax.Stmt:
-		after = stmtChildren(n, f)
+		after = w.stmtChildren(n)
 	case *syntax.Assign:
-		walkSome(n.Name, f)
+		walkSome(w, n.Name)
 		if n.Value != nil {
-			walkWord(n.Value, f)
+			w.word(n.Value)
 		}
-		walkSome(n.Index, f)
-		walkSome(n.Array, f)
+		walkSome(w, n.Index)
+		walkSome(w, n.Array)
 	case *syntax.Redirect:
-		walkSome(n.N, f)
-		walkWord(n.Word, f)
-		walkSome(n.Hdoc, f)
+		walkSome(w, n.N)
+		w.word(n.Word)
+		walkSome(w, n.Hdoc)
 	case *syntax.CallExpr:
 		for _, a := range n.Assigns {
-			walk(a, f)
+			w.node(a)
 		}
-		walkWords(n.Args, f)
+		w.words(n.Args)
 	case *syntax.Subshell:
-		walkStmts(n.Stmts, f)
-		walkComments(n.Last, f)
+		w.stmts(n.Stmts)
+		w.comments(n.Last)
 	case *syntax.Block:
-		walkStmts(n.Stmts, f)
-		walkComments(n.Last, f)
+		w.stmts(n.Stmts)
+		w.comments(n.Last)
 	case *syntax.IfClause:
-		walkStmts(n.Cond, f)
-		walkComments(n.CondLast, f)
-		walkStmts(n.Then, f)
-		walkComments(n.ThenLast, f)
-		walkComments(n.Last, f)
-		walkSome(n.Else, f)
+		w.stmts(n.Cond)
+		w.comments(n.CondLast)
+		w.stmts(n.Then)
+		w.comments(n.ThenLast)
+		w.comments(n.Last)
+		walkSome(w, n.Else)
 	case *syntax.WhileClause:
-		walkStmts(n.Cond, f)
-		walkComments(n.CondLast, f)
-		walkStmts(n.Do, f)
-		walkComments(n.DoLast, f)
+		w.stmts(n.Cond)
+		w.comments(n.CondLast)
+		w.stmts(n.Do)
+		w.comments(n.DoLast)
 	case *syntax.ForClause:
-		walk(n.Loop, f)
-		walkStmts(n.Do, f)
-		walkComments(n.DoLast, f)
+		w.node(n.Loop)
+		w.stmts(n.Do)
+		w.comments(n.DoLast)
 	case *syntax.WordIter:
-		walk(n.Name, f)
-		walkWords(n.Items, f)
+		w.node(n.Name)
+		w.words(n.Items)
 	case *syntax.CStyleLoop:
-		walkSome(n.Init, f)
-		walkSome(n.Cond, f)
-		walkSome(n.Post, f)
+		walkSome(w, n.Init)
+		walkSome(w, n.Cond)
+		walkSome(w, n.Post)
 	case *syntax.BinaryCmd:
-		walk(n.X, f)
-		walk(n.Y, f)
+		w.node(n.X)
+		w.node(n.Y)
 	case *syntax.FuncDecl:
-		walkSome(n.Name, f)
+		walkSome(w, n.Name)
 		for _, name := range n.Names {
-			walk(name, f)
+			w.node(name)
 		}
-		walk(n.Body, f)
-	case *syntax.Word:
-		walkParts(n.Parts, f)
+		w.node(n.Body)
 	case *syntax.DblQuoted:
-		walkParts(n.Parts, f)
+		w.parts(n.Parts)
 	case *syntax.CmdSubst:
-		walkStmts(n.Stmts, f)
-		walkComments(n.Last, f)
+		w.stmts(n.Stmts)
+		w.comments(n.Last)
 	case *syntax.ParamExp:
-		walkParamExp(n, f)
+		w.paramExp(n)
 	case *syntax.ArithmExp:
-		walk(n.X, f)
+		w.node(n.X)
 	case *syntax.ArithmCmd:
-		walk(n.X, f)
+		w.node(n.X)
 	case *syntax.BinaryArithm:
-		walk(n.X, f)
-		walk(n.Y, f)
+		w.node(n.X)
+		w.node(n.Y)
 	case *syntax.BinaryTest:
-		walk(n.X, f)
-		walk(n.Y, f)
+		w.node(n.X)
+		w.node(n.Y)
 	case *syntax.UnaryArithm:
-		walk(n.X, f)
+		w.node(n.X)
 	case *syntax.UnaryTest:
-		walk(n.X, f)
+		w.node(n.X)
 	case *syntax.ParenArithm:
-		walk(n.X, f)
+		w.node(n.X)
 	case *syntax.FlagsArithm:
-		walk(n.Flags, f)
-		walkSome(n.X, f)
+		w.node(n.Flags)
+		walkSome(w, n.X)
 	case *syntax.ParenTest:
-		walk(n.X, f)
+		w.node(n.X)
 	case *syntax.CaseClause:
-		walk(n.Word, f)
+		w.node(n.Word)
 		for _, item := range n.Items {
-			walk(item, f)
+			w.node(item)
 		}
-		walkComments(n.Last, f)
+		w.comments(n.Last)
 	case *syntax.CaseItem:
-		after = leadingComments(n.Comments, n.Pos(), f)
-		walkWords(n.Patterns, f)
-		walkStmts(n.Stmts, f)
-		walkComments(n.Last, f)
+		after = w.leadingComments(n.Comments, n.Pos())
+		w.words(n.Patterns)
+		w.stmts(n.Stmts)
+		w.comments(n.Last)
 	case *syntax.TestClause:
-		walk(n.X, f)
+		w.node(n.X)
 	case *syntax.DeclClause:
 		for _, a := range n.Args {
-			walk(a, f)
+			w.node(a)
 		}
 	case *syntax.ArrayExpr:
 		for _, e := range n.Elems {
-			walk(e, f)
+			w.node(e)
 		}
-		walkComments(n.Last, f)
+		w.comments(n.Last)
 	case *syntax.ArrayElem:
-		after = leadingComments(n.Comments, n.Pos(), f)
-		walkSome(n.Index, f)
-		walkSome(n.Value, f)
+		after = w.leadingComments(n.Comments, n.Pos())
+		walkSome(w, n.Index)
+		walkSome(w, n.Value)
 	case *syntax.ExtGlob:
-		walk(n.Pattern, f)
+		w.node(n.Pattern)
 	case *syntax.ProcSubst:
-		walkStmts(n.Stmts, f)
-		walkComments(n.Last, f)
+		w.stmts(n.Stmts)
+		w.comments(n.Last)
 	case *syntax.TimeClause:
-		walkSome(n.Stmt, f)
+		walkSome(w, n.Stmt)
 	case *syntax.CoprocClause:
-		walkSome(n.Name, f)
-		walk(n.Stmt, f)
+		walkSome(w, n.Name)
+		w.node(n.Stmt)
 	case *syntax.LetClause:
 		for _, x := range n.Exprs {
-			walk(x, f)
+			w.node(x)
 		}
 	case *syntax.TestDecl:
-		walk(n.Description, f)
-		walk(n.Body, f)
-	case *syntax.Comment, *syntax.Lit, *syntax.SglQuoted:
+		w.node(n.Description)
+		w.node(n.Body)
+	case *syntax.Comment, *syntax.SglQuoted:
 	default:
 		// A kind of node this walk does not know (a newer mvdan/sh):
 		// syntax.Walk walks below it, and ends it.
@@ -157,44 +203,44 @@ func walk(node syntax.Node, f func(syntax.Node) bool) {
 				seen = true // node itself, which f saw already
 				return true
 			}
-			return f(m)
+			return w.visit(m)
 		})
 		return
 	}
-	f(nil)
+	w.end()
 	if after != nil {
-		walk(after, f)
+		w.node(after)
 	}
 }
 
 // leadingComments walks a case item's or an array element's comments up
 // to the first after pos and returns that one, which syntax.Walk visits
 // last, and after which it visits none. (A statement's rule is its end.)
-func leadingComments(comments []syntax.Comment, pos syntax.Pos, f func(syntax.Node) bool) *syntax.Comment {
+func (w *walker) leadingComments(comments []syntax.Comment, pos syntax.Pos) *syntax.Comment {
 	for i := range comments {
 		if c := &comments[i]; c.Pos().After(pos) {
 			return c
 		}
-		walk(&comments[i], f)
+		w.node(&comments[i])
 	}
 	return nil
 }
 
-func walkParamExp(n *syntax.ParamExp, f func(syntax.Node) bool) {
-	walkSome(n.Flags, f)
-	walkSome(n.Param, f)
-	walkSome(n.NestedParam, f)
-	walkSome(n.Index, f)
+func (w *walker) paramExp(n *syntax.ParamExp) {
+	walkSome(w, n.Flags)
+	walkSome(w, n.Param)
+	walkSome(w, n.NestedParam)
+	walkSome(w, n.Index)
 	if s := n.Slice; s != nil {
-		walkSome(s.Offset, f)
-		walkSome(s.Length, f)
+		walkSome(w, s.Offset)
+		walkSome(w, s.Length)
 	}
 	if r := n.Repl; r != nil {
-		walkSome(r.Orig, f)
-		walkSome(r.With, f)
+		walkSome(w, r.Orig)
+		walkSome(w, r.With)
 	}
 	if e := n.Exp; e != nil {
-		walkSome(e.Word, f)
+		walkSome(w, e.Word)
 	}
 }
 
@@ -203,23 +249,23 @@ func walkParamExp(n *syntax.ParamExp, f func(syntax.Node) bool) {
 func walkSome[N interface {
 	syntax.Node
 	comparable
-}](n N, f func(syntax.Node) bool) {
+}](w *walker, n N) {
 	var none N
 	if n != none {
-		walk(n, f)
+		w.node(n)
 	}
 }
 
 // The nodes a script is full of, statements, words and literals, are
 // walked below without walk's switch: their kind is known.
 
-func walkStmts(stmts []*syntax.Stmt, f func(syntax.Node) bool) {
+func (w *walker) stmts(stmts []*syntax.Stmt) {
 	for _, st := range stmts {
-		if f(st) {
-			after := stmtChildren(st, f)
-			f(nil)
+		if w.f(st) {
+			after := w.stmtChildren(st)
+			w.end()
 			if after != nil {
-				walk(after, f)
+				w.node(after)
 			}
 		}
 	}
@@ -228,51 +274,53 @@ func walkStmts(stmts []*syntax.Stmt, f func(syntax.Node) bool) {
 // stmtChildren walks a statement's comments up to the first past its
 // end, its command and its redirections; it returns that comment, which
 // syntax.Walk visits last.
-func stmtChildren(n *syntax.Stmt, f func(syntax.Node) bool) *syntax.Comment {
+func (w *walker) stmtChildren(n *syntax.Stmt) *syntax.Comment {
 	var after *syntax.Comment
 	for i := range n.Comments {
 		if c := &n.Comments[i]; !n.End().After(c.Pos()) {
 			after = c
 			break
 		}
-		walk(&n.Comments[i], f)
+		w.node(&n.Comments[i])
 	}
 	if n.Cmd != nil {
-		walk(n.Cmd, f)
+		w.node(n.Cmd)
 	}
 	for _, r := range n.Redirs {
-		walk(r, f)
+		w.node(r)
 	}
 	return after
 }
 
-func walkWords(words []*syntax.Word, f func(syntax.Node) bool) {
-	for _, w := range words {
-		walkWord(w, f)
+func (w *walker) words(words []*syntax.Word) {
+	for _, word := range words {
+		w.word(word)
 	}
 }
 
-func walkWord(w *syntax.Word, f func(syntax.Node) bool) {
-	if f(w) {
-		walkParts(w.Parts, f)
-		f(nil)
+func (w *walker) word(word *syntax.Word) {
+	if !w.all {
+		w.parts(word.Parts)
+	} else if w.f(word) {
+		w.parts(word.Parts)
+		w.f(nil)
 	}
 }
 
-func walkParts(parts []syntax.WordPart, f func(syntax.Node) bool) {
+func (w *walker) parts(parts []syntax.WordPart) {
 	for _, p := range parts {
 		if _, lit := p.(*syntax.Lit); lit {
-			if f(p) {
-				f(nil)
+			if w.all && w.f(p) {
+				w.f(nil)
 			}
 			continue
 		}
-		walk(p, f)
+		w.node(p)
 	}
 }
 
-func walkComments(comments []syntax.Comment, f func(syntax.Node) bool) {
+func (w *walker) comments(comments []syntax.Comment) {
 	for i := range comments {
-		walk(&comments[i], f)
+		w.node(&comments[i])
 	}
 }

@@ -130,3 +130,51 @@ func FuzzWalk(f *testing.F) {
 		}
 	})
 }
+
+// branchesOf is a trace of walk as walkBranches should see it: without
+// the ends, the words and the literals.
+func branchesOf(full []string) []string {
+	var out []string
+	for _, line := range full {
+		if kind := strings.Fields(line)[0]; kind != "end" && kind != "*syntax.Word" && kind != "*syntax.Lit" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// checkBranches compares walkBranches with walk on f, with every pruner
+// that stops at neither words nor literals (walkBranches shows its visitor
+// neither).
+func checkBranches(t *testing.T, src string, f *syntax.File) {
+	t.Helper()
+	for name, prune := range pruners {
+		if name == "words" {
+			continue
+		}
+		if got, want := trace(walkBranches, f, prune), branchesOf(trace(walk, f, prune)); !slices.Equal(got, want) {
+			t.Fatalf("%q, pruning %s:\n got %v\nwant %v", src, name, got, want)
+		}
+	}
+}
+
+func TestWalkBranchesAsWalk(t *testing.T) {
+	for _, src := range walkCorpus {
+		f, ok := parseAny(src)
+		if !ok {
+			t.Fatalf("no variant parses %q", src)
+		}
+		checkBranches(t, src, f)
+	}
+}
+
+func FuzzWalkBranches(f *testing.F) {
+	for _, src := range walkCorpus {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if file, ok := parseAny(src); ok {
+			checkBranches(t, src, file)
+		}
+	})
+}
