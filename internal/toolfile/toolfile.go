@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -77,13 +78,15 @@ func Split(file string, src []byte) (Sections, error) {
 	return s, nil
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+// yamlLine is compiled on first use: only a file that fails to parse
+// needs it, and compiling it at init cost every start of the CLI.
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // syntaxError gives a parse error of yaml.v3, which knows only the line,
 // the file's position.
 func syntaxError(file string, err error) error {
 	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return &Error{file, line, 1, m[2]}
 	}
