@@ -224,8 +224,14 @@ func headParseCount(s string, tail bool) (n int64, reverse bool, err error) {
 
 var (
 	errHeadInvalid  = errors.New("")
-	errHeadTooLarge = errors.New(": " + reason(syscall.EOVERFLOW))
+	errHeadTooLarge = headTooLargeError{}
 )
+
+// headTooLargeError is a count past what a uint64 holds, worded as
+// strerror(EOVERFLOW) when it is printed rather than at init.
+type headTooLargeError struct{}
+
+func (headTooLargeError) Error() string { return ": " + reason(syscall.EOVERFLOW) }
 
 type headMultiplier struct {
 	base uint64

@@ -88,7 +88,7 @@ func runHelp(_ context.Context, c *kernel.Call) error {
 			}
 			continue
 		}
-		if h, ok := bashHelp[name]; ok {
+		if h, ok := bashHelp()[name]; ok {
 			switch mode {
 			case "-s":
 				fmt.Fprintln(c.Stdout, h.synopsis)
@@ -118,8 +118,8 @@ type UnknownTopicError struct {
 // Error is the line: "help: no help topic 'ZZZ'; allowed: a shelter
 // command (env, help, …) or a bash builtin (cd, read, …)".
 func (e *UnknownTopicError) Error() string {
-	builtins := make([]string, 0, len(bashHelp))
-	for n := range bashHelp {
+	builtins := make([]string, 0, len(bashHelp()))
+	for n := range bashHelp() {
 		if !slices.Contains(e.Commands, n) {
 			builtins = append(builtins, n)
 		}
