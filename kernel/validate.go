@@ -326,7 +326,7 @@ func staticWord(w *syntax.Word) Word {
 	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, "*?[") || strings.Contains(p.Value, "{") || i == 0 && strings.HasPrefix(p.Value, "~") {
+			if hasGlobByte(p.Value) || i == 0 && strings.HasPrefix(p.Value, "~") {
 				return Word{Opaque: true}
 			}
 			b.WriteString(unescapeLit(p.Value))
@@ -365,6 +365,17 @@ func plainLit(lit string) bool {
 }
 
 var litSpecial = [256]bool{'*': true, '?': true, '[': true, '{': true, '~': true, '\\': true}
+
+// hasGlobByte reports whether a literal holds a glob or a brace.
+func hasGlobByte(lit string) bool {
+	for i := 0; i < len(lit); i++ {
+		switch lit[i] {
+		case '*', '?', '[', '{':
+			return true
+		}
+	}
+	return false
+}
 
 func unescapeLit(s string) string {
 	if !strings.Contains(s, `\`) {
