@@ -42,6 +42,16 @@ type crashCheck struct {
 	issues []Issue
 }
 
+// bracketWord reports whether w is the literal [ or ], which staticWord
+// takes for a glob.
+func bracketWord(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	return ok && (lit.Value == "[" || lit.Value == "]")
+}
+
 func (c *crashCheck) isAssoc(name string) bool {
 	if c.names == nil {
 		c.names = assocNames(c.file)
@@ -90,24 +100,23 @@ func (c *crashCheck) visit(n syntax.Node) bool {
 		default:
 			return true
 		}
-		if len(n.Args) > 0 {
-			words := make([]Word, len(n.Args))
-			for i, w := range n.Args {
-				words[i] = staticWord(w)
-				if lit := w.Lit(); lit == "[" || lit == "]" {
-					words[i] = Word{Text: lit} // not a glob
-				}
-				if words[i].Opaque {
-					return true
-				}
+		// The words are judged only when none is opaque, as most
+		// commands' are not: they are made then.
+		for _, w := range n.Args {
+			if staticWord(w).Opaque && !bracketWord(w) {
+				return true
 			}
-			args := make([]string, len(words))
-			for i, w := range words {
-				args[i] = w.Text
+		}
+		args := make([]string, len(n.Args))
+		for i, w := range n.Args {
+			if bracketWord(w) {
+				args[i] = w.Lit() // not a glob
+			} else {
+				args[i] = staticWord(w).Text
 			}
-			if line, ok := builtinRefusal(args); ok {
-				c.add(n.Pos(), "%s", line)
-			}
+		}
+		if line, ok := builtinRefusal(args); ok {
+			c.add(n.Pos(), "%s", line)
 		}
 	case *syntax.DeclClause:
 		declIssues(n, c.add)
