@@ -23,7 +23,7 @@ import (
 type lazyDir struct {
 	path   string
 	name   string // the last element of path, its random name
-	parent bool // the parent may be missing (a sandbox's ROOT/.shelter): make it first
+	parent bool   // the parent may be missing (a sandbox's ROOT/.shelter): make it first
 	made   atomic.Bool
 
 	mu     sync.Mutex
