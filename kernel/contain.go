@@ -29,18 +29,18 @@ const DefaultMemoryLimit = 256 << 20
 // variables at most once a millisecond, from the call handler, so that
 // the hot path pays one clock read.
 type budget struct {
-	limit  int64
-	cancel context.CancelFunc    // ends the call or job
-	cause  atomic.Pointer[error] // why end ended it: errTooDeep or a *memoryError
-	next   atomic.Int64          // UnixNano of the next variable check
-	calls  atomic.Int64          // commands so far, for deepStack
-	count  atomic.Int64          // the command at which deepStack next counts frames
+	limit int64
+	owner *endable              // ends the call or job
+	cause atomic.Pointer[error] // why end ended it: errTooDeep or a *memoryError
+	next  atomic.Int64          // UnixNano of the next variable check
+	calls atomic.Int64          // commands so far, for deepStack
+	count atomic.Int64          // the command at which deepStack next counts frames
 }
 
 // end ends the call or job the budget bounds, for err.
 func (b *budget) end(err error) {
 	b.cause.CompareAndSwap(nil, &err)
-	b.cancel()
+	b.owner.cancel()
 }
 
 // endedBy is the error end was given first; nil if it was not called.
@@ -53,30 +53,32 @@ func (b *budget) endedBy() error {
 
 type budgetKey struct{}
 
-// withBudget gives ctx the session's memory budget for a call or job that
-// started at start; cancel ends that call or job.
-func (s *Session) withBudget(ctx context.Context, start time.Time, cancel context.CancelFunc) *budgetContext {
+// startBudget makes c the context of a call or job that started at start,
+// a child of parent that ends after timeout (none when it is not
+// positive) or when c.cancel is called, with the session's memory budget.
+func (s *Session) startBudget(c *budgetContext, parent context.Context, start time.Time, timeout time.Duration) {
 	limit := s.k.cfg.MemoryLimit
 	if limit == 0 {
 		limit = DefaultMemoryLimit
 	}
-	c := &budgetContext{Context: ctx, b: budget{limit: limit, cancel: cancel}, job: jobOf(ctx)}
-	c.call, _ = ctx.Value(callKey{}).(*callState)
+	c.b.limit, c.b.owner = limit, &c.endable
+	c.job = jobOf(parent)
+	c.call, _ = parent.Value(callKey{}).(*callState)
 	c.b.next.Store(start.Add(time.Millisecond).UnixNano())
 	// No command opens more than one level: the first deepInterval
 	// cannot reach the bound.
 	c.b.count.Store(deepInterval)
-	return c
+	c.start(parent, timeout)
 }
 
-// budgetContext carries a budget, as context.WithValue would, in a type of
-// its own that budgetOf finds without a type assertion on the key, and
-// that holds the budget itself. It also answers for the job and the call
-// its parents hold, found once: the call handler asks for both at every
-// command, and would walk the whole chain for a call or job that is not
-// there.
+// budgetContext is the context a call or a job runs in: it ends as its
+// endable does, and it carries the budget, in a type of its own that
+// budgetOf finds without a type assertion on the key. It also answers for
+// the job and the call its parents hold, found once: the call handler
+// asks for both at every command, and would walk the whole chain for a
+// call or job that is not there.
 type budgetContext struct {
-	context.Context
+	endable
 	b    budget
 	job  *job
 	call *callState
@@ -102,7 +104,7 @@ func (c *budgetContext) Value(key any) any {
 		}
 		return c.call
 	}
-	return c.Context.Value(key)
+	return c.parent.Value(key)
 }
 
 // budgetOf is the budget of the call or job ctx belongs to; nil means

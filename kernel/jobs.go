@@ -124,9 +124,10 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string,
 		fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
 		return nil
 	}
-	jobCtx, cancel := context.WithCancel(context.WithValue(s.life, jobKey{}, j))
+	ctx := new(budgetContext)
+	s.startBudget(ctx, context.WithValue(s.life, jobKey{}, j), time.Now(), 0)
+	cancel := ctx.cancel
 	j.cancel = cancel
-	ctx := s.withBudget(jobCtx, time.Now(), cancel)
 
 	sub := from.Subshell()
 	interp.StdIO(s.devnull, &jobWriter{log: log, call: stdout}, &jobWriter{log: log, call: stderr})(sub)

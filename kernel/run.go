@@ -314,29 +314,21 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	// The call's context always ends with the call: what a function,
 	// subshell or group left running in the background ends with it.
-	var runCtx context.Context
-	var end context.CancelFunc
+	bctx := &f.ctx
 	parent, detach := ctx, func() bool { return false }
 	if snap != nil {
 		// A call that yields outlives ctx: ctx ends it only until then.
 		parent = context.WithoutCancel(ctx)
 	}
-	if timeout > 0 {
-		runCtx, end = context.WithTimeout(parent, timeout)
-	} else {
-		runCtx, end = context.WithCancel(parent)
-	}
+	s.startBudget(bctx, parent, start, timeout)
 	if snap != nil {
-		detach = context.AfterFunc(ctx, end)
-	}
-	hold.end = end
-	bctx := s.withBudget(runCtx, start, end)
-	callCtx := context.Context(bctx)
-	if snap != nil {
+		detach = context.AfterFunc(ctx, bctx.cancel)
 		// A yielded call's commands are its own, not those of the
 		// session's call of the moment (s.call).
 		bctx.call = &f.state
 	}
+	hold.end = &bctx.endable
+	callCtx := context.Context(bctx)
 
 	stdin, owned, err := s.callInput(opts.Stdin)
 	if err != nil {
@@ -370,7 +362,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		state.terminal = opts.Terminal
 		state.interrupt = func() {
 			state.interrupted.Store(true)
-			end()
+			bctx.cancel()
 		}
 	}
 	if len(funcs)+len(r.Funcs) > 0 {
@@ -393,7 +385,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		if running, crash, err = runYielding(callCtx, r, file, opts.Yield); running != nil {
 			handedOff = true
 			detach()
-			return s.yield(&yielded{snap: snap, command: opts.command, ctx: callCtx, end: end, timeout: timeout, f: f, running: running, hold: hold}, start)
+			return s.yield(&yielded{snap: snap, command: opts.command, ctx: callCtx, end: bctx.cancel, timeout: timeout, f: f, running: running, hold: hold}, start)
 		}
 	}
 	if tty != nil {
@@ -504,7 +496,7 @@ func (s *Session) callInput(in io.Reader) (stdin, owned *os.File, err error) {
 // call allocates nothing to remember them.
 type callHold struct {
 	window      *orphanWindow
-	end         context.CancelFunc
+	end         *endable // the call's context, ended
 	input       *os.File // closed: the pipe callInput made
 	out, errOut *stream
 	after       []func() // what a yield adds, released first
@@ -525,7 +517,7 @@ func (h *callHold) release() {
 		h.input.Close()
 	}
 	if h.end != nil {
-		h.end()
+		h.end.cancel()
 	}
 	h.window.Close()
 }
@@ -540,6 +532,7 @@ func (s *Session) text(out string) string {
 // callFrame is what a call allocates, in one piece: its state and the
 // capture of its two streams.
 type callFrame struct {
+	ctx            budgetContext
 	state          callState
 	stdout, stderr spawn.Sink
 	out, errOut    stream
