@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -99,20 +98,25 @@ type callState struct {
 	interrupted atomic.Bool
 	yielded     atomic.Pointer[job] // the job the call became (RunOptions.Yield)
 
-	mu   sync.Mutex
-	data json.RawMessage
+	// data is the result's data: what the latest command that wrote the
+	// result's stdout gave (a tool's), nil for none; set at every such
+	// command, so an atomic rather than a lock.
+	data atomic.Pointer[json.RawMessage]
 }
 
 func (st *callState) setData(v json.RawMessage) {
-	st.mu.Lock()
-	st.data = v
-	st.mu.Unlock()
+	if v == nil {
+		st.data.Store(nil)
+		return
+	}
+	st.data.Store(&v)
 }
 
 func (st *callState) result() json.RawMessage {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.data
+	if p := st.data.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // forResult returns st when a command writing to stdout writes to the
