@@ -318,7 +318,10 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	// The call's context always ends with the call: what a function,
 	// subshell or group left running in the background ends with it.
-	bctx := &f.ctx
+	// Not part of the frame: the runner keeps the context of its last
+	// run (for expansions) until the next, and an idle session would
+	// keep the whole frame, its captures included.
+	bctx := new(budgetContext)
 	parent, detach := ctx, func() bool { return false }
 	if snap != nil {
 		// A call that yields outlives ctx: ctx ends it only until then.
@@ -536,7 +539,6 @@ func (s *Session) text(out string) string {
 // callFrame is what a call allocates, in one piece: its state and the
 // capture of its two streams.
 type callFrame struct {
-	ctx            budgetContext
 	state          callState
 	stdout, stderr spawn.Sink
 	out, errOut    stream
