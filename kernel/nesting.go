@@ -44,57 +44,75 @@ func nestingRefusal(src string) (Issue, bool) {
 
 type nestKind uint8
 
+// The kinds come in three runs, one for each grammar the scanner reads:
+// code, arithmetic and quoted text.
 const (
-	nestTop        nestKind = iota // the script itself
-	nestParen                      // ( … ), $( … ), <( … ), a=( … ), a pattern group
-	nestArith                      // (( … )) or $(( … )): two parentheses until one closes alone
-	nestArithParen                 // ( … ) inside arithmetic
-	nestParam                      // ${ … }
-	nestDouble                     // " … "
-	nestHeredoc                    // a here-document's body
-	nestBack                       // ` … `
-	nestGroup                      // { … }
-	nestBrace                      // a{b,c}, inside one word
-	nestTest                       // [[ … ]]
-	nestIf                         // if … fi
-	nestCase                       // case … esac
-	nestLoop                       // while, until, for, select … done
+	nestTop   nestKind = iota // the script itself
+	nestParen                 // ( … ), $( … ), <( … ), a=( … ), a pattern group
+	nestBack                  // ` … `
+	nestGroup                 // { … }
+	nestBrace                 // a{b,c}, inside one word
+	nestTest                  // [[ … ]]
+	nestIf                    // if … fi
+	nestCase                  // case … esac
+	nestLoop                  // while, until, for, select … done
+
+	nestArith      // (( … )) or $(( … )): two parentheses until one closes alone
+	nestArithParen // ( … ) inside arithmetic
+	nestParam      // ${ … }
+
+	nestDouble  // " … "
+	nestHeredoc // a here-document's body
 )
 
-// nestFrame is one open level; ops counts the chain operators of its
-// current list, each a level of its own.
+func (k nestKind) isCode() bool   { return k < nestArith }
+func (k nestKind) isArith() bool  { return k >= nestArith && k < nestDouble }
+func (k nestKind) isQuoted() bool { return k >= nestDouble }
+
+// nestFrame is an open level around the innermost one; ops counts the
+// chain operators of its current list, each a level of its own.
 type nestFrame struct {
-	kind  nestKind
-	ops   int
-	delim string // a here-document's delimiter
+	kind nestKind
+	ops  int
 }
 
 type nestScanner struct {
-	src   string
-	i     int
+	src string
+	i   int
+	tok int // where the token being scanned starts
+
+	// kind and ops are the innermost level's, as a nestFrame's; stack
+	// holds the levels around it, the outermost first.
+	kind  nestKind
+	ops   int
 	stack []nestFrame
-	depth int // len(stack) - 1 plus every frame's ops
+
+	depth int // len(stack) plus every level's ops
 	max   int // the deepest depth seen
 	limit int
 	at    int // where depth first went past limit
-	tok   int // where the byte being scanned starts
 
 	// pending are the delimiters of here-documents whose bodies start at
-	// the next newline.
+	// the next newline; delims are those of the open bodies, the
+	// innermost last.
 	pending []string
+	delims  []string
 
-	word      strings.Builder // the current word, when it may be a keyword
 	inWord    bool
-	plainWord bool // the current word holds only characters a keyword can
+	plainWord bool // the current word holds only bytes a keyword can
 	closePos  bool // a word starting here may close a compound command
 	argPos    bool // a command name was seen: words are arguments
-}
 
-func (sc *nestScanner) top() *nestFrame { return &sc.stack[len(sc.stack)-1] }
+	// A plain word is src[word:i], after wordHead: the bytes it had
+	// before a brace expansion closed inside it, `"$(a)"fi}`.
+	word     int
+	wordHead string
+}
 
 // push opens a level; it reports whether the scan must stop.
 func (sc *nestScanner) push(k nestKind) bool {
-	sc.stack = append(sc.stack, nestFrame{kind: k})
+	sc.stack = append(sc.stack, nestFrame{kind: sc.kind, ops: sc.ops})
+	sc.kind, sc.ops = k, 0
 	sc.depth++
 	return sc.over()
 }
@@ -109,22 +127,22 @@ func (sc *nestScanner) pushArith() bool {
 }
 
 func (sc *nestScanner) pop() {
-	f := sc.top()
-	sc.depth -= 1 + f.ops
+	sc.depth -= 1 + sc.ops
+	f := sc.stack[len(sc.stack)-1]
 	sc.stack = sc.stack[:len(sc.stack)-1]
+	sc.kind, sc.ops = f.kind, f.ops
 }
 
 func (sc *nestScanner) op() bool {
-	sc.top().ops++
+	sc.ops++
 	sc.depth++
 	return sc.over()
 }
 
 // listEnd ends the current list: its chain no longer nests.
 func (sc *nestScanner) listEnd() {
-	f := sc.top()
-	sc.depth -= f.ops
-	f.ops = 0
+	sc.depth -= sc.ops
+	sc.ops = 0
 }
 
 func (sc *nestScanner) over() bool {
@@ -154,70 +172,81 @@ func (sc *nestScanner) peek(n int) byte {
 
 // scan reports whether src nests deeper than sc.limit.
 func (sc *nestScanner) scan() bool {
-	sc.stack = append(sc.stack, nestFrame{kind: nestTop})
 	sc.closePos = true
-	for sc.i < len(sc.src) {
-		if sc.step() {
+	return sc.run(0)
+}
+
+// run scans in the innermost level's grammar, each time it changes, until
+// src ends or fewer than base levels are left around the innermost; true
+// means the nesting went past the limit.
+func (sc *nestScanner) run(base int) bool {
+	for sc.i < len(sc.src) && len(sc.stack) >= base {
+		var over bool
+		switch {
+		case sc.kind.isCode():
+			over = sc.code()
+		case sc.kind.isArith():
+			over = sc.arith()
+		default:
+			over = sc.quoted()
+		}
+		if over {
 			return true
 		}
 	}
 	return false
 }
 
-// step scans one token in the innermost frame's grammar; true means the
-// nesting went past the limit.
-func (sc *nestScanner) step() bool {
-	sc.tok = sc.i
-	switch sc.top().kind {
-	case nestDouble, nestHeredoc:
-		return sc.quoted()
-	case nestArith, nestArithParen, nestParam:
-		return sc.arith()
-	}
-	return sc.code()
-}
-
-// quoted scans one byte of a double-quoted string or a here-document
-// body, where only expansions nest.
+// quoted scans a double-quoted string or a here-document body, where only
+// expansions nest, until the innermost level is no longer one of them.
 func (sc *nestScanner) quoted() bool {
-	c := sc.src[sc.i]
-	switch {
-	case c == '\\':
-		sc.i += 2
-		return false
-	case c == '"' && sc.top().kind == nestDouble:
-		sc.pop()
-		sc.i++
-		return false
-	case c == '\n' && sc.top().kind == nestHeredoc:
-		sc.i++
-		if sc.delimiterLine(sc.top().delim) {
-			sc.pop()
+	for sc.i < len(sc.src) && sc.kind.isQuoted() {
+		sc.tok = sc.i
+		switch sc.src[sc.i] {
+		case '\\':
+			sc.i += 2
+		case '"':
+			sc.i++
+			if sc.kind == nestDouble {
+				sc.pop()
+			}
+		case '\n':
+			sc.i++
+			if sc.kind == nestHeredoc && sc.delimiterLine(sc.delims[len(sc.delims)-1]) {
+				sc.delims = sc.delims[:len(sc.delims)-1]
+				sc.pop()
+			}
+		case '$':
+			if c := sc.peek(1); c == '(' || c == '{' {
+				if sc.expansion() {
+					return true
+				}
+				continue
+			}
+			// `$x`: the '$' is a plain byte in quotes.
+			sc.i = skip(sc.src, sc.i+1, &quotedPlain)
+			sc.tok = sc.i - 1 // the last byte's, as if each had been a token
+		case '`':
+			if sc.expansion() {
+				return true
+			}
+		default:
+			sc.i = skip(sc.src, sc.i+1, &quotedPlain)
+			sc.tok = sc.i - 1
 		}
-		return false
-	case c == '$' || c == '`':
-		return sc.expansion()
 	}
-	// The plain bytes that follow, at once: each would come back here to
-	// this same end.
-	sc.i++
-	for sc.i < len(sc.src) && !quotedSpecial[sc.src[sc.i]] {
-		sc.i++
-	}
-	sc.tok = sc.i - 1 // the last byte's, as if each had been a step
 	return false
 }
 
-// quotedSpecial are the bytes quoted has a case for.
-var quotedSpecial = [256]bool{'\\': true, '"': true, '\n': true, '$': true, '`': true}
+// quotedPlain are the bytes quoted has no case for.
+var quotedPlain = byteSetNot("\\\"\n$`")
 
 // expansion opens what starts at a '$' or a '`'; anything else is one
 // plain byte.
 func (sc *nestScanner) expansion() bool {
-	c := sc.src[sc.i]
-	if c == '`' {
+	if sc.src[sc.i] == '`' {
 		sc.i++
-		if sc.top().kind == nestBack {
+		if sc.kind == nestBack {
 			sc.pop()
 			return false
 		}
@@ -237,13 +266,13 @@ func (sc *nestScanner) expansion() bool {
 		sc.i += 2
 		return sc.push(nestParam)
 	case '\'':
-		if k := sc.top().kind; k != nestDouble && k != nestHeredoc {
+		if sc.kind != nestDouble && sc.kind != nestHeredoc {
 			sc.i += 2
-			sc.skipSingle(true)
+			sc.skipEscapedSingle()
 			return false
 		}
 	case '"':
-		if k := sc.top().kind; k != nestDouble && k != nestHeredoc {
+		if sc.kind != nestDouble && sc.kind != nestHeredoc {
 			sc.i += 2
 			return sc.push(nestDouble)
 		}
@@ -252,13 +281,23 @@ func (sc *nestScanner) expansion() bool {
 	return false
 }
 
-// skipSingle skips a single-quoted string whose opening quote is behind;
-// escapes says whether backslashes escape (as in $'…').
-func (sc *nestScanner) skipSingle(escapes bool) {
+// skipSingle skips a single-quoted string whose opening quote is behind.
+func (sc *nestScanner) skipSingle() {
+	end := strings.IndexByte(sc.src[sc.i:], '\'')
+	if end < 0 {
+		sc.i = len(sc.src)
+		return
+	}
+	sc.i += end + 1
+}
+
+// skipEscapedSingle skips a $'…' string whose opening quote is behind,
+// where backslashes escape.
+func (sc *nestScanner) skipEscapedSingle() {
 	for sc.i < len(sc.src) {
 		c := sc.src[sc.i]
 		sc.i++
-		if c == '\\' && escapes {
+		if c == '\\' {
 			sc.i++
 		} else if c == '\'' {
 			return
@@ -266,76 +305,74 @@ func (sc *nestScanner) skipSingle(escapes bool) {
 	}
 }
 
-// arith scans one byte inside arithmetic or a parameter expansion, where
-// every operator makes the expression one level deeper.
+// arith scans arithmetic or a parameter expansion, where every operator
+// makes the expression one level deeper, until the innermost level is no
+// longer one of them.
 func (sc *nestScanner) arith() bool {
-	c := sc.src[sc.i]
-	f := sc.top()
-	switch c {
-	case '\\':
-		sc.i += 2
-	case '\'':
-		sc.i++
-		sc.skipSingle(false)
-	case '"':
-		sc.i++
-		return sc.push(nestDouble)
-	case '$', '`':
-		return sc.expansion()
-	case '(':
-		sc.i++
-		if f.kind == nestParam {
-			return false
-		}
-		return sc.push(nestArithParen)
-	case ')':
-		sc.i++
-		switch f.kind {
-		case nestArithParen:
-			sc.pop()
-		case nestArith:
-			// (( … )) holds two levels: `))` closes both, a lone `)`
-			// shows they were two parentheses, `((a) )`.
-			sc.pop()
-			if sc.top().kind == nestArith {
-				if sc.peek(0) == ')' {
-					sc.i++
-					sc.pop()
-				} else {
-					sc.top().kind = nestParen
-				}
+	for sc.i < len(sc.src) && sc.kind.isArith() {
+		sc.tok = sc.i
+		switch sc.src[sc.i] {
+		case '\\':
+			sc.i += 2
+		case '\'':
+			sc.i++
+			sc.skipSingle()
+		case '"':
+			sc.i++
+			return sc.push(nestDouble)
+		case '$', '`':
+			if sc.expansion() {
+				return true
 			}
-			sc.afterClose()
-		}
-	case '}':
-		sc.i++
-		if f.kind == nestParam {
-			sc.pop()
-		}
-	case '+', '-', '*', '/', '%', '<', '>', '=', '!', '~', '&', '|', '^', ',', '?', ':', '[', '@', '#':
-		// A run of operator bytes is one operator at most.
-		for sc.i < len(sc.src) && strings.IndexByte("+-*/%<>=!~&|^,?:[@#", sc.src[sc.i]) >= 0 {
+		case '(':
 			sc.i++
-		}
-		return sc.op()
-	default:
-		// The bytes that follow and have no case either, at once.
-		sc.i++
-		for sc.i < len(sc.src) && !arithSpecial[sc.src[sc.i]] {
+			if sc.kind != nestParam && sc.push(nestArithParen) {
+				return true
+			}
+		case ')':
 			sc.i++
+			switch sc.kind {
+			case nestArithParen:
+				sc.pop()
+			case nestArith:
+				// (( … )) holds two levels: `))` closes both, a lone `)`
+				// shows they were two parentheses, `((a) )`.
+				sc.pop()
+				if sc.kind == nestArith {
+					if sc.peek(0) == ')' {
+						sc.i++
+						sc.pop()
+					} else {
+						sc.kind = nestParen
+					}
+				}
+				sc.afterClose()
+			}
+		case '}':
+			sc.i++
+			if sc.kind == nestParam {
+				sc.pop()
+			}
+		case '+', '-', '*', '/', '%', '<', '>', '=', '!', '~', '&', '|', '^', ',', '?', ':', '[', '@', '#':
+			// A run of operator bytes is one operator at most.
+			sc.i = skip(sc.src, sc.i+1, &arithOperator)
+			if sc.op() {
+				return true
+			}
+		default:
+			sc.i = skip(sc.src, sc.i+1, &arithPlain)
+			sc.tok = sc.i - 1
 		}
-		sc.tok = sc.i - 1
 	}
 	return false
 }
 
-// arithSpecial are the bytes arith has a case for.
-var arithSpecial = func() (special [256]bool) {
-	for _, c := range []byte("\\'\"$`()}+-*/%<>=!~&|^,?:[@#") {
-		special[c] = true
-	}
-	return special
-}()
+// arithOperator are the bytes of arithmetic operators, and arithPlain
+// the bytes arith has no case for.
+var (
+	arithOperator = byteSet("+-*/%<>=!~&|^,?:[@#")
+	arithPlain    = byteSetNot("\\'\"$`()}+-*/%<>=!~&|^,?:[@#")
+)
 
 // afterClose is the state after a closing parenthesis in code: no word
 // follows it but a keyword (`fi`, `done`) or a case item's command.
@@ -344,235 +381,297 @@ func (sc *nestScanner) afterClose() {
 	sc.closePos, sc.argPos = true, false
 }
 
-// code scans one byte of shell code.
+// code scans shell code until the innermost level is no longer code.
 func (sc *nestScanner) code() bool {
-	c := sc.src[sc.i]
-	switch c {
-	case ' ', '\t', '\r':
-		sc.i++
-		return sc.boundary()
-	case '\n':
-		sc.i++
-		if sc.boundary() {
-			return true
+	for sc.i < len(sc.src) && sc.kind.isCode() {
+		sc.tok = sc.i
+		c := sc.src[sc.i]
+		if codeSpecial[c] {
+			switch c {
+			case ' ', '\t', '\r':
+				if sc.boundary() {
+					return true
+				}
+				sc.i = skip(sc.src, sc.i+1, &blank)
+				sc.tok = sc.i - 1
+				continue
+			case '\n':
+				if sc.boundary() {
+					return true
+				}
+				sc.i++
+				if len(sc.pending) > 0 {
+					if sc.heredocs() {
+						return true
+					}
+					continue
+				}
+				if !sc.afterOp() {
+					sc.listEnd()
+				}
+				sc.closePos, sc.argPos = true, false
+				continue
+			case '#':
+				if !sc.inWord {
+					if end := strings.IndexByte(sc.src[sc.i:], '\n'); end >= 0 {
+						sc.i += end
+					} else {
+						sc.i = len(sc.src)
+					}
+					continue
+				}
+			case '\\':
+				sc.notKeyword()
+				sc.i += 2
+				continue
+			case '\'':
+				sc.notKeyword()
+				sc.i++
+				sc.skipSingle()
+				continue
+			case '"':
+				sc.notKeyword()
+				sc.i++
+				if sc.push(nestDouble) {
+					return true
+				}
+				continue
+			case '$', '`':
+				if c == '`' && sc.kind == nestBack {
+					if sc.boundary() {
+						return true
+					}
+				} else {
+					sc.notKeyword()
+				}
+				if sc.expansion() {
+					return true
+				}
+				continue
+			case '(':
+				if sc.boundary() {
+					return true
+				}
+				sc.closePos, sc.argPos = true, false
+				if sc.peek(1) == ')' {
+					// f() or a run of them: FuncDecl nests in FuncDecl.
+					sc.i += 2
+					if sc.op() {
+						return true
+					}
+					continue
+				}
+				sc.i++
+				if sc.peek(0) == '(' {
+					sc.i++
+					if sc.pushArith() {
+						return true
+					}
+					continue
+				}
+				if sc.push(nestParen) {
+					return true
+				}
+				continue
+			case ')':
+				if sc.boundary() {
+					return true
+				}
+				sc.i++
+				if sc.kind == nestParen {
+					sc.pop()
+				}
+				sc.afterClose()
+				continue
+			case '{':
+				if sc.inWord || !sc.standalone(1) {
+					sc.notKeyword()
+					sc.i++
+					if sc.push(nestBrace) {
+						return true
+					}
+					continue
+				}
+				sc.i++
+				if !sc.argPos {
+					sc.closePos = true
+					if sc.push(nestGroup) {
+						return true
+					}
+				}
+				continue
+			case '}':
+				if sc.kind == nestBrace {
+					if sc.inWord && sc.plainWord {
+						sc.wordHead += sc.src[sc.word:sc.i]
+						sc.word = sc.i + 1
+					}
+					sc.i++
+					sc.pop()
+					continue
+				}
+				if !sc.inWord && sc.standalone(1) && sc.closePos && sc.kind == nestGroup {
+					sc.i++
+					sc.pop()
+					sc.closePos, sc.argPos = true, false
+					continue
+				}
+			case ';', '&', '|':
+				if sc.operator(c) {
+					return true
+				}
+				continue
+			case '<', '>':
+				if sc.peek(1) == '(' {
+					// Past the limit or not, the push below tells.
+					sc.boundary()
+					sc.i += 2
+					sc.closePos, sc.argPos = true, false
+					if sc.push(nestParen) {
+						return true
+					}
+					continue
+				}
+				if sc.kind != nestTest {
+					if sc.boundary() {
+						return true
+					}
+					if c == '<' && sc.peek(1) == '<' && sc.peek(2) != '<' {
+						sc.i += 2
+						sc.heredocStart()
+						continue
+					}
+					// A redirection: what follows is its word, not a command.
+					sc.i = skip(sc.src, sc.i, &redirection)
+					continue
+				}
+			}
 		}
-		if len(sc.pending) > 0 {
-			return sc.heredocs()
-		}
-		if !sc.afterOp() {
-			sc.listEnd()
-		}
-		sc.closePos, sc.argPos = true, false
-		return false
-	case '#':
+		// A byte of a word, and the rest of the word's ordinary bytes at
+		// once.
 		if !sc.inWord {
-			for sc.i < len(sc.src) && sc.src[sc.i] != '\n' {
-				sc.i++
-			}
-			return false
+			sc.inWord, sc.plainWord = true, true
+			sc.word, sc.wordHead = sc.i, ""
 		}
-	case '\\':
-		sc.startWord(false)
-		sc.i += 2
-		return false
-	case '\'':
-		sc.startWord(false)
-		sc.i++
-		sc.skipSingle(false)
-		return false
-	case '"':
-		sc.startWord(false)
-		sc.i++
-		return sc.push(nestDouble)
-	case '$', '`':
-		if c == '`' && sc.top().kind == nestBack {
-			if sc.boundary() {
-				return true
-			}
-		} else {
-			sc.startWord(false)
-		}
-		return sc.expansion()
-	case '(':
-		if sc.boundary() {
-			return true
-		}
-		if sc.peek(1) == ')' {
-			// f() or a run of them: FuncDecl nests in FuncDecl.
-			sc.i += 2
-			sc.closePos, sc.argPos = true, false
-			return sc.op()
+		if !keywordByte[c] {
+			sc.plainWord = false
 		}
 		sc.i++
-		sc.closePos, sc.argPos = true, false
-		if sc.peek(0) == '(' {
-			sc.i++
-			return sc.pushArith()
+		if sc.plainWord {
+			sc.i = skip(sc.src, sc.i, &keywordByte)
 		}
-		return sc.push(nestParen)
-	case ')':
-		if sc.boundary() {
-			return true
+		plain := sc.i
+		sc.i = skip(sc.src, sc.i, &codePlain)
+		if sc.i > plain {
+			sc.plainWord = false
 		}
-		sc.i++
-		if sc.top().kind == nestParen {
-			sc.pop()
-		}
-		sc.afterClose()
-		return false
-	case '{':
-		if sc.inWord || !sc.standalone(1) {
-			sc.startWord(false)
-			sc.i++
-			return sc.push(nestBrace)
-		}
-		sc.i++
-		if sc.argPos {
-			return false
-		}
-		sc.closePos = true
-		return sc.push(nestGroup)
-	case '}':
-		if sc.top().kind == nestBrace {
-			sc.i++
-			sc.pop()
-			return false
-		}
-		if !sc.inWord && sc.standalone(1) && sc.closePos && sc.top().kind == nestGroup {
-			sc.i++
-			sc.pop()
-			sc.closePos, sc.argPos = true, false
-			return false
-		}
-	case ';', '&', '|':
-		return sc.operator(c)
-	case '<', '>':
-		if sc.peek(1) == '(' {
-			sc.boundary()
-			sc.i += 2
-			sc.closePos, sc.argPos = true, false
-			return sc.push(nestParen)
-		}
-		if c == '<' && sc.peek(1) == '<' && sc.peek(2) != '<' && sc.top().kind != nestTest {
-			if sc.boundary() {
-				return true
-			}
-			sc.i += 2
-			sc.heredocStart()
-			return false
-		}
-		if sc.top().kind != nestTest {
-			// A redirection: what follows is its word, not a command.
-			if sc.boundary() {
-				return true
-			}
-			for sc.i < len(sc.src) && strings.IndexByte("<>&|", sc.src[sc.i]) >= 0 {
-				sc.i++
-			}
-			return false
-		}
-	}
-	sc.startWord(isKeywordByte(c))
-	if sc.plainWord {
-		sc.word.WriteByte(c)
-	}
-	sc.i++
-	// The rest of a word's ordinary bytes, at once: each would come back
-	// here, to this same end, one step at a time.
-	for sc.i < len(sc.src) && !codeSpecial[sc.src[sc.i]] {
-		if c := sc.src[sc.i]; sc.plainWord {
-			if isKeywordByte(c) {
-				sc.word.WriteByte(c)
-			} else {
-				sc.plainWord = false
-			}
-		}
-		sc.i++
 	}
 	return false
 }
 
-// codeSpecial are the bytes code has a case for; any other byte goes to
-// its end, the byte of a word.
-var codeSpecial = [256]bool{' ': true, '\t': true, '\r': true, '\n': true, '#': true, '\\': true, '\'': true, '"': true,
-	'$': true, '`': true, '(': true, ')': true, '{': true, '}': true, ';': true, '&': true, '|': true, '<': true, '>': true}
+var (
+	// codeSpecial are the bytes code has a case for, and codePlain the
+	// others, those of a word.
+	codeSpecial = byteSet(" \t\r\n#\\'\"$`(){};&|<>")
+	codePlain   = byteSetNot(" \t\r\n#\\'\"$`(){};&|<>")
+	// keywordByte are the bytes a keyword is made of.
+	keywordByte = byteSet("abcdefghijklmnopqrstuvwxyz[]!")
+	blank       = byteSet(" \t\r")
+	// wordEnd are the bytes that end a word, and 0 for the end of src.
+	wordEnd     = byteSet(" \t\r\n;&|()<>\x00")
+	redirection = byteSet("<>&|")
+)
+
+func byteSet(s string) (set [256]bool) {
+	for i := range len(s) {
+		set[s[i]] = true
+	}
+	return set
+}
+
+func byteSetNot(s string) (set [256]bool) {
+	for i := range set {
+		set[i] = true
+	}
+	for i := range len(s) {
+		set[s[i]] = false
+	}
+	return set
+}
+
+// skip is the index of the first byte of src from i on that is not in
+// set, or len(src).
+func skip(src string, i int, set *[256]bool) int {
+	for i < len(src) && set[src[i]] {
+		i++
+	}
+	return i
+}
 
 // standalone reports whether the byte n ahead ends a word.
 func (sc *nestScanner) standalone(n int) bool {
-	c := sc.peek(n)
-	return c == 0 || strings.IndexByte(" \t\r\n;&|()<>", c) >= 0
+	return wordEnd[sc.peek(n)]
 }
 
-func isKeywordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c == '[' || c == ']' || c == '!'
-}
-
-func (sc *nestScanner) startWord(plain bool) {
-	if !sc.inWord {
-		sc.inWord, sc.plainWord = true, plain
-		sc.word.Reset()
-		return
-	}
-	if !plain {
-		sc.plainWord = false
-	}
+// notKeyword makes the current word, or one starting here, one that
+// cannot be a keyword.
+func (sc *nestScanner) notKeyword() {
+	sc.inWord, sc.plainWord = true, false
 }
 
 // endWord drops the brace expansions of the word that ended.
 func (sc *nestScanner) endWord() {
-	for sc.top().kind == nestBrace {
+	for sc.kind == nestBrace {
 		sc.pop()
 	}
 	sc.inWord = false
 }
 
-// boundary ends the current word, judging it as a keyword; it reports
-// whether the scan must stop.
+// boundary ends the current word at sc.i, judging it as a keyword; it
+// reports whether the scan must stop.
 func (sc *nestScanner) boundary() bool {
-	if !sc.inWord {
+	return sc.inWord && sc.wordEnd()
+}
+
+func (sc *nestScanner) wordEnd() bool {
+	if !sc.plainWord {
+		sc.endWord()
+		sc.argument()
 		return false
 	}
-	plain, w := sc.plainWord, sc.word.String()
+	w := sc.src[sc.word:sc.i]
+	if sc.wordHead != "" {
+		w = sc.wordHead + w
+	}
 	sc.endWord()
-	if !plain {
-		sc.wordDone(w, false)
-		return false
-	}
 	return sc.keyword(w)
 }
 
-func (sc *nestScanner) wordDone(w string, keyword bool) {
-	switch {
-	case keyword:
-	case strings.Contains(w, "="):
-		// An assignment: a command name may follow. A keyword there is
-		// not one to bash, but openers count all the same.
-		sc.closePos = false
-	default:
-		sc.closePos, sc.argPos = false, true
-	}
+// argument follows a word that is no keyword: the words after it are
+// arguments.
+func (sc *nestScanner) argument() {
+	sc.closePos, sc.argPos = false, true
 }
 
 // keyword judges a word made of lower-case letters, brackets and '!'.
 func (sc *nestScanner) keyword(w string) bool {
-	f := sc.top()
 	if sc.closePos {
 		switch w {
 		case "fi", "esac", "done", "]]":
-			if f.kind == closedBy(w) {
+			if sc.kind == closedBy(w) {
 				sc.pop()
 				sc.closePos, sc.argPos = true, false
 				return false
 			}
 		}
 	}
-	if f.kind == nestTest && w == "]]" {
+	if sc.kind == nestTest && w == "]]" {
 		sc.pop()
 		sc.closePos, sc.argPos = true, false
 		return false
 	}
 	if sc.argPos {
-		sc.wordDone(w, false)
+		sc.argument()
 		return false
 	}
 	switch w {
@@ -587,7 +686,7 @@ func (sc *nestScanner) keyword(w string) bool {
 		return sc.push(nestLoop)
 	case "do":
 		sc.closePos = true
-		if f.kind == nestLoop {
+		if sc.kind == nestLoop {
 			return false
 		}
 		return sc.push(nestLoop)
@@ -601,11 +700,11 @@ func (sc *nestScanner) keyword(w string) bool {
 		sc.closePos = true
 		return sc.op()
 	}
-	sc.wordDone(w, false)
+	sc.argument()
 	return false
 }
 
-// closedBy is the kind of frame a closing keyword closes.
+// closedBy is the kind of level a closing keyword closes.
 func closedBy(w string) nestKind {
 	switch w {
 	case "fi":
@@ -621,11 +720,12 @@ func closedBy(w string) nestKind {
 // afterOp reports whether the last thing scanned was a chain operator,
 // after which a newline does not end the list.
 func (sc *nestScanner) afterOp() bool {
+	src := sc.src
 	j := sc.i - 2 // before the newline
-	for j >= 0 && (sc.src[j] == ' ' || sc.src[j] == '\t' || sc.src[j] == '\r') {
+	for j >= 0 && blank[src[j]] {
 		j--
 	}
-	return j >= 0 && (sc.src[j] == '|' || sc.src[j] == '&' && j > 0 && sc.src[j-1] == '&')
+	return j >= 0 && (src[j] == '|' || src[j] == '&' && j > 0 && src[j-1] == '&')
 }
 
 // operator scans ';', '&' and '|' and what they start.
@@ -706,31 +806,33 @@ func (sc *nestScanner) heredocStart() {
 func (sc *nestScanner) heredocs() bool {
 	pending := sc.pending
 	sc.pending = nil
-	for len(pending) > 0 {
-		delim := pending[0]
-		pending = pending[1:]
+	for _, delim := range pending {
 		if sc.delimiterLine(delim) {
 			continue
 		}
 		if sc.push(nestHeredoc) {
 			return true
 		}
-		sc.top().delim = delim
-		base := len(sc.stack) - 1
-		for sc.i < len(sc.src) && len(sc.stack) > base {
-			if sc.step() {
-				return true
-			}
+		sc.delims = append(sc.delims, delim)
+		if sc.run(len(sc.stack)) {
+			return true
 		}
 	}
 	sc.closePos, sc.argPos = true, false
 	return false
 }
 
-// delimiterLine consumes the line at sc.i when it is delim.
+// delimiterLine consumes the line at sc.i when it is delim, which is not
+// empty.
 func (sc *nestScanner) delimiterLine(delim string) bool {
-	rest := sc.src[sc.i:]
-	line, _, _ := strings.Cut(rest, "\n")
+	j := sc.i
+	for j < len(sc.src) && blank[sc.src[j]] {
+		j++
+	}
+	if j == len(sc.src) || sc.src[j] != delim[0] {
+		return false // the common case, told without finding the line's end
+	}
+	line, _, _ := strings.Cut(sc.src[sc.i:], "\n")
 	if strings.Trim(line, " \t\r") != delim {
 		return false
 	}
