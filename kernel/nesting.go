@@ -98,15 +98,14 @@ type nestScanner struct {
 	pending []string
 	delims  []string
 
+	word      int // where the current word starts
 	inWord    bool
 	plainWord bool // the current word holds only bytes a keyword can
-	closePos  bool // a word starting here may close a compound command
-	argPos    bool // a command name was seen: words are arguments
-
-	// A plain word is src[word:i], after wordHead: the bytes it had
-	// before a brace expansion closed inside it, `"$(a)"fi}`.
-	word     int
-	wordHead string
+	// braced says a brace expansion closed inside the current word,
+	// `"$(a)"fi}`: a plain one is its bytes but those '}'.
+	braced   bool
+	closePos bool // a word starting here may close a compound command
+	argPos   bool // a command name was seen: words are arguments
 }
 
 // push opens a level; it reports whether the scan must stop.
@@ -193,6 +192,61 @@ func (sc *nestScanner) run(base int) bool {
 		if over {
 			return true
 		}
+	}
+	return false
+}
+
+// double scans a double-quoted string that starts at sc.i. Most hold
+// nothing that nests: those it scans at once, as push and quoted would.
+func (sc *nestScanner) double() bool {
+	end, closed := flatDouble(sc.src, sc.i+1)
+	if closed && sc.depth < sc.limit {
+		sc.max = max(sc.max, sc.depth+1)
+		sc.i, sc.tok = end+1, end
+		return false
+	}
+	if sc.push(nestDouble) {
+		return true
+	}
+	sc.i = end
+	return sc.quoted()
+}
+
+// flatDouble scans a double-quoted string from past its opening quote to
+// its closing quote (closed), or to the first byte of what nests in it,
+// where quoted is to take over: at from when the string does not end.
+func flatDouble(src string, from int) (end int, closed bool) {
+	for j := from; ; j++ {
+		j = skip(src, j, &doublePlain)
+		if j >= len(src) {
+			return from, false
+		}
+		switch src[j] {
+		case '\\':
+			j++
+		case '"':
+			return j, true
+		case '`':
+			return j, false
+		case '$':
+			if j+1 < len(src) && (src[j+1] == '(' || src[j+1] == '{') {
+				return j, false
+			}
+		}
+	}
+}
+
+// doublePlain are the bytes flatDouble passes over.
+var doublePlain = byteSetNot("\\\"$`")
+
+// inner scans what code just opened when it is not code: a shortcut
+// past run, which would come to the same.
+func (sc *nestScanner) inner() bool {
+	switch {
+	case sc.kind.isArith():
+		return sc.arith()
+	case sc.kind.isQuoted():
+		return sc.quoted()
 	}
 	return false
 }
@@ -311,25 +365,25 @@ func (sc *nestScanner) skipEscapedSingle() {
 func (sc *nestScanner) arith() bool {
 	for sc.i < len(sc.src) && sc.kind.isArith() {
 		sc.tok = sc.i
-		switch sc.src[sc.i] {
-		case '\\':
+		switch arithByte[sc.src[sc.i]] {
+		case arithBackslash:
 			sc.i += 2
-		case '\'':
+		case arithSingle:
 			sc.i++
 			sc.skipSingle()
-		case '"':
+		case arithDouble:
 			sc.i++
 			return sc.push(nestDouble)
-		case '$', '`':
+		case arithDollar:
 			if sc.expansion() {
 				return true
 			}
-		case '(':
+		case arithOpen:
 			sc.i++
 			if sc.kind != nestParam && sc.push(nestArithParen) {
 				return true
 			}
-		case ')':
+		case arithClose:
 			sc.i++
 			switch sc.kind {
 			case nestArithParen:
@@ -348,12 +402,12 @@ func (sc *nestScanner) arith() bool {
 				}
 				sc.afterClose()
 			}
-		case '}':
+		case arithBraceClose:
 			sc.i++
 			if sc.kind == nestParam {
 				sc.pop()
 			}
-		case '+', '-', '*', '/', '%', '<', '>', '=', '!', '~', '&', '|', '^', ',', '?', ':', '[', '@', '#':
+		case arithOp:
 			// A run of operator bytes is one operator at most.
 			sc.i = skip(sc.src, sc.i+1, &arithOperator)
 			if sc.op() {
@@ -366,6 +420,24 @@ func (sc *nestScanner) arith() bool {
 	}
 	return false
 }
+
+// The cases of arith's switch, and which bytes come under each.
+const (
+	arithOther uint8 = iota
+	arithBackslash
+	arithSingle
+	arithDouble
+	arithDollar
+	arithOpen
+	arithClose
+	arithBraceClose
+	arithOp
+)
+
+var arithByte = byteCases([]string{
+	arithBackslash: "\\", arithSingle: "'", arithDouble: "\"", arithDollar: "$`",
+	arithOpen: "(", arithClose: ")", arithBraceClose: "}", arithOp: "+-*/%<>=!~&|^,?:[@#",
+})
 
 // arithOperator are the bytes of arithmetic operators, and arithPlain
 // the bytes arith has no case for.
@@ -381,177 +453,199 @@ func (sc *nestScanner) afterClose() {
 	sc.closePos, sc.argPos = true, false
 }
 
+// The cases of code's switch, and which bytes come under each: the
+// others are the bytes of words.
+const (
+	codeWord uint8 = iota
+	codeBlank
+	codeNewline
+	codeHash
+	codeBackslash
+	codeSingle
+	codeDouble
+	codeDollar
+	codeOpen
+	codeClose
+	codeBraceOpen
+	codeBraceClose
+	codeOperator
+	codeRedirect
+)
+
+var codeByte = byteCases([]string{
+	codeBlank: " \t\r", codeNewline: "\n", codeHash: "#", codeBackslash: "\\",
+	codeSingle: "'", codeDouble: "\"", codeDollar: "$`", codeOpen: "(", codeClose: ")",
+	codeBraceOpen: "{", codeBraceClose: "}", codeOperator: ";&|", codeRedirect: "<>",
+})
+
 // code scans shell code until the innermost level is no longer code.
 func (sc *nestScanner) code() bool {
-	for sc.i < len(sc.src) && sc.kind.isCode() {
+	src := sc.src
+	for sc.kind.isCode() && uint(sc.i) < uint(len(src)) {
 		sc.tok = sc.i
-		c := sc.src[sc.i]
-		if codeSpecial[c] {
-			switch c {
-			case ' ', '\t', '\r':
-				if sc.boundary() {
-					return true
-				}
-				sc.i = skip(sc.src, sc.i+1, &blank)
-				sc.tok = sc.i - 1
-				continue
-			case '\n':
-				if sc.boundary() {
-					return true
-				}
-				sc.i++
-				if len(sc.pending) > 0 {
-					if sc.heredocs() {
-						return true
-					}
-					continue
-				}
-				if !sc.afterOp() {
-					sc.listEnd()
-				}
-				sc.closePos, sc.argPos = true, false
-				continue
-			case '#':
-				if !sc.inWord {
-					if end := strings.IndexByte(sc.src[sc.i:], '\n'); end >= 0 {
-						sc.i += end
-					} else {
-						sc.i = len(sc.src)
-					}
-					continue
-				}
-			case '\\':
-				sc.notKeyword()
-				sc.i += 2
-				continue
-			case '\'':
-				sc.notKeyword()
-				sc.i++
-				sc.skipSingle()
-				continue
-			case '"':
-				sc.notKeyword()
-				sc.i++
-				if sc.push(nestDouble) {
+		c := src[sc.i]
+		switch codeByte[c] {
+		case codeBlank:
+			if sc.boundary() {
+				return true
+			}
+			sc.i = skip(sc.src, sc.i+1, &blank)
+			sc.tok = sc.i - 1
+			continue
+		case codeNewline:
+			if sc.boundary() {
+				return true
+			}
+			sc.i++
+			if len(sc.pending) > 0 {
+				if sc.heredocs() {
 					return true
 				}
 				continue
-			case '$', '`':
-				if c == '`' && sc.kind == nestBack {
-					if sc.boundary() {
-						return true
-					}
+			}
+			if !sc.afterOp() {
+				sc.listEnd()
+			}
+			sc.closePos, sc.argPos = true, false
+			continue
+		case codeHash:
+			if !sc.inWord {
+				if end := strings.IndexByte(sc.src[sc.i:], '\n'); end >= 0 {
+					sc.i += end
 				} else {
-					sc.notKeyword()
-				}
-				if sc.expansion() {
-					return true
+					sc.i = len(sc.src)
 				}
 				continue
-			case '(':
+			}
+		case codeBackslash:
+			sc.notKeyword()
+			sc.i += 2
+			continue
+		case codeSingle:
+			sc.notKeyword()
+			sc.i++
+			sc.skipSingle()
+			continue
+		case codeDouble:
+			sc.notKeyword()
+			if sc.double() {
+				return true
+			}
+			continue
+		case codeDollar:
+			if c == '`' && sc.kind == nestBack {
 				if sc.boundary() {
 					return true
 				}
-				sc.closePos, sc.argPos = true, false
-				if sc.peek(1) == ')' {
-					// f() or a run of them: FuncDecl nests in FuncDecl.
-					sc.i += 2
-					if sc.op() {
-						return true
-					}
-					continue
+			} else {
+				sc.notKeyword()
+			}
+			if sc.expansion() || sc.inner() {
+				return true
+			}
+			continue
+		case codeOpen:
+			if sc.boundary() {
+				return true
+			}
+			sc.closePos, sc.argPos = true, false
+			if sc.peek(1) == ')' {
+				// f() or a run of them: FuncDecl nests in FuncDecl.
+				sc.i += 2
+				if sc.op() {
+					return true
+				}
+				continue
+			}
+			sc.i++
+			if sc.peek(0) == '(' {
+				sc.i++
+				if sc.pushArith() || sc.arith() {
+					return true
+				}
+				continue
+			}
+			if sc.push(nestParen) {
+				return true
+			}
+			continue
+		case codeClose:
+			if sc.boundary() {
+				return true
+			}
+			sc.i++
+			if sc.kind == nestParen {
+				sc.pop()
+			}
+			sc.afterClose()
+			continue
+		case codeBraceOpen:
+			if sc.inWord || !sc.standalone(1) {
+				sc.notKeyword()
+				sc.i++
+				if sc.push(nestBrace) {
+					return true
+				}
+				continue
+			}
+			sc.i++
+			if !sc.argPos {
+				sc.closePos = true
+				if sc.push(nestGroup) {
+					return true
+				}
+			}
+			continue
+		case codeBraceClose:
+			if sc.kind == nestBrace {
+				if sc.inWord {
+					sc.braced = true
 				}
 				sc.i++
-				if sc.peek(0) == '(' {
-					sc.i++
-					if sc.pushArith() {
-						return true
-					}
-					continue
-				}
+				sc.pop()
+				continue
+			}
+			if !sc.inWord && sc.standalone(1) && sc.closePos && sc.kind == nestGroup {
+				sc.i++
+				sc.pop()
+				sc.closePos, sc.argPos = true, false
+				continue
+			}
+		case codeOperator:
+			if sc.operator(c) {
+				return true
+			}
+			continue
+		case codeRedirect:
+			if sc.peek(1) == '(' {
+				// Past the limit or not, the push below tells.
+				sc.boundary()
+				sc.i += 2
+				sc.closePos, sc.argPos = true, false
 				if sc.push(nestParen) {
 					return true
 				}
 				continue
-			case ')':
+			}
+			if sc.kind != nestTest {
 				if sc.boundary() {
 					return true
 				}
-				sc.i++
-				if sc.kind == nestParen {
-					sc.pop()
-				}
-				sc.afterClose()
-				continue
-			case '{':
-				if sc.inWord || !sc.standalone(1) {
-					sc.notKeyword()
-					sc.i++
-					if sc.push(nestBrace) {
-						return true
-					}
-					continue
-				}
-				sc.i++
-				if !sc.argPos {
-					sc.closePos = true
-					if sc.push(nestGroup) {
-						return true
-					}
-				}
-				continue
-			case '}':
-				if sc.kind == nestBrace {
-					if sc.inWord && sc.plainWord {
-						sc.wordHead += sc.src[sc.word:sc.i]
-						sc.word = sc.i + 1
-					}
-					sc.i++
-					sc.pop()
-					continue
-				}
-				if !sc.inWord && sc.standalone(1) && sc.closePos && sc.kind == nestGroup {
-					sc.i++
-					sc.pop()
-					sc.closePos, sc.argPos = true, false
-					continue
-				}
-			case ';', '&', '|':
-				if sc.operator(c) {
-					return true
-				}
-				continue
-			case '<', '>':
-				if sc.peek(1) == '(' {
-					// Past the limit or not, the push below tells.
-					sc.boundary()
+				if c == '<' && sc.peek(1) == '<' && sc.peek(2) != '<' {
 					sc.i += 2
-					sc.closePos, sc.argPos = true, false
-					if sc.push(nestParen) {
-						return true
-					}
+					sc.heredocStart()
 					continue
 				}
-				if sc.kind != nestTest {
-					if sc.boundary() {
-						return true
-					}
-					if c == '<' && sc.peek(1) == '<' && sc.peek(2) != '<' {
-						sc.i += 2
-						sc.heredocStart()
-						continue
-					}
-					// A redirection: what follows is its word, not a command.
-					sc.i = skip(sc.src, sc.i, &redirection)
-					continue
-				}
+				// A redirection: what follows is its word, not a command.
+				sc.i = skip(sc.src, sc.i, &redirection)
+				continue
 			}
 		}
 		// A byte of a word, and the rest of the word's ordinary bytes at
 		// once.
 		if !sc.inWord {
-			sc.inWord, sc.plainWord = true, true
-			sc.word, sc.wordHead = sc.i, ""
+			sc.inWord, sc.plainWord, sc.braced = true, true, false
+			sc.word = sc.i
 		}
 		if !keywordByte[c] {
 			sc.plainWord = false
@@ -570,10 +664,8 @@ func (sc *nestScanner) code() bool {
 }
 
 var (
-	// codeSpecial are the bytes code has a case for, and codePlain the
-	// others, those of a word.
-	codeSpecial = byteSet(" \t\r\n#\\'\"$`(){};&|<>")
-	codePlain   = byteSetNot(" \t\r\n#\\'\"$`(){};&|<>")
+	// codePlain are the bytes code has no case for: those of a word.
+	codePlain = byteSetNot(" \t\r\n#\\'\"$`(){};&|<>")
 	// keywordByte are the bytes a keyword is made of.
 	keywordByte = byteSet("abcdefghijklmnopqrstuvwxyz[]!")
 	blank       = byteSet(" \t\r")
@@ -589,6 +681,16 @@ func byteSet(s string) (set [256]bool) {
 	return set
 }
 
+// byteCases maps each byte of cases[n] to n, and the others to 0.
+func byteCases(cases []string) (t [256]uint8) {
+	for n, s := range cases {
+		for i := range len(s) {
+			t[s[i]] = uint8(n)
+		}
+	}
+	return t
+}
+
 func byteSetNot(s string) (set [256]bool) {
 	for i := range set {
 		set[i] = true
@@ -602,7 +704,8 @@ func byteSetNot(s string) (set [256]bool) {
 // skip is the index of the first byte of src from i on that is not in
 // set, or len(src).
 func skip(src string, i int, set *[256]bool) int {
-	for i < len(src) && set[src[i]] {
+	// As a uint, i needs no bounds check on src.
+	for uint(i) < uint(len(src)) && set[src[i]] {
 		i++
 	}
 	return i
@@ -640,8 +743,8 @@ func (sc *nestScanner) wordEnd() bool {
 		return false
 	}
 	w := sc.src[sc.word:sc.i]
-	if sc.wordHead != "" {
-		w = sc.wordHead + w
+	if sc.braced {
+		w = strings.ReplaceAll(w, "}", "")
 	}
 	sc.endWord()
 	return sc.keyword(w)
@@ -720,12 +823,11 @@ func closedBy(w string) nestKind {
 // afterOp reports whether the last thing scanned was a chain operator,
 // after which a newline does not end the list.
 func (sc *nestScanner) afterOp() bool {
-	src := sc.src
 	j := sc.i - 2 // before the newline
-	for j >= 0 && blank[src[j]] {
+	for j >= 0 && blank[sc.src[j]] {
 		j--
 	}
-	return j >= 0 && (src[j] == '|' || src[j] == '&' && j > 0 && src[j-1] == '&')
+	return j >= 0 && (sc.src[j] == '|' || sc.src[j] == '&' && j > 0 && sc.src[j-1] == '&')
 }
 
 // operator scans ';', '&' and '|' and what they start.
