@@ -472,6 +472,12 @@ const (
 	codeRedirect
 )
 
+const (
+	wordEnds uint8 = iota
+	wordOther
+	wordKeyword
+)
+
 var codeByte = byteCases([]string{
 	codeBlank: " \t\r", codeNewline: "\n", codeHash: "#", codeBackslash: "\\",
 	codeSingle: "'", codeDouble: "\"", codeDollar: "$`", codeOpen: "(", codeClose: ")",
@@ -482,8 +488,8 @@ var codeByte = byteCases([]string{
 func (sc *nestScanner) code() bool {
 	src := sc.src
 	for sc.kind.isCode() && uint(sc.i) < uint(len(src)) {
-		sc.tok = sc.i
 		c := src[sc.i]
+		sc.tok = sc.i
 		switch codeByte[c] {
 		case codeBlank:
 			if sc.boundary() {
@@ -647,28 +653,37 @@ func (sc *nestScanner) code() bool {
 			sc.inWord, sc.plainWord, sc.braced = true, true, false
 			sc.word = sc.i
 		}
-		if !keywordByte[c] {
-			sc.plainWord = false
+		plain := sc.plainWord && wordByte[c] == wordKeyword
+		i := sc.i + 1
+		for ; uint(i) < uint(len(src)); i++ {
+			b := wordByte[src[i]]
+			if b == wordEnds {
+				break
+			}
+			plain = plain && b == wordKeyword
 		}
-		sc.i++
-		if sc.plainWord {
-			sc.i = skip(sc.src, sc.i, &keywordByte)
-		}
-		plain := sc.i
-		sc.i = skip(sc.src, sc.i, &codePlain)
-		if sc.i > plain {
-			sc.plainWord = false
-		}
+		sc.i, sc.plainWord = i, plain
 	}
 	return false
 }
 
 var (
-	// codePlain are the bytes code has no case for: those of a word.
-	codePlain = byteSetNot(" \t\r\n#\\'\"$`(){};&|<>")
-	// keywordByte are the bytes a keyword is made of.
-	keywordByte = byteSet("abcdefghijklmnopqrstuvwxyz[]!")
-	blank       = byteSet(" \t\r")
+	// wordByte tells the bytes that end a word's run in code, those code
+	// has a case for, from the others, and those a keyword is made of
+	// from the rest.
+	wordByte = func() (t [256]uint8) {
+		for c := range t {
+			t[c] = wordOther
+		}
+		for _, c := range []byte(" \t\r\n#\\'\"$`(){};&|<>") {
+			t[c] = wordEnds
+		}
+		for _, c := range []byte("abcdefghijklmnopqrstuvwxyz[]!") {
+			t[c] = wordKeyword
+		}
+		return t
+	}()
+	blank = byteSet(" \t\r")
 	// wordEnd are the bytes that end a word, and 0 for the end of src.
 	wordEnd     = byteSet(" \t\r\n;&|()<>\x00")
 	redirection = byteSet("<>&|")
@@ -823,11 +838,21 @@ func closedBy(w string) nestKind {
 // afterOp reports whether the last thing scanned was a chain operator,
 // after which a newline does not end the list.
 func (sc *nestScanner) afterOp() bool {
+	src := sc.src
 	j := sc.i - 2 // before the newline
-	for j >= 0 && blank[sc.src[j]] {
+	for j >= 0 && blank[src[j]] {
 		j--
 	}
-	return j >= 0 && (sc.src[j] == '|' || sc.src[j] == '&' && j > 0 && sc.src[j-1] == '&')
+	if j < 0 {
+		return false
+	}
+	switch src[j] {
+	case '|':
+		return true
+	case '&':
+		return j > 0 && src[j-1] == '&'
+	}
+	return false
 }
 
 // operator scans ';', '&' and '|' and what they start.
