@@ -199,44 +199,36 @@ func (sc *nestScanner) run(base int) bool {
 // double scans a double-quoted string that starts at sc.i. Most hold
 // nothing that nests: those it scans at once, as push and quoted would.
 func (sc *nestScanner) double() bool {
-	end, closed := flatDouble(sc.src, sc.i+1)
-	if closed && sc.depth < sc.limit {
-		sc.max = max(sc.max, sc.depth+1)
-		sc.i, sc.tok = end+1, end
-		return false
+	src := sc.src
+	from := sc.i + 1 // where quoted is to take over, if it must
+	for j := from; ; j++ {
+		j = skip(src, j, &doublePlain)
+		if j >= len(src) {
+			break // the string does not end: quoted scans all of it
+		}
+		if c := src[j]; c == '\\' {
+			j++
+			continue
+		} else if c == '"' {
+			if sc.depth >= sc.limit {
+				break // the push goes past the limit: let it say so
+			}
+			sc.max = max(sc.max, sc.depth+1)
+			sc.i, sc.tok = j+1, j
+			return false
+		} else if c == '`' || j+1 < len(src) && (src[j+1] == '(' || src[j+1] == '{') {
+			from = j
+			break
+		}
 	}
 	if sc.push(nestDouble) {
 		return true
 	}
-	sc.i = end
+	sc.i = from
 	return sc.quoted()
 }
 
-// flatDouble scans a double-quoted string from past its opening quote to
-// its closing quote (closed), or to the first byte of what nests in it,
-// where quoted is to take over: at from when the string does not end.
-func flatDouble(src string, from int) (end int, closed bool) {
-	for j := from; ; j++ {
-		j = skip(src, j, &doublePlain)
-		if j >= len(src) {
-			return from, false
-		}
-		switch src[j] {
-		case '\\':
-			j++
-		case '"':
-			return j, true
-		case '`':
-			return j, false
-		case '$':
-			if j+1 < len(src) && (src[j+1] == '(' || src[j+1] == '{') {
-				return j, false
-			}
-		}
-	}
-}
-
-// doublePlain are the bytes flatDouble passes over.
+// doublePlain are the bytes double passes over.
 var doublePlain = byteSetNot("\\\"$`")
 
 // inner scans what code just opened when it is not code: a shortcut
@@ -472,11 +464,17 @@ const (
 	codeRedirect
 )
 
+// What a byte is to a word in code: one code has a case for ends it.
 const (
-	wordEnds uint8 = iota
-	wordOther
-	wordKeyword
+	wordOther uint8 = iota
+	wordSpecial
+	wordKeyword // a byte a keyword is made of
 )
+
+var wordByte = byteCases([]string{
+	wordSpecial: " \t\r\n#\\'\"$`(){};&|<>",
+	wordKeyword: "abcdefghijklmnopqrstuvwxyz[]!",
+})
 
 var codeByte = byteCases([]string{
 	codeBlank: " \t\r", codeNewline: "\n", codeHash: "#", codeBackslash: "\\",
@@ -657,7 +655,7 @@ func (sc *nestScanner) code() bool {
 		i := sc.i + 1
 		for ; uint(i) < uint(len(src)); i++ {
 			b := wordByte[src[i]]
-			if b == wordEnds {
+			if b == wordSpecial {
 				break
 			}
 			plain = plain && b == wordKeyword
@@ -668,24 +666,9 @@ func (sc *nestScanner) code() bool {
 }
 
 var (
-	// wordByte tells the bytes that end a word's run in code, those code
-	// has a case for, from the others, and those a keyword is made of
-	// from the rest.
-	wordByte = func() (t [256]uint8) {
-		for c := range t {
-			t[c] = wordOther
-		}
-		for _, c := range []byte(" \t\r\n#\\'\"$`(){};&|<>") {
-			t[c] = wordEnds
-		}
-		for _, c := range []byte("abcdefghijklmnopqrstuvwxyz[]!") {
-			t[c] = wordKeyword
-		}
-		return t
-	}()
 	blank = byteSet(" \t\r")
-	// wordEnd are the bytes that end a word, and 0 for the end of src.
-	wordEnd     = byteSet(" \t\r\n;&|()<>\x00")
+	// endsWord are the bytes that end a word, and 0 for the end of src.
+	endsWord    = byteSet(" \t\r\n;&|()<>\x00")
 	redirection = byteSet("<>&|")
 )
 
@@ -728,7 +711,7 @@ func skip(src string, i int, set *[256]bool) int {
 
 // standalone reports whether the byte n ahead ends a word.
 func (sc *nestScanner) standalone(n int) bool {
-	return wordEnd[sc.peek(n)]
+	return endsWord[sc.peek(n)]
 }
 
 // notKeyword makes the current word, or one starting here, one that
@@ -751,6 +734,7 @@ func (sc *nestScanner) boundary() bool {
 	return sc.inWord && sc.wordEnd()
 }
 
+// wordEnd is boundary for a word that there is.
 func (sc *nestScanner) wordEnd() bool {
 	if !sc.plainWord {
 		sc.endWord()
