@@ -507,7 +507,7 @@ func (sc *nestScanner) code() bool {
 				}
 				continue
 			}
-			if !sc.afterOp() {
+			if sc.ops > 0 && !sc.afterOp() {
 				sc.listEnd()
 			}
 			sc.closePos, sc.argPos = true, false
