@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shelter-sh/shelter/internal/testpar"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -91,7 +92,7 @@ func TestPipelinesNeverLoseOrInterleave(t *testing.T) {
 		`{ for i in $(seq 50); do echo "second-$i-yyyyyyyyyyyyyyyyyyyyyyy" >&2; done; cat; } | ` +
 		`sh -c 'cat; for i in $(seq 50); do echo "third-$i-zzzzzzzzzzzzzzzzzzzzzzzzzzzz" >&2; done'`
 	line := regexp.MustCompile(`^(first-\d+-x{31}|second-\d+-y{23}|third-\d+-z{28})$`)
-	for i := range 80 {
+	for i := range testpar.Rounds(25) {
 		res := run(t, s, "yes | head -1")
 		if res.Stdout != "y\n" || res.ExitCode != 0 {
 			t.Fatalf("run %d of yes | head -1: %+v", i, res)

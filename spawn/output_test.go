@@ -9,6 +9,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/shelter-sh/shelter/internal/testpar"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -22,7 +23,8 @@ func payload(i int) string {
 // child wrote: the pipe is drained before it is closed.
 func TestRunLateReaderLosesNothing(t *testing.T) {
 	defer spawn.StallOutput()()
-	const calls, workers = 3000, 20
+	const workers = 20
+	calls := testpar.Rounds(1000)
 	var wg sync.WaitGroup
 	errs := make(chan string, calls)
 	for w := range workers {
