@@ -129,6 +129,16 @@ func (g *guard) unwrapOne(words []Word) (Launched, bool) {
 	return unwrapShellLauncher(name, words)
 }
 
+// isShellLauncher reports whether name is one of shellLauncherOptions'
+// launchers, without a map lookup.
+func isShellLauncher(name string) bool {
+	switch name {
+	case "command", "exec", "sudo":
+		return true
+	}
+	return false
+}
+
 // commandBase is filepath.Base of a command's name, at no cost for the
 // usual name that has no slash.
 func commandBase(name string) string {
@@ -140,10 +150,10 @@ func commandBase(name string) string {
 
 // unwrapShellLauncher strips command, exec or sudo.
 func unwrapShellLauncher(launcher string, words []Word) (Launched, bool) {
-	valued, known := shellLauncherOptions[launcher]
-	if !known {
-		return Launched{}, false
+	if !isShellLauncher(launcher) {
+		return Launched{}, false // most commands, at once
 	}
+	valued := shellLauncherOptions[launcher]
 	if launcher == "command" && len(words) > 1 && (words[1].Text == "-v" || words[1].Text == "-V") {
 		return Launched{}, false
 	}
