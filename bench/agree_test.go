@@ -67,6 +67,9 @@ func TestCasesAgree(t *testing.T) {
 		if status != 0 || int64(len(want)) != linesBytes(lines) {
 			t.Fatalf("bare mvdan/sh: status %d, %d bytes; want 0 and %d", status, len(want), linesBytes(lines))
 		}
+		if got, status := newFloorWith(t, newGuardFloor).run(t, script); status != 0 || got != want {
+			t.Errorf("the guard floor: status %d, %d bytes that differ from the bare runner's", status, len(got))
+		}
 		s := newSession(t, kernel.ProfileAgent)
 		res, err := s.Run(context.Background(), script, kernel.RunOptions{})
 		if err != nil || res.ExitCode != 0 || !res.Truncated || res.StdoutBytes != int64(len(want)) {

@@ -115,8 +115,9 @@ func BenchmarkThousandStatements(b *testing.B) {
 }
 
 // BenchmarkHeavyOutput prints 200,000 lines: on an agent-profile session
-// (32 KiB kept, the rest spilled to a file) and on a bare runner writing
-// to io.Discard.
+// (32 KiB kept, the rest spilled to a file), on a bare runner writing to
+// io.Discard, and on the guard floor writing there too, whose call
+// handler each echo passes, as shelter's.
 func BenchmarkHeavyOutput(b *testing.B) {
 	script := manyLines(heavyLines)
 	s := newSession(b, kernel.ProfileAgent)
@@ -124,20 +125,28 @@ func BenchmarkHeavyOutput(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	g, err := newGuardFloor(io.Discard, io.Discard)
+	if err != nil {
+		b.Fatal(err)
+	}
 	ctx := context.Background()
 	size := linesBytes(heavyLines)
-	pair(b, "shelter", "mvdan",
-		func() {
+	floorSide := func(name string, f *floorRunner) side {
+		return side{name, func() {
+			if status, err := f.run(ctx, script); err != nil || status != 0 {
+				b.Fatalf("%s: %v, status %d", name, err, status)
+			}
+		}}
+	}
+	spent := compare(b, 1,
+		side{"shelter", func() {
 			res, err := s.Run(ctx, script, kernel.RunOptions{})
 			if err != nil || res.ExitCode != 0 || !res.Truncated || res.StdoutBytes != size {
 				b.Fatalf("shelter: %v: exit %d, truncated %v, %d bytes", err, res.ExitCode, res.Truncated, res.StdoutBytes)
 			}
-		},
-		func() {
-			if status, err := r.run(ctx, script); err != nil || status != 0 {
-				b.Fatalf("bare mvdan/sh: %v, status %d", err, status)
-			}
-		})
+		}},
+		floorSide("mvdan", r), floorSide("guard", g))
+	b.ReportMetric(float64(spent[0])/float64(spent[2]), "shelter/guard")
 }
 
 // BenchmarkNewSession is NewSession and Close on a host-profile kernel
