@@ -105,11 +105,12 @@ type callState struct {
 }
 
 func (st *callState) setData(v json.RawMessage) {
-	if v == nil {
-		st.data.Store(nil)
-		return
+	var p *json.RawMessage // allocated only for data: &v would move v to the heap at every call
+	if v != nil {
+		p = new(json.RawMessage)
+		*p = v
 	}
-	st.data.Store(&v)
+	st.data.Store(p)
 }
 
 func (st *callState) result() json.RawMessage {
