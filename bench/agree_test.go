@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -137,4 +138,39 @@ func TestCasesAgree(t *testing.T) {
 			t.Errorf("%d file descriptors are still open after Close", left)
 		}
 	})
+}
+
+// TestEchoLoopAllocatesAsTheGuardFloor: an echo in a loop allocates on
+// shelter what it allocates on the guard floor, whose call handler costs
+// mvdan/sh's handler context as shelter's does; shelter's own work per
+// command (the call handler, the budget's checks, its echo, the bounded
+// stream) allocates nothing. Allocations, not time, are what the
+// collector's share of a heavy-output call grows with.
+func TestEchoLoopAllocatesAsTheGuardFloor(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under the race detector sync.Pool drops a share of what it is given: echo's buffers")
+	}
+	const lines = 2000
+	script := manyLines(lines)
+	s := newSession(t, kernel.ProfileHost)
+	guard, err := newGuardFloor(io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ours := testing.AllocsPerRun(3, func() {
+		if res, err := s.Run(ctx, script, kernel.RunOptions{}); err != nil || res.ExitCode != 0 {
+			t.Fatalf("shelter: %v, exit %d", err, res.ExitCode)
+		}
+	})
+	floor := testing.AllocsPerRun(3, func() {
+		if status, err := guard.run(ctx, script); err != nil || status != 0 {
+			t.Fatalf("the guard floor: %v, status %d", err, status)
+		}
+	})
+	// What a call costs once (its frame, the sinks' growth), spread over
+	// its lines, is about 0.1 a line; one more allocation a line is 1.
+	if per := (ours - floor) / lines; per > 0.5 {
+		t.Errorf("shelter allocates %.2f more times a line than the guard floor (%.0f against %.0f a call)", per, ours, floor)
+	}
 }
