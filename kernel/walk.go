@@ -195,22 +195,27 @@ func (w *walker) node(node syntax.Node) {
 		w.node(n.Body)
 	case *syntax.Comment, *syntax.SglQuoted:
 	default:
-		// A kind of node this walk does not know (a newer mvdan/sh):
-		// syntax.Walk walks below it, and ends it.
-		seen := false
-		syntax.Walk(node, func(m syntax.Node) bool {
-			if !seen {
-				seen = true // node itself, which f saw already
-				return true
-			}
-			return w.visit(m)
-		})
+		walkUnknown(node, *w)
 		return
 	}
 	w.end()
 	if after != nil {
 		w.node(after)
 	}
+}
+
+// walkUnknown walks below a kind of node the walk does not know (a newer
+// mvdan/sh) with syntax.Walk, which also ends it. It takes the walker by
+// value: the closure would otherwise move every walk's walker to the heap.
+func walkUnknown(node syntax.Node, w walker) {
+	seen := false
+	syntax.Walk(node, func(m syntax.Node) bool {
+		if !seen {
+			seen = true // node itself, which f saw already
+			return true
+		}
+		return w.visit(m)
+	})
 }
 
 // leadingComments walks a case item's or an array element's comments up
