@@ -207,9 +207,11 @@ const varsCause = "the shell's variables"
 // takes for the rest to fit in limit; the call the variables' budget
 // ended has returned, s.mu is held. Kept, they would end the session's
 // next call at its first measure, one millisecond in, and every call
-// after it, and hold the memory meanwhile. $? stays status. It returns
+// after it, and hold the memory meanwhile. $? stays 1, the call's
+// status. None of the script's code runs: not a function named unset,
+// not an ERR trap; and the runs are bounded by the kill grace. It returns
 // the names it unset, largest first.
-func (s *Session) shedVariables(limit int64, status int) []string {
+func (s *Session) shedVariables(limit int64) []string {
 	r := s.runner
 	type held struct {
 		name string
@@ -237,10 +239,18 @@ func (s *Session) shedVariables(limit int64, status int) []string {
 	if len(names) == 0 {
 		return nil
 	}
-	ctx := context.Background()
+	if f, ok := r.Funcs["unset"]; ok {
+		delete(r.Funcs, "unset")
+		defer func() { r.Funcs["unset"] = f }()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.grace())
+	defer cancel()
 	r.Run(ctx, callStmt(syntax.Pos{}, unset...))
-	r.Run(ctx, exitWith(status))
-	return names
+	// A negated success, as a failed command would run the ERR trap.
+	status := exitWith(0)
+	status.Negated = true
+	r.Run(ctx, status)
+	return slices.DeleteFunc(names, func(name string) bool { return r.Vars[name].IsSet() })
 }
 
 func byteSize(n int64) string {

@@ -437,7 +437,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	case overMemory && ctx.Err() == nil:
 		res.ExitCode = 1
 		if over.By == varsCause {
-			over.Unset = s.shedVariables(over.Limit, res.ExitCode)
+			over.Unset = s.shedVariables(over.Limit)
 		}
 		fmt.Fprintln(errOut, over.Error())
 	case ctx.Err() != nil || state.interrupted.Load():

@@ -2,6 +2,7 @@ package kernel_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -243,6 +244,25 @@ func TestVariablesOverBudgetAreUnset(t *testing.T) {
 	// The next call outlives the budget's first measure of the variables.
 	res = run(t, s, "echo $? ${#big} $small; sleep 0.01; echo still")
 	if res.ExitCode != 0 || res.Stdout != "1 0 kept\nstill\n" {
+		t.Errorf("the call after: %+v", res)
+	}
+}
+
+// TestVariablesShedRunsNoneOfTheScript: shelter's unset of the
+// variables that outgrew the budget is the builtin's, whatever function
+// the script named unset, and sets $? without running the ERR trap.
+func TestVariablesShedRunsNoneOfTheScript(t *testing.T) {
+	s := newSession(t, kernel.Config{MemoryLimit: 1 << 20}, kernel.SessionOptions{})
+	marker := filepath.Join(t.TempDir(), "marker")
+	run(t, s, `unset() { echo unset "$@" >> `+marker+`; }; trap '[ ${#big} = 0 ] && echo trap >> `+marker+`' ERR`)
+	res := run(t, s, "big=a; while :; do big=$big$big; done")
+	if res.ExitCode != 1 || !strings.HasSuffix(res.Stderr, "; shelter unset big\n") {
+		t.Fatalf("exit %d, stderr %q", res.ExitCode, res.Stderr)
+	}
+	if b, err := os.ReadFile(marker); err == nil {
+		t.Errorf("the script's code ran during the unset: %q", b)
+	}
+	if res := run(t, s, "echo $? ${#big}"); res.Stdout != "1 0\n" {
 		t.Errorf("the call after: %+v", res)
 	}
 }
