@@ -43,7 +43,7 @@ type inputReader struct {
 }
 
 func newInputReader(ctx context.Context, stdin io.Reader, timeout time.Duration) *inputReader {
-	in := &inputReader{ctx: ctx}
+	in := &inputReader{ctx: afterFuncs(ctx)} // which the reads' wake-ups register with
 	if timeout > 0 {
 		in.deadline = time.Now().Add(timeout)
 	}
@@ -61,7 +61,7 @@ func newInputReader(ctx context.Context, stdin io.Reader, timeout time.Duration)
 	if f.SetReadDeadline(in.deadline) == nil {
 		in.polled = true
 		in.stopped = make(chan struct{})
-		in.stop = context.AfterFunc(ctx, func() {
+		in.stop = context.AfterFunc(in.ctx, func() {
 			f.SetReadDeadline(time.Now())
 			close(in.stopped)
 		})

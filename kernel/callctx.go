@@ -150,3 +150,27 @@ func (e *endable) AfterFunc(f func()) (stop func() bool) {
 		return false
 	}
 }
+
+// afterFuncs is ctx for context.AfterFunc and the contexts made from it.
+// mvdan/sh hands each command a value context over the call's or job's
+// budget context, and the standard library, which finds neither a
+// context of its own nor an AfterFunc method there, would start a
+// goroutine to watch it for each registration (a process's kill, each
+// read from a pipe). When ctx ends exactly when the budget context does,
+// with nothing between them that ends it sooner, afterFuncs gives ctx
+// that context's AfterFunc, and the registration is a list entry.
+func afterFuncs(ctx context.Context) context.Context {
+	bc, ok := ctx.Value(budgetContextKey{}).(*budgetContext)
+	if !ok || ctx == context.Context(bc) || ctx.Done() != bc.Done() {
+		return ctx
+	}
+	return endsWith{ctx, &bc.endable}
+}
+
+// endsWith is a context whose ending is e's.
+type endsWith struct {
+	context.Context
+	e *endable
+}
+
+func (c endsWith) AfterFunc(f func()) (stop func() bool) { return c.e.AfterFunc(f) }

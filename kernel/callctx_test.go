@@ -3,6 +3,7 @@ package kernel
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -111,5 +112,47 @@ func TestEndableRaces(t *testing.T) {
 		wg.Go(e.cancel)
 		wg.Wait()
 		ran.Wait()
+	}
+}
+
+// TestAfterFuncsRegisterWithTheBudgetContext: through a value context
+// over a budget context (mvdan/sh's handler context), context.AfterFunc
+// and the contexts made from afterFuncs' answer register with the
+// budget context; the standard library would start a goroutine for each.
+func TestAfterFuncsRegisterWithTheBudgetContext(t *testing.T) {
+	type key struct{}
+	var c budgetContext
+	c.start(context.Background(), 0)
+	ctx := afterFuncs(context.WithValue(&c, key{}, "v"))
+	if ctx.Value(key{}) != "v" {
+		t.Fatal("afterFuncs lost a value of the context")
+	}
+	const n = 100
+	before := runtime.NumGoroutine()
+	var ran sync.WaitGroup
+	var children []context.Context
+	for range n {
+		ran.Add(1)
+		context.AfterFunc(ctx, ran.Done)
+		child, cancel := context.WithCancel(ctx)
+		defer cancel()
+		children = append(children, child)
+	}
+	if grew := runtime.NumGoroutine() - before; grew >= n {
+		t.Errorf("%d registrations started %d goroutines", 2*n, grew)
+	}
+	c.cancel()
+	ran.Wait()
+	for _, child := range children {
+		ended(t, child)
+	}
+
+	// A context between them that can end sooner is left as it is.
+	var d budgetContext
+	d.start(context.Background(), 0)
+	inner, cancel := context.WithCancel(context.WithValue(&d, key{}, "v"))
+	defer cancel()
+	if got := afterFuncs(inner); got != inner {
+		t.Errorf("afterFuncs replaced a context that ends before the budget context")
 	}
 }

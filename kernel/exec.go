@@ -310,6 +310,7 @@ func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) 
 // spawnRun runs cmd; while it starts, `cmd &` of the job running it and
 // kill "$!" of the nested background running it wait for its pid.
 func (s *Session) spawnRun(ctx context.Context, cmd *spawn.Cmd) (int, error) {
+	ctx = afterFuncs(ctx) // spawn ends the process with context.AfterFunc
 	var done func()
 	if j := jobOf(ctx); j != nil {
 		done = j.launch.begin()

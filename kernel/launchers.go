@@ -238,7 +238,7 @@ func (s *Session) runShellUtility(ctx context.Context, c *Call) (int, error) {
 // deadline (a tool, a shebang-less script) a context that ends at it.
 func launchDeadlineCancel(ctx context.Context) (context.Context, context.CancelFunc) {
 	if l := launchOf(ctx); !l.Deadline.IsZero() {
-		return context.WithDeadline(ctx, l.Deadline)
+		return context.WithDeadline(afterFuncs(ctx), l.Deadline)
 	}
 	return ctx, func() {}
 }
