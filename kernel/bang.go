@@ -116,7 +116,7 @@ func (bg *backgrounds) contain(hc interp.HandlerContext, args []string) (next []
 
 // killArgs replaces each "gN" of kill's words by the pids of that
 // background, waiting up to bgWait for its first.
-func (bg *backgrounds) killArgs(hc interp.HandlerContext, args []string) ([]string, bool) {
+func (bg *backgrounds) killArgs(ctx context.Context, hc interp.HandlerContext, args []string) ([]string, bool) {
 	r := handlerRunner(hc)
 	if r == nil {
 		return nil, false
@@ -129,7 +129,7 @@ func (bg *backgrounds) killArgs(hc interp.HandlerContext, args []string) ([]stri
 			}
 			continue
 		}
-		pids := bg.wait(bgName{r, a})
+		pids := bg.wait(ctx, bgName{r, a})
 		if pids == nil {
 			if out != nil {
 				out = append(out, a)
@@ -147,8 +147,9 @@ func (bg *backgrounds) killArgs(hc interp.HandlerContext, args []string) ([]stri
 }
 
 // wait gives the pids of name's background, once it has one or bgWait
-// has passed; nil when name is no background of this call.
-func (bg *backgrounds) wait(name bgName) []int {
+// has passed; nil when name is no background of this call, or when ctx
+// (kill's) ends first.
+func (bg *backgrounds) wait(ctx context.Context, name bgName) []int {
 	deadline := time.Now().Add(bgWait)
 	for {
 		bg.mu.Lock()
@@ -166,12 +167,18 @@ func (bg *backgrounds) wait(name bgName) []int {
 		if launching {
 			// Its pid comes once fork returns, however loaded the
 			// machine; a failed start ends the launch too.
-			<-grew
+			select {
+			case <-grew:
+			case <-ctx.Done():
+				return nil
+			}
 			continue
 		}
 		select {
 		case <-grew:
 		case <-time.After(left):
+		case <-ctx.Done():
+			return nil
 		}
 	}
 }

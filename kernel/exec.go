@@ -42,7 +42,7 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	case "kill":
 		if c.st != nil && c.job == nil {
 			// kill "$!" of a nested background: its pids, then kill as usual.
-			if pids, ok := c.st.bg.killArgs(c.hc, args); ok {
+			if pids, ok := c.st.bg.killArgs(ctx, c.hc, args); ok {
 				args = pids
 			}
 		}
@@ -319,6 +319,7 @@ func (s *Session) spawnRun(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 	} else {
 		return spawn.Run(ctx, cmd)
 	}
+	defer done() // however the start ended, a panic of it included
 	started := cmd.Started
 	cmd.Started = func(pid int) {
 		if started != nil {
@@ -326,9 +327,7 @@ func (s *Session) spawnRun(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 		}
 		done()
 	}
-	status, err := spawn.Run(ctx, cmd)
-	done()
-	return status, err
+	return spawn.Run(ctx, cmd)
 }
 
 func unwrapPathError(err error) error {
