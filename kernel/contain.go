@@ -117,13 +117,6 @@ func budgetOf(ctx context.Context) *budget {
 	return b
 }
 
-// budget is budgetOf for the context c is.
-func (c *budgetContext) budget() *budget {
-	if c.b.limit < 0 {
-		return nil
-	}
-	return &c.b
-}
 
 // memoryError ends a call that outgrew its budget.
 type memoryError struct {
@@ -273,11 +266,13 @@ func byteSize(n int64) string {
 // memory budget. ok is false when the command goes on as usual.
 func (s *Session) containCall(ctx context.Context, c *command, args []string) (next []string, ok bool) {
 	hc, b := c.hc, c.b
-	if b != nil {
+	if b != nil && b.limit >= 0 {
 		if err := b.checkHeld(hc); err != nil {
 			return statusArgv(1), true
 		}
 	}
+	// Calls nest within bounds with or without a memory limit: past them
+	// the stack's overflow would end the process.
 	if b != nil && b.deepStack() {
 		fmt.Fprintf(hc.Stderr, "shelter: %s: calls nested too deep (functions, eval or source past about %d levels); write it as a loop\n", args[0], maxCallDepth)
 		b.end(errTooDeep)
@@ -313,7 +308,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		}
 		return []string{"eval", bangVar + "=" + strconv.FormatInt(s.lastJob.Load(), 10)}, true
 	case internalPrefix + "cat":
-		return statusArgv(s.catShortcut(ctx, hc, b)), true
+		return statusArgv(s.catShortcut(ctx, hc, budgetOf(ctx))), true
 	case "trap":
 		if st != nil && c.job == nil {
 			st.trapCall(args)

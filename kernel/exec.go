@@ -103,7 +103,7 @@ type command struct {
 	hc  interp.HandlerContext
 	st  *callState // the call it belongs to (callOf); nil between calls
 	job *job       // the job running it (jobOf); nil in a call
-	b   *budget    // its call's or job's (budgetOf); nil for none
+	b   *budget    // its call's or job's; nil for none, a negative limit for no memory bound
 }
 
 // commandOf finds them all in one walk of ctx's chain: the budget context
@@ -116,7 +116,7 @@ func (s *Session) commandOf(ctx context.Context) command {
 		c.st, c.job = s.callOf(ctx), jobOf(ctx)
 		return c
 	}
-	c.st, c.job, c.b = bc.call, bc.job, bc.budget()
+	c.st, c.job, c.b = bc.call, bc.job, &bc.b
 	if c.st == nil {
 		c.st = s.call.Load()
 	}

@@ -267,18 +267,22 @@ func TestVariablesShedRunsNoneOfTheScript(t *testing.T) {
 	}
 }
 
+// TestDeepCallsEndTheCall, with the memory budget and without it (a
+// negative limit): the depth's bound is the stack's, not memory's.
 func TestDeepCallsEndTheCall(t *testing.T) {
-	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
-	for _, script := range []string{
-		`f() { f; }; f`,
-		`e='eval "$e"'; eval "$e"`,
-	} {
-		res := run(t, s, script)
-		if res.ExitCode != 2 || !strings.Contains(res.Stderr, "calls nested too deep") {
-			t.Errorf("%q: exit %d, stderr %q", script, res.ExitCode, res.Stderr)
-		}
-		if res := run(t, s, "echo alive"); res.Stdout != "alive\n" {
-			t.Errorf("%q: next call: %+v", script, res)
+	for _, limit := range []int64{0, -1} {
+		s := newSession(t, kernel.Config{MemoryLimit: limit}, kernel.SessionOptions{})
+		for _, script := range []string{
+			`f() { f; }; f`,
+			`e='eval "$e"'; eval "$e"`,
+		} {
+			res := run(t, s, script)
+			if res.ExitCode != 2 || !strings.Contains(res.Stderr, "calls nested too deep") {
+				t.Errorf("limit %d, %q: exit %d, stderr %q", limit, script, res.ExitCode, res.Stderr)
+			}
+			if res := run(t, s, "echo alive"); res.Stdout != "alive\n" {
+				t.Errorf("limit %d, %q: next call: %+v", limit, script, res)
+			}
 		}
 	}
 }
