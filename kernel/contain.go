@@ -117,7 +117,6 @@ func budgetOf(ctx context.Context) *budget {
 	return b
 }
 
-
 // memoryError ends a call that outgrew its budget.
 type memoryError struct {
 	Limit int64
