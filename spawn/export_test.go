@@ -14,3 +14,10 @@ func StallOutput() (restore func()) {
 		delaySlack = 100 * time.Millisecond
 	}
 }
+
+// BeforeRetry sets f to run before each retry of a start that failed with
+// ETXTBSY; the returned func removes it.
+func BeforeRetry(f func()) (restore func()) {
+	beforeRetry = f
+	return func() { beforeRetry = nil }
+}

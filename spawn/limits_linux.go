@@ -53,7 +53,7 @@ func startLimited(cmd *exec.Cmd, umask *fs.FileMode, limits []Rlimit) error {
 	}
 	// PTRACE_TRACEME refused under a seccomp or Yama policy, or the
 	// program's own execve refused: an untraced start tells them apart.
-	cmd.Process = nil
+	reset(cmd)
 	if err := startThenLimit(cmd, umask, limits); err != nil {
 		return err
 	}

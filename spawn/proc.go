@@ -242,7 +242,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		fg = takeForeground(c.Terminal, cmd.SysProcAttr, c.Stderr, !c.Deadline.IsZero() || c.Nice != 0)
 		err = children.start(cmd, func() error { return start(cmd, c.Umask, c.Limits) })
 		if err != nil && fg.retryAlone(cmd.SysProcAttr, err) {
-			cmd.Process = nil
+			reset(cmd)
 			err = children.start(cmd, func() error { return start(cmd, c.Umask, c.Limits) })
 		}
 		if err == nil {
@@ -352,11 +352,30 @@ func signalOf(c *Cmd) syscall.Signal {
 func start(cmd *exec.Cmd, umask *fs.FileMode, limits []Rlimit) error {
 	err := startLimited(cmd, umask, limits)
 	for delay := time.Millisecond; errors.Is(err, syscall.ETXTBSY) && delay < 300*time.Millisecond; delay *= 2 {
+		if beforeRetry != nil {
+			beforeRetry()
+		}
 		time.Sleep(delay)
-		cmd.Process = nil
+		reset(cmd)
 		err = startLimited(cmd, umask, limits)
 	}
 	return err
+}
+
+// beforeRetry, when set (by a test), runs before each retry of a start
+// that failed with ETXTBSY.
+var beforeRetry func()
+
+// reset makes cmd, whose start failed, one that can start again with the
+// same settings: os/exec refuses a second Start of one Cmd, even after a
+// first that started nothing.
+func reset(cmd *exec.Cmd) {
+	*cmd = exec.Cmd{
+		Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: cmd.Dir,
+		Stdin: cmd.Stdin, Stdout: cmd.Stdout, Stderr: cmd.Stderr,
+		ExtraFiles: cmd.ExtraFiles, SysProcAttr: cmd.SysProcAttr,
+		Cancel: cmd.Cancel, WaitDelay: cmd.WaitDelay,
+	}
 }
 
 // startUnder runs start, which starts a child, so that the child gets

@@ -336,3 +336,32 @@ func TestRunSharedWriter(t *testing.T) {
 		t.Errorf("output %q", got)
 	}
 }
+
+// TestRunRetriesAProgramBusyForWriting: a program whose file is still
+// open for writing somewhere (ETXTBSY, as one just written is while a
+// concurrently forked child holds the descriptor) starts once the writer
+// lets go. os/exec refuses a second Start of one Cmd, so each retry
+// starts a fresh one.
+func TestRunRetriesAProgramBusyForWriting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "prog")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\necho ran\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	retried := false
+	defer spawn.BeforeRetry(func() {
+		if !retried {
+			retried = true
+			w.Close()
+		}
+	})()
+	out, errOut := spawn.NewSink(0, 0, "", "out"), spawn.NewSink(0, 0, "", "err")
+	status, err := spawn.Run(context.Background(), &spawn.Cmd{Path: path, Args: []string{"prog"}, Dir: "/", Stdout: out, Stderr: errOut})
+	if status != 0 || err != nil || string(out.Bytes()) != "ran\n" || !retried {
+		t.Errorf("Run = %d, %v; stdout %q, stderr %q; retried %v", status, err, out.Bytes(), errOut.Bytes(), retried)
+	}
+}
