@@ -326,6 +326,7 @@ func (tm *terminal) expectLine(re string) []string {
 	rx := regexp.MustCompile("(?m)" + re)
 	deadline := time.NewTimer(waitFor)
 	defer deadline.Stop()
+	ended := false // the program ended: its last output is read, look once more
 	for {
 		tm.mu.Lock()
 		screen := tm.screen()
@@ -349,7 +350,12 @@ func (tm *terminal) expectLine(re string) []string {
 		select {
 		case <-tm.read:
 		case <-tm.done:
-			tm.t.Fatalf("shelter ended before printing a line matching %q; it printed %q", re, rest)
+			// The read of its last output may have come with the end,
+			// and this select taken the end first.
+			if ended {
+				tm.t.Fatalf("shelter ended before printing a line matching %q; it printed %q", re, rest)
+			}
+			ended = true
 		case <-deadline.C:
 			tm.t.Fatalf("waited %s for a line matching %q; the screen has %q", waitFor, re, rest)
 		}
