@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shelter-sh/shelter/internal/scripts"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -21,7 +22,7 @@ func TestCasesAgree(t *testing.T) {
 		{"echo", "echo hi", "hi\n", true},
 		{"small script", smallScript, smallScriptOutput, true},
 		{"true", "/bin/true", "", true},
-		{"1000 statements", thousandStatements(), thousandStatementsOutput, true},
+		{"1000 statements", scripts.ThousandStatements(), scripts.ThousandStatementsOutput, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, status := shelter(t, newSession(t, kernel.ProfileHost), c.script)
@@ -50,8 +51,8 @@ func TestCasesAgree(t *testing.T) {
 	}
 
 	t.Run("1000 statements count", func(t *testing.T) {
-		if n := strings.Count(thousandStatements(), "\n"); n != 1000 {
-			t.Errorf("thousandStatements has %d statements", n)
+		if n := strings.Count(scripts.ThousandStatements(), "\n"); n != 1000 {
+			t.Errorf("ThousandStatements has %d statements", n)
 		}
 	})
 

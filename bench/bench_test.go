@@ -10,6 +10,7 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
+	"github.com/shelter-sh/shelter/internal/scripts"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -111,7 +112,7 @@ func BenchmarkTrueBash(b *testing.B) { benchBash(b, "/bin/true", "") }
 
 // BenchmarkThousandStatements is a script of 1,000 top-level statements.
 func BenchmarkThousandStatements(b *testing.B) {
-	benchScript(b, thousandStatements(), thousandStatementsOutput)
+	benchScript(b, scripts.ThousandStatements(), scripts.ThousandStatementsOutput)
 }
 
 // BenchmarkHeavyOutput prints 200,000 lines: on an agent-profile session

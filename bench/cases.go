@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // smallScript is what an agent's typical call looks like: assignments, an
@@ -19,28 +18,6 @@ greet "$name"
 echo "sum=$sum $(echo sub "$b")"
 `
 
-// thousandStatements is a script of 1,000 top-level statements: a mix of
-// arithmetic, assignments, a builtin writing to /dev/null and a test,
-// then one line that shows where they ended.
-func thousandStatements() string {
-	var b strings.Builder
-	b.WriteString("x=0\n")
-	for i := 1; i < 999; i++ {
-		switch i % 4 {
-		case 0:
-			b.WriteString("x=$((x+1))\n")
-		case 1:
-			fmt.Fprintf(&b, "y%d=\"v$x\"\n", i%10)
-		case 2:
-			b.WriteString("echo \"$x\" >/dev/null\n")
-		case 3:
-			b.WriteString("[ \"$x\" -ge 0 ]\n")
-		}
-	}
-	b.WriteString("echo \"x=$x y1=$y1\"\n")
-	return b.String()
-}
-
 // manyLines prints n lines, about 12 bytes each: under the agent
 // profile's 32 KiB limit nearly all of it spills to a file.
 func manyLines(n int) string {
@@ -52,9 +29,6 @@ const heavyLines = 200000
 
 // smallScriptOutput is what smallScript prints, in bash as in shelter.
 const smallScriptOutput = "hello shelter (one)\nsum=55 sub two\n"
-
-// thousandStatementsOutput is what thousandStatements prints.
-const thousandStatementsOutput = "x=249 y1=v245\n"
 
 // linesBytes is the size of what manyLines(n) prints.
 func linesBytes(n int) int64 {

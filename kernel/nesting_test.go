@@ -1,11 +1,12 @@
 package kernel
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/internal/scripts"
 )
 
 // depthOf is how deep the scanner measures src.
@@ -126,33 +127,12 @@ func FuzzNesting(f *testing.F) {
 	})
 }
 
-// thousandStatements is bench's script of 1,000 top-level statements,
-// the shape an agent's long script takes.
-func thousandStatements() string {
-	var b strings.Builder
-	b.WriteString("x=0\n")
-	for i := 1; i < 999; i++ {
-		switch i % 4 {
-		case 0:
-			b.WriteString("x=$((x+1))\n")
-		case 1:
-			fmt.Fprintf(&b, "y%d=\"v$x\"\n", i%10)
-		case 2:
-			b.WriteString("echo \"$x\" >/dev/null\n")
-		case 3:
-			b.WriteString("[ \"$x\" -ge 0 ]\n")
-		}
-	}
-	b.WriteString("echo \"x=$x y1=$y1\"\n")
-	return b.String()
-}
-
 // nestingShapes are scripts of the shapes the scanner has a loop for.
 var nestingShapes = []struct {
 	name string
 	src  string
 }{
-	{"thousand", thousandStatements()},
+	{"thousand", scripts.ThousandStatements()},
 	{"heredoc", "cat <<EOF\n" + strings.Repeat("line $i of ${name} with `date` and \\$ and \"quotes\"\n", 500) + "EOF\necho done\n"},
 	{"quoted", "echo \"" + strings.Repeat("a long string with $x and ${y:-z} words in it ", 500) + "\"\n"},
 	{"arith", strings.Repeat("x=$(( (x * 31 + y) % 1000003 )); (( i++, j -= 2 ))\n", 500)},
