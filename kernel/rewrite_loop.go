@@ -338,31 +338,25 @@ func isLoopEnd(st *syntax.Stmt) bool {
 		return false
 	}
 	set, ok := not.X.(*syntax.UnaryTest)
-	if !ok || set.Op != syntax.TsVarSet {
-		return false
-	}
-	w, ok := set.X.(*syntax.Word)
+	return ok && set.Op == syntax.TsVarSet && isLoopStatusWord(set.X)
+}
+
+// isLoopStatusWord reports whether n is the word V.
+func isLoopStatusWord(n syntax.Node) bool {
+	w, ok := n.(*syntax.Word)
 	return ok && w.Lit() == loopStatusVar
 }
 
 // assignsLoopStatus reports whether x is `V = …`.
 func assignsLoopStatus(x syntax.ArithmExpr) bool {
 	b, ok := x.(*syntax.BinaryArithm)
-	if !ok || b.Op != syntax.Assgn {
-		return false
-	}
-	w, ok := b.X.(*syntax.Word)
-	return ok && w.Lit() == loopStatusVar
+	return ok && b.Op == syntax.Assgn && isLoopStatusWord(b.X)
 }
 
 // isLoopReset reports whether x is INIT's reset.
 func isLoopReset(x syntax.ArithmExpr) bool {
 	b, ok := x.(*syntax.BinaryArithm)
-	if !ok || b.Op != syntax.AndArit {
-		return false
-	}
-	w, ok := b.X.(*syntax.Word)
-	if !ok || w.Lit() != loopStatusVar {
+	if !ok || b.Op != syntax.AndArit || !isLoopStatusWord(b.X) {
 		return false
 	}
 	p, ok := b.Y.(*syntax.ParenArithm)
