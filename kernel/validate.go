@@ -355,27 +355,15 @@ func staticWord(w *syntax.Word) Word {
 
 // plainLit reports whether a literal has none of the bytes that make a
 // word more than its text: globs, braces, a tilde, a backslash.
-func plainLit(lit string) bool {
-	for i := 0; i < len(lit); i++ {
-		if litSpecial[lit[i]] {
-			return false
-		}
-	}
-	return true
-}
-
-var litSpecial = [256]bool{'*': true, '?': true, '[': true, '{': true, '~': true, '\\': true}
+func plainLit(lit string) bool { return skip(lit, 0, &litPlain) == len(lit) }
 
 // hasGlobByte reports whether a literal holds a glob or a brace.
-func hasGlobByte(lit string) bool {
-	for i := 0; i < len(lit); i++ {
-		switch lit[i] {
-		case '*', '?', '[', '{':
-			return true
-		}
-	}
-	return false
-}
+func hasGlobByte(lit string) bool { return skip(lit, 0, &notGlob) < len(lit) }
+
+var (
+	litPlain = byteSetNot("*?[{~\\")
+	notGlob  = byteSetNot("*?[{")
+)
 
 func unescapeLit(s string) string {
 	if !strings.Contains(s, `\`) {
