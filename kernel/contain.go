@@ -212,10 +212,11 @@ func (s *Session) shedVariables(limit int64) []string {
 	var vars []held
 	var total int64
 	for name, v := range r.Vars {
+		size := varSize(name, v)
 		if v.IsSet() && !v.ReadOnly {
-			vars = append(vars, held{name, varSize(name, v)})
+			vars = append(vars, held{name, size})
 		}
-		total += varSize(name, v)
+		total += size
 	}
 	slices.SortFunc(vars, func(a, b held) int { return cmp.Compare(b.size, a.size) })
 	unset := []*syntax.Word{litWord("unset"), litWord("-v"), litWord("--")}
