@@ -222,12 +222,13 @@ const jobPIDWait = 200 * time.Millisecond
 // are closed once each, by the first start only; a zero launchNote (a
 // yielded call's job) notes nothing.
 type launchNote struct {
-	begun, ended         chan struct{}
-	beginOnce, endedOnce *sync.Once
+	begun, ended       chan struct{}
+	markBegun, markEnd func() // close them, the first time only
 }
 
 func newLaunchNote() launchNote {
-	return launchNote{begun: make(chan struct{}), ended: make(chan struct{}), beginOnce: new(sync.Once), endedOnce: new(sync.Once)}
+	begun, ended := make(chan struct{}), make(chan struct{})
+	return launchNote{begun, ended, sync.OnceFunc(func() { close(begun) }), sync.OnceFunc(func() { close(ended) })}
 }
 
 // begin notes a process about to start; the end it returns notes that it
@@ -236,8 +237,8 @@ func (l launchNote) begin() (end func()) {
 	if l.begun == nil {
 		return func() {}
 	}
-	l.beginOnce.Do(func() { close(l.begun) })
-	return func() { l.endedOnce.Do(func() { close(l.ended) }) }
+	l.markBegun()
+	return l.markEnd
 }
 
 // maxPID is Linux's largest pid_max (2^22).
