@@ -115,7 +115,7 @@ func (bg *backgrounds) contain(hc interp.HandlerContext, args []string) (next []
 }
 
 // killArgs replaces each "gN" of kill's words by the pids of that
-// background, waiting up to bgWait for its first.
+// background, waiting for its first as wait does.
 func (bg *backgrounds) killArgs(ctx context.Context, hc interp.HandlerContext, args []string) ([]string, bool) {
 	r := handlerRunner(hc)
 	if r == nil {
@@ -164,19 +164,16 @@ func (bg *backgrounds) wait(ctx context.Context, name bgName) []int {
 		if !known || len(pids) > 0 || left <= 0 && !launching {
 			return append([]int(nil), pids...)
 		}
-		if launching {
-			// Its pid comes once fork returns, however loaded the
-			// machine; a failed start ends the launch too.
-			select {
-			case <-grew:
-			case <-ctx.Done():
-				return nil
-			}
-			continue
+		var timeout <-chan time.Time
+		if !launching {
+			// One starting a process has its pid once fork returns,
+			// however loaded the machine; a failed start ends the
+			// launch too.
+			timeout = time.After(left)
 		}
 		select {
 		case <-grew:
-		case <-time.After(left):
+		case <-timeout:
 		case <-ctx.Done():
 			return nil
 		}
