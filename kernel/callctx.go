@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -10,10 +11,10 @@ import (
 // endable is the cancellation of a budgetContext: it ends when its cancel
 // is called, when its timeout passes or when its parent ends, as the
 // context of context.WithCancel or WithTimeout would, but in the value
-// that holds it: a call's is part of its frame, where the standard
-// library's would be two more allocations and a cancelation list to
-// leave at the end. It serves context.AfterFunc (AfterFunc) as a
-// context of the standard library's does, with no goroutine waiting.
+// that holds it, where the standard library's would be another
+// allocation, and an entry in its parent's list to take out at the end.
+// It serves context.AfterFunc (AfterFunc) as a context of the standard
+// library's does, with no goroutine waiting.
 type endable struct {
 	parent   context.Context
 	deadline time.Time // zero for none of its own
@@ -143,7 +144,7 @@ func (e *endable) AfterFunc(f func()) (stop func() bool) {
 		defer e.mu.Unlock()
 		for i, b := range e.afters {
 			if b == a {
-				e.afters = append(e.afters[:i], e.afters[i+1:]...)
+				e.afters = slices.Delete(e.afters, i, i+1)
 				return true
 			}
 		}
