@@ -51,8 +51,6 @@ func (b *budget) endedBy() error {
 	return nil
 }
 
-type budgetKey struct{}
-
 // startBudget makes c the context of a call or job that started at start,
 // a child of parent that ends after timeout (none when it is not
 // positive) or when c.cancel is called, with the session's memory budget.
@@ -73,7 +71,8 @@ func (s *Session) startBudget(c *budgetContext, parent context.Context, start ti
 
 // budgetContext is the context a call or a job runs in: it ends as its
 // endable does, and it carries the budget, in a type of its own that
-// budgetOf finds without a type assertion on the key. It also answers for
+// budgetOf and commandOf find (budgetContextKey) without a type
+// assertion on the key. It also answers for
 // the job and the call its parents hold, found once: the call handler
 // asks for both at every command, and would walk the whole chain for a
 // call or job that is not there.
@@ -91,8 +90,6 @@ func (c *budgetContext) Value(key any) any {
 	switch key.(type) {
 	case budgetContextKey:
 		return c
-	case budgetKey:
-		return &c.b
 	case jobKey:
 		if c.job == nil {
 			return nil
@@ -110,11 +107,11 @@ func (c *budgetContext) Value(key any) any {
 // budgetOf is the budget of the call or job ctx belongs to; nil means
 // none (a negative MemoryLimit).
 func budgetOf(ctx context.Context) *budget {
-	b, _ := ctx.Value(budgetKey{}).(*budget)
-	if b == nil || b.limit < 0 {
+	c, _ := ctx.Value(budgetContextKey{}).(*budgetContext)
+	if c == nil || c.b.limit < 0 {
 		return nil
 	}
-	return b
+	return &c.b
 }
 
 // memoryError ends a call that outgrew its budget.
