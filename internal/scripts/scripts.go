@@ -30,17 +30,5 @@ func ThousandStatements() string {
 	return b.String()
 }
 
-// manyLines prints n lines, about 12 bytes each: under the agent
-// profile's 32 KiB limit nearly all of it spills to a file.
-func manyLines(n int) string {
-	return fmt.Sprintf("for ((i = 0; i < %d; i++)); do echo \"line $i\"; done\n", n)
-}
-
-// heavyLines is the line count of the heavy-output case.
-const heavyLines = 200000
-
-// smallScriptOutput is what smallScript prints, in bash as in shelter.
-const smallScriptOutput = "hello shelter (one)\nsum=55 sub two\n"
-
 // ThousandStatementsOutput is what ThousandStatements prints.
 const ThousandStatementsOutput = "x=249 y1=v245\n"
