@@ -25,31 +25,63 @@ import (
 // (args[0] is the name), the argv the interpreter runs instead.
 type bashBuiltin func(s *Session, ctx context.Context, hc interp.HandlerContext, args []string) []string
 
-var bashBuiltins map[string]bashBuiltin
-
-func init() {
-	bashBuiltins = map[string]bashBuiltin{
-		"echo":      (*Session).echoCall,
-		"printf":    (*Session).printfCall,
-		"read":      (*Session).readCall,
-		"mapfile":   (*Session).mapfileCall,
-		"readarray": (*Session).mapfileCall,
-		"cd":        (*Session).cdCall,
-		"pwd":       (*Session).pwdCall,
-		cdWord:      mvdanCd,
-		"dirs":      (*Session).dirsCall,
-		"pushd":     (*Session).pushdCall,
-		"popd":      (*Session).popdCall,
-		"umask":     (*Session).umaskCall,
-		"ulimit":    (*Session).ulimitCall,
-		"trap":      (*Session).trapBuiltin,
-		trapWord:    mvdanTrap,
-		"shift":     (*Session).shiftBuiltin,
-		shiftWord:   mvdanShift,
-		"return":    (*Session).returnBuiltin,
-		returnWord:  mvdanReturn,
-		"eval":      (*Session).evalBuiltin,
+// replacement is the builtin shelter answers in place of mvdan/sh's
+// name; nil for none. A switch, as every command asks: a map's lookup
+// hashed the name each time.
+func replacement(name string) bashBuiltin {
+	switch name {
+	case "echo":
+		return (*Session).echoCall
+	case "printf":
+		return (*Session).printfCall
+	case "read":
+		return (*Session).readCall
+	case "mapfile", "readarray":
+		return (*Session).mapfileCall
+	case "cd":
+		return (*Session).cdCall
+	case "pwd":
+		return (*Session).pwdCall
+	case cdWord:
+		return mvdanCd
+	case "dirs":
+		return (*Session).dirsCall
+	case "pushd":
+		return (*Session).pushdCall
+	case "popd":
+		return (*Session).popdCall
+	case "umask":
+		return (*Session).umaskCall
+	case "ulimit":
+		return (*Session).ulimitCall
+	case "trap":
+		return (*Session).trapBuiltin
+	case trapWord:
+		return mvdanTrap
+	case "shift":
+		return (*Session).shiftBuiltin
+	case shiftWord:
+		return mvdanShift
+	case "return":
+		return (*Session).returnBuiltin
+	case returnWord:
+		return mvdanReturn
+	case "eval":
+		return (*Session).evalBuiltin
+	case "declare", "typeset":
+		return (*Session).declareCall
+	case "export":
+		return (*Session).exportCall
+	case "readonly":
+		return (*Session).readonlyCall
+	case "unset":
+		return (*Session).unsetCall
+	case "type":
+		return (*Session).typeCall
+	case "enable":
+		return (*Session).enableCall
 	}
+	return nil
 }
 
 // echoCall writes echo's output whole, in the call handler.
@@ -108,7 +140,7 @@ func (s *Session) replacedBuiltin(ctx context.Context, args []string, bypass boo
 
 // replaced is replacedBuiltin for the call handler, which looked c up.
 func (s *Session) replaced(ctx context.Context, c *command, args []string, bypass bool) ([]string, bool) {
-	b := bashBuiltins[args[0]]
+	b := replacement(args[0])
 	if b == nil || !bypass && c.st.hasFunc(args[0]) {
 		return nil, false
 	}

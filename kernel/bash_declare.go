@@ -28,14 +28,6 @@ import (
 // `declare v` without a value leaves no variable: declare -p cannot show
 // what is not kept.
 
-func init() {
-	bashBuiltins["declare"] = (*Session).declareCall
-	bashBuiltins["typeset"] = (*Session).declareCall
-	bashBuiltins["export"] = (*Session).exportCall
-	bashBuiltins["readonly"] = (*Session).readonlyCall
-	bashBuiltins["unset"] = (*Session).unsetCall
-}
-
 // declQueryFlags are the flags, by clause, whose clauses the call handler
 // answers.
 var declQueryFlags = map[string][]string{

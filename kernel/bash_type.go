@@ -20,11 +20,6 @@ import (
 // reported: a non-interactive bash reports them only under
 // `shopt -s expand_aliases`, and mvdan/sh keeps its table private.
 
-func init() {
-	bashBuiltins["type"] = (*Session).typeCall
-	bashBuiltins["enable"] = (*Session).enableCall
-}
-
 // bashBuiltinNames is bash 5.2's `compgen -b`: what type and command call a
 // builtin. mvdan/sh's own list differs (it has newgrp, lacks let's
 // siblings).

@@ -32,7 +32,7 @@ type budget struct {
 	limit int64
 	owner *endable              // ends the call or job
 	cause atomic.Pointer[error] // why end ended it: errTooDeep or a *memoryError
-	next  atomic.Int64          // UnixNano of the next variable check
+	next  atomic.Int64          // the clock (clockNow) at the next variable check
 	calls atomic.Int64          // commands so far, for deepStack
 	count atomic.Int64          // the command at which deepStack next counts frames
 }
@@ -62,7 +62,7 @@ func (s *Session) startBudget(c *budgetContext, parent context.Context, start ti
 	c.b.limit, c.b.owner = limit, &c.endable
 	c.job = jobOf(parent)
 	c.call, _ = parent.Value(callKey{}).(*callState)
-	c.b.next.Store(start.Add(time.Millisecond).UnixNano())
+	c.b.next.Store(int64(start.Sub(clockBase) + time.Millisecond))
 	// No command opens more than one level: the first deepInterval
 	// cannot reach the bound.
 	c.b.count.Store(deepInterval)
@@ -150,7 +150,7 @@ func (b *budget) allows(size int64) bool {
 // checkHeld measures the variables and the capture being written, at most
 // once a millisecond.
 func (b *budget) checkHeld(hc interp.HandlerContext) error {
-	now := time.Now().UnixNano()
+	now := clockNow()
 	if now < b.next.Load() {
 		return nil
 	}
@@ -165,6 +165,14 @@ func (b *budget) checkHeld(hc interp.HandlerContext) error {
 	}
 	return nil
 }
+
+// clockBase is where the budget's clock starts. Every command reads the
+// clock: time.Since of a time with a monotonic reading reads it once,
+// time.Now twice (the wall clock as well).
+var clockBase = time.Now()
+
+// clockNow is the budget's clock, in nanoseconds since clockBase.
+func clockNow() int64 { return int64(time.Since(clockBase)) }
 
 // varBytes is what the variables of env hold.
 func varBytes(env expand.Environ) int64 {

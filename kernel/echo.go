@@ -8,7 +8,7 @@ import (
 // The shell's echo writes a line in several pieces; pipeline stages run
 // concurrently and share stderr and the result's stdout, so a line could
 // be cut by another stage's. shelter answers echo itself (in the call
-// handler, see bashBuiltins), building the whole output first and writing
+// handler, see replacement), building the whole output first and writing
 // it once.
 
 // appendEcho appends to dst what echo prints for its arguments, as bash's
