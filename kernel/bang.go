@@ -94,7 +94,7 @@ func (bg *backgrounds) contain(hc interp.HandlerContext, args []string) (next []
 		bg.next++
 		id := bg.next
 		bg.mu.Unlock()
-		return []string{"eval", bgNextVar + "=" + strconv.Itoa(id)}, true
+		return quietEval(hc, bgNextVar+"="+strconv.Itoa(id)), true
 	case internalPrefix + "bg-launched":
 		id, _ := strconv.Atoi(hc.Env.Get(bgNextVar).String())
 		if r := handlerRunner(hc); r != nil && id > 0 && len(args) > 1 {
@@ -109,7 +109,7 @@ func (bg *backgrounds) contain(hc interp.HandlerContext, args []string) (next []
 		if len(args) > 1 {
 			bang = "; " + bangVar + "=" + quoteWord(args[1])
 		}
-		return []string{"eval", "unset " + bgNextVar + bang}, true
+		return quietEval(hc, "unset "+bgNextVar+bang), true
 	}
 	return nil, false
 }

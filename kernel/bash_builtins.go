@@ -173,7 +173,7 @@ const statusWord = "\x01shelter:status"
 // assignArgv is the argv that makes the assignments (shell source, each
 // `NAME=quoted` or `NAME=(quoted...)`) in the caller's scope, then exits
 // with status.
-func assignArgv(assigns []string, status int) []string {
+func assignArgv(hc interp.HandlerContext, assigns []string, status int) []string {
 	if len(assigns) == 0 {
 		return statusArgv(status)
 	}
@@ -181,7 +181,7 @@ func assignArgv(assigns []string, status int) []string {
 	if status != 0 {
 		src += "; " + quoteWord(statusWord) + " " + strconv.Itoa(status)
 	}
-	return []string{"eval", src}
+	return quietEval(hc, src)
 }
 
 // statusWordArgv answers the status word.

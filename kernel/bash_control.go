@@ -40,7 +40,7 @@ func (s *Session) shiftBuiltin(_ context.Context, hc interp.HandlerContext, args
 		return statusArgv(0)
 	}
 	count := strconv.Itoa(n)
-	return []string{"eval", "if (( $# < " + count + " )); then " + quoteWord(statusWord) + " 1; else " + quoteWord(shiftWord) + " " + count + "; fi"}
+	return quietEval(hc, "if (( $# < "+count+" )); then "+quoteWord(statusWord)+" 1; else "+quoteWord(shiftWord)+" "+count+"; fi")
 }
 
 // mvdanShift hands shiftWord's count to mvdan/sh's shift.
@@ -64,7 +64,7 @@ func (s *Session) returnBuiltin(_ context.Context, hc interp.HandlerContext, arg
 	if len(args) == 2 {
 		n = quoteWord(args[1])
 	}
-	return []string{"eval", quoteWord(returnWord) + " " + n + " || " + quoteWord(statusWord) + " 2"}
+	return quietEval(hc, quoteWord(returnWord)+" "+n+" || "+quoteWord(statusWord)+" 2")
 }
 
 // mvdanReturn hands returnWord's status to mvdan/sh's return.

@@ -194,7 +194,7 @@ func (s *Session) unsetCall(_ context.Context, hc interp.HandlerContext, args []
 		}
 		assigns = append(assigns, strings.Join(words, " "))
 	}
-	return assignArgv(assigns, 1)
+	return assignArgv(hc, assigns, 1)
 }
 
 // unexport takes the export attribute off names: mvdan/sh has no way to,
@@ -212,7 +212,7 @@ func unexport(hc interp.HandlerContext, names []string) []string {
 		}
 		src = append(src, "unset -v "+n, again)
 	}
-	return assignArgv(src, 0)
+	return assignArgv(hc, src, 0)
 }
 
 // reassign is the source that sets n to vr's value.

@@ -78,7 +78,7 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 		src.WriteString(" " + quoteWord(a))
 	}
 	src.WriteString(" && " + dirStackVar + `[0]="$PWD"`)
-	return []string{"eval", src.String()}
+	return quietEval(hc, src.String())
 }
 
 // pwdCall is pwd: -P resolves the links of the working directory through
@@ -219,7 +219,7 @@ func (s *Session) dirsCall(ctx context.Context, hc interp.HandlerContext, args [
 		}
 	}
 	if clear {
-		return assignArgv([]string{assignArray(dirStackVar, stack[:1])}, 0)
+		return assignArgv(hc, []string{assignArray(dirStackVar, stack[:1])}, 0)
 	}
 	show := func(d string) string {
 		if long {
@@ -306,7 +306,7 @@ func changeStack(hc interp.HandlerContext, stack []string, cd, print bool, befor
 		src = "builtin cd " + quoteWord(stack[0]) + " && " + src
 	}
 	if !print {
-		return []string{"eval", src}
+		return quietEval(hc, src)
 	}
 	var show []string
 	for _, d := range stack {
@@ -317,7 +317,7 @@ func changeStack(hc interp.HandlerContext, stack []string, cd, print bool, befor
 		out = before + "\n" + out
 	}
 	src += " && builtin printf '%s\\n' " + quoteWord(out)
-	return []string{"eval", src}
+	return quietEval(hc, src)
 }
 
 const (

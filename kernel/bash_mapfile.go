@@ -106,7 +106,7 @@ func (s *Session) mapfileCall(ctx context.Context, hc interp.HandlerContext, arg
 	}
 	in.close()
 	if origin < 0 {
-		return assignArgv([]string{assignArray(array, lines)}, status)
+		return assignArgv(hc, []string{assignArray(array, lines)}, status)
 	}
 	var assigns []string
 	for i, l := range lines {
@@ -115,5 +115,5 @@ func (s *Session) mapfileCall(ctx context.Context, hc interp.HandlerContext, arg
 	if len(assigns) == 0 {
 		return statusArgv(status)
 	}
-	return assignArgv(assigns, status)
+	return assignArgv(hc, assigns, status)
 }

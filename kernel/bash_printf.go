@@ -669,7 +669,7 @@ func (s *Session) printfCall(ctx context.Context, hc interp.HandlerContext, args
 	}
 	out, errs, status := formatPrintf(fa.rest[0], fa.rest[1:], zoneOf(hc))
 	io.WriteString(hc.Stderr, errs)
-	return assignArgv([]string{assignScalar(target, out)}, status)
+	return assignArgv(hc, []string{assignScalar(target, out)}, status)
 }
 
 // zoneOf is the time zone the command's TZ names, the process's otherwise.

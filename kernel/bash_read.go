@@ -91,7 +91,7 @@ func (s *Session) readCall(ctx context.Context, hc interp.HandlerContext, args [
 		io.WriteString(hc.Stderr, prompt)
 	}
 	if limit == 0 {
-		return readAssign(ifsOf(hc), names, array != "", len(names) == 0, nil, nil, 0)
+		return readAssign(hc, names, array != "", len(names) == 0, nil, nil, 0)
 	}
 	in := newInputReader(ctx, hc.Stdin, timeout)
 	line, escaped, err := readRecord(in, delim, limit, exact, raw)
@@ -109,13 +109,14 @@ func (s *Session) readCall(ctx context.Context, hc interp.HandlerContext, args [
 	default:
 		status = 1 // EOF, as bash: what was read is still assigned
 	}
-	return readAssign(ifsOf(hc), names, array != "", len(names) == 0, line, escaped, status)
+	return readAssign(hc, names, array != "", len(names) == 0, line, escaped, status)
 }
 
-func readAssign(ifs string, names []string, isArray, reply bool, line []byte, escaped []bool, status int) []string {
+func readAssign(hc interp.HandlerContext, names []string, isArray, reply bool, line []byte, escaped []bool, status int) []string {
+	ifs := ifsOf(hc)
 	switch {
 	case reply:
-		return assignArgv([]string{assignScalar("REPLY", string(line))}, status)
+		return assignArgv(hc, []string{assignScalar("REPLY", string(line))}, status)
 	case isArray:
 		var fields []string
 		rest := stripLeadingIFSSpace(line, escaped, ifs)
@@ -124,7 +125,7 @@ func readAssign(ifs string, names []string, isArray, reply bool, line []byte, es
 			w, rest = nextField(rest, ifs)
 			fields = append(fields, w)
 		}
-		return assignArgv([]string{assignArray(names[0], fields)}, status)
+		return assignArgv(hc, []string{assignArray(names[0], fields)}, status)
 	}
 	rest := stripLeadingIFSSpace(line, escaped, ifs)
 	var assigns []string
@@ -148,7 +149,7 @@ func readAssign(ifs string, names []string, isArray, reply bool, line []byte, es
 		}
 		assigns = append(assigns, assignScalar(n, value))
 	}
-	return assignArgv(assigns, status)
+	return assignArgv(hc, assigns, status)
 }
 
 // ifsOf is the command's IFS, unset meaning space, tab and newline.

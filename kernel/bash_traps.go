@@ -146,7 +146,7 @@ func (s *Session) trapBuiltin(ctx context.Context, hc interp.HandlerContext, arg
 	if status != 0 {
 		src = append(src, quoteWord(statusWord)+" "+strconv.Itoa(status))
 	}
-	return []string{"eval", strings.Join(src, "\n")}
+	return quietEval(hc, strings.Join(src, "\n"))
 }
 
 // listTraps is `trap -p [COND...]`: every trap set, or those named.

@@ -225,7 +225,7 @@ func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args
 	if out.Len() > 0 {
 		src += "; builtin printf '%s' " + quoteWord(out.String())
 	}
-	return []string{"eval", src}
+	return quietEval(hc, src)
 }
 
 // showLimitLine is k's line of `ulimit` (its soft limit, or its hard one

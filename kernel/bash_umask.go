@@ -105,9 +105,9 @@ func (s *Session) umaskCall(ctx context.Context, hc interp.HandlerContext, args 
 	}
 	assign := assignScalar(umaskVar, fmt.Sprintf("%04o", uint32(next)))
 	if symbolic {
-		return []string{"eval", assign + "; builtin printf '%s\\n' " + quoteWord(symbolicUmask(next))}
+		return quietEval(hc, assign+"; builtin printf '%s\\n' "+quoteWord(symbolicUmask(next)))
 	}
-	return assignArgv([]string{assign}, 0)
+	return assignArgv(hc, []string{assign}, 0)
 }
 
 // symbolicUmask is `umask -S`: what the mask lets through.

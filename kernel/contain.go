@@ -243,11 +243,13 @@ func (s *Session) shedVariables(limit int64) []string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.grace())
 	defer cancel()
-	r.Run(ctx, callStmt(syntax.Pos{}, unset...))
 	// A negated success, as a failed command would run the ERR trap.
 	status := exitWith(0)
 	status.Negated = true
-	r.Run(ctx, status)
+	quietly(r, func() {
+		r.Run(ctx, callStmt(syntax.Pos{}, unset...))
+		r.Run(ctx, status)
+	})
 	return slices.DeleteFunc(names, func(name string) bool { return r.Vars[name].IsSet() })
 }
 
@@ -311,7 +313,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		if s.startJob(st.runner, st.jobs[i], st.jobText(i), st.out, st.errOut) == nil {
 			return statusArgv(1), true
 		}
-		return []string{"eval", bangVar + "=" + strconv.FormatInt(s.lastJob.Load(), 10)}, true
+		return quietEval(hc, bangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
 	case internalPrefix + "cat":
 		return statusArgv(s.catShortcut(ctx, hc, budgetOf(ctx))), true
 	case "trap":

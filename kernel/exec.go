@@ -134,6 +134,8 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 			return statusOf(args[1:])
 		case "sigpipe":
 			return sigpipeExit(ctx, hc)
+		case "quiet":
+			return quietEvalCall(ctx, hc, args)
 		}
 		args = slices.Clone(args)
 		args[0] = name

@@ -470,9 +470,9 @@ func containLoop(hc interp.HandlerContext, args []string) (next []string, ok boo
 	}
 	if args[0] == internalPrefix+"loop-end" {
 		if n, _ := strconv.Atoi(noted.String()); n > 0 {
-			return []string{"eval", "unset " + loopStatusVar + "; " + quoteWord(statusWord) + " " + strconv.Itoa(n)}, true
+			return quietEval(hc, "unset "+loopStatusVar+"; "+quoteWord(statusWord)+" "+strconv.Itoa(n)), true
 		}
-		return []string{"eval", "unset " + loopStatusVar}, true
+		return quietEval(hc, "unset "+loopStatusVar), true
 	}
 	if args[0] == "return" && len(args) == 1 {
 		// Its status is the last command's, not unset's.
@@ -482,5 +482,5 @@ func containLoop(hc interp.HandlerContext, args []string) (next []string, ok boo
 	for i, a := range args {
 		words[i] = quoteWord(a)
 	}
-	return []string{"eval", "unset " + loopStatusVar + "; " + strings.Join(words, " ")}, true
+	return quietEval(hc, "unset "+loopStatusVar+"; "+strings.Join(words, " ")), true
 }

@@ -166,8 +166,10 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 			}
 			interp.StdIO(s.devnull, st.out, errOut)(r)
 			s.call.Store(st)
-			r.Run(ctx, clearExitTrap().Stmts[0])
-			r.Run(ctx, exitWith(status))
+			quietly(r, func() {
+				r.Run(ctx, clearExitTrap().Stmts[0])
+				r.Run(ctx, exitWith(status))
+			})
 			for _, stmt := range f.Stmts {
 				_, err := runGuarded(ctx, r, stmt)
 				if r.Exited() {
@@ -178,9 +180,11 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 			s.call.Store(nil)
 		}
 	}
-	r.Run(context.Background(), clearExitTrap().Stmts[0])
-	// The status of the call stays $? for the next.
-	r.Run(context.Background(), exitWith(final))
+	quietly(r, func() {
+		r.Run(context.Background(), clearExitTrap().Stmts[0])
+		// The status of the call stays $? for the next.
+		r.Run(context.Background(), exitWith(final))
+	})
 	return final
 }
 
