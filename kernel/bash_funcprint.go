@@ -107,7 +107,12 @@ func (p *funcPrinter) inline(stmts []*syntax.Stmt, ind int) {
 // stmt writes st; heredoc is true when it ended with here-documents
 // (and so with a newline).
 func (p *funcPrinter) stmt(st *syntax.Stmt, ind int) (heredoc bool) {
-	if st.Negated && !loopNegated(st) {
+	negated := st.Negated
+	if first := loopFirst(st); first != nil {
+		// The rewrite's `!` and resume: the script wrote the loop.
+		st, negated = first, false
+	}
+	if negated {
 		p.b.WriteString("! ")
 	}
 	p.command(st.Cmd, ind)

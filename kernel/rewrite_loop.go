@@ -21,11 +21,13 @@ import (
 // effects (pureArithm) runs first as it is, until the condition fails or
 // an iteration fails:
 //
-//	! for ((V && (V = 0), INIT; COND || ((10#$? && (V = $?)), 0); POST)); do
-//		BODY
-//	done
-//	(( $? ? !(V && (V = 0)) : 10#${V-0} > 0 )) ||
-//		for ((; COND; POST)); do BODY; NOTE; done
+//	{
+//		! for ((V && (V = 0), INIT; COND || ((10#$? && (V = $?)), 0); POST)); do
+//			BODY
+//		done
+//		(( $? ? !(V && (V = 0)) : 10#${V-0} > 0 )) ||
+//			for ((; COND; POST)); do BODY; NOTE; done
+//	}
 //	[[ ! -v V ]] || { loop-end && ((1)); }
 //
 // The first loop costs nothing per iteration: its condition keeps the
@@ -35,7 +37,10 @@ import (
 // whose condition held: the second loop goes on from there, the condition
 // evaluated again (hence no side effects) and each body followed by the
 // note. A loop whose condition has side effects is only the second kind,
-// with its INIT and the reset. The note,
+// with its INIT and the reset. The group has the second statement's
+// status, which is 0 too when a break or continue of an enclosing loop
+// (break 2) leaves the first loop, as in bash, and not the 1 the `!`
+// makes of it. The note,
 //
 //	(( !(10#${V-}$?) || ($? ? (V = $?) : !(V = 0)) ))
 //
@@ -174,7 +179,13 @@ func (lr *loopRewrite) rewrite(st *syntax.Stmt, fc *syntax.ForClause) []*syntax.
 		X:  &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: done}},
 		Y:  &syntax.Stmt{Position: at, Cmd: slow},
 	}}
-	return []*syntax.Stmt{st, resume, end}
+	// The group ends with resume's status, 0, when a break or continue of
+	// an enclosing loop (break 2) leaves the first loop: the `!` would
+	// turn that 0 into the 1 the enclosing loop ended with. mvdan/sh runs
+	// the rest of a group after a break, so resume sees the 1 and starts
+	// nothing.
+	group := &syntax.Stmt{Position: st.Position, Cmd: &syntax.Block{Lbrace: st.Position, Rbrace: at, Stmts: []*syntax.Stmt{st, resume}}}
+	return []*syntax.Stmt{group, end}
 }
 
 // finish gives the second loops their condition, their POST and their
@@ -421,15 +432,22 @@ func loopAdded(st *syntax.Stmt) bool {
 	return isLoopNote(st) || isLoopEnd(st) || isLoopResume(st)
 }
 
-// loopNegated reports whether st's `!` is the rewrite's: st is a first
-// loop.
-func loopNegated(st *syntax.Stmt) bool {
-	fc, ok := st.Cmd.(*syntax.ForClause)
-	if !ok || !st.Negated {
-		return false
+// loopFirst is the first loop of st, when st is the rewrite's group of
+// `! FIRST` and the statement that resumes it; nil otherwise.
+func loopFirst(st *syntax.Stmt) *syntax.Stmt {
+	b, ok := st.Cmd.(*syntax.Block)
+	if !ok || len(b.Stmts) != 2 || !isLoopResume(b.Stmts[1]) {
+		return nil
 	}
-	cl, ok := fc.Loop.(*syntax.CStyleLoop)
-	return ok && hasLoopReset(cl)
+	first := b.Stmts[0]
+	fc, ok := first.Cmd.(*syntax.ForClause)
+	if !ok || !first.Negated {
+		return nil
+	}
+	if cl, ok := fc.Loop.(*syntax.CStyleLoop); !ok || !hasLoopReset(cl) {
+		return nil
+	}
+	return first
 }
 
 // loopAsWritten is fc as the script wrote its (( )) part: without the
