@@ -38,11 +38,14 @@ func (p *funcPrinter) function(name string, body *syntax.Stmt, ind int, keyword 
 	p.b.WriteString("\n" + indentOf(ind) + "}")
 }
 
-// visible drops the statements shelter's rewrites added.
+// visible drops the statements shelter's rewrites added, and lists
+// what a loop exit's guard runs in its place.
 func visible(stmts []*syntax.Stmt) []*syntax.Stmt {
 	var out []*syntax.Stmt
 	for _, st := range stmts {
-		if !rewriteAdded(st) {
+		if guarded, ok := exitGuarded(st); ok {
+			out = append(out, visible(guarded)...)
+		} else if !rewriteAdded(st) {
 			out = append(out, st)
 		}
 	}
@@ -107,6 +110,9 @@ func (p *funcPrinter) inline(stmts []*syntax.Stmt, ind int) {
 // stmt writes st; heredoc is true when it ended with here-documents
 // (and so with a newline).
 func (p *funcPrinter) stmt(st *syntax.Stmt, ind int) (heredoc bool) {
+	if guarded, ok := exitGuarded(st); ok && len(guarded) == 1 {
+		st = guarded[0] // the right side of && or ||
+	}
 	negated := st.Negated
 	if first := loopFirst(st); first != nil {
 		// The rewrite's `!` and resume: the script wrote the loop.

@@ -314,6 +314,11 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 			return statusArgv(1), true
 		}
 		return quietEval(hc, bangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
+	case goOnWord:
+		if loopExitPending(hc) {
+			return statusArgv(1), true
+		}
+		return statusArgv(0), true
 	case internalPrefix + "cat":
 		return statusArgv(s.catShortcut(ctx, hc, budgetOf(ctx))), true
 	case "trap":

@@ -12,6 +12,7 @@ import (
 // answers itself (rewriteExpansion). Each rewrite keeps bash's meaning for
 // every input it touches and leaves alone what it cannot prove.
 func rewriteScript(file *syntax.File) {
+	guardLoopExits(file)
 	var loops loopRewrite
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
@@ -75,14 +76,16 @@ func rewriteScript(file *syntax.File) {
 // command substitution only in the $(< FILE) shape; a for loop only in
 // the (( )) form; an arithmetic expansion only for an operator that can
 // fail or a constant bash rejects (see guardExpr); a [[ ]] only for an
-// integer comparison or a regex. The loops and backgrounds of a nested list are nodes of
-// their own.
+// integer comparison or a regex; a command only for break or continue
+// (guardLoopExits). The loops and backgrounds of a nested list are nodes
+// of their own.
 func rewritable(n syntax.Node) bool {
 	// The kinds first, in a switch small enough to inline into the walk
 	// that asks it of every node; then the node itself.
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
-		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt:
+		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
+		*syntax.CallExpr:
 		return rewritableNode(n)
 	}
 	return false
@@ -110,6 +113,10 @@ func rewritableNode(n syntax.Node) bool {
 		return cstyle
 	case *syntax.Stmt:
 		return n.Background
+	case *syntax.CallExpr:
+		// A break or continue, which guardLoopExits may guard the rest of
+		// its list for.
+		return exitsLoops(n, 0)
 	}
 	return false
 }

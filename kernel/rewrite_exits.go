@@ -1,0 +1,227 @@
+package kernel
+
+import (
+	"reflect"
+	"slices"
+	"strconv"
+	"unsafe"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// mvdan/sh checks for a break or continue only between the statements of
+// a loop's body: after `break` in a group, an if, a case or an && list
+// nested in the body, the rest of that list still runs. In
+//
+//	for x in a stop b; do
+//		if [ -n "$x" ]; then
+//			if [ "$x" = stop ]; then break; fi
+//			echo "processing $x"
+//		fi
+//	done
+//
+// bash prints one line and mvdan/sh two. So in every list nested in a
+// loop's body, what follows a statement that may break or continue runs
+// only when neither is pending:
+//
+//	if go-on; then REST; fi
+//
+// where go-on, an internal command, fails while the runner has a break
+// or continue to finish (loopExitPending). Its if has REST's status, or
+// 0, break's, when REST is skipped; set -e and the ERR trap leave an if's
+// condition alone. The right side of `X && Y` or `X || Y` whose X may
+// break is guarded the same way. The body's own list needs no guard: the
+// loop checks between its statements.
+//
+// A statement may break when it holds a break or continue that no loop
+// inside it takes: a plain one, or, inside a loop of its own, one whose
+// count is not a number or is more than the loops around it there. What
+// functions, subshells, pipeline stages and substitutions run is their
+// own (a break there ends them, not the loop).
+
+// guardLoopExits guards, in file, the lists of every loop's body.
+func guardLoopExits(file *syntax.File) {
+	walk(file, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ForClause:
+			guardBody(n.Do)
+		case *syntax.WhileClause:
+			guardBody(n.Do)
+		}
+		return true
+	})
+}
+
+// guardBody guards the lists nested in a loop's body; the loop itself
+// checks between the body's statements.
+func guardBody(stmts []*syntax.Stmt) {
+	for _, st := range stmts {
+		guardStmt(st)
+	}
+}
+
+// guardList guards a list nested in a loop's body: what follows its first
+// statement that may break runs under go-on.
+func guardList(list *[]*syntax.Stmt) {
+	stmts := *list
+	for i, st := range stmts {
+		guardStmt(st)
+		if i < len(stmts)-1 && mayExitLoop(st, 0) {
+			rest := slices.Clone(stmts[i+1:])
+			guardList(&rest)
+			*list = append(stmts[:i+1:i+1], exitGuard(rest))
+			return
+		}
+	}
+}
+
+// guardStmt guards the lists of st's command that run in the loop's
+// shell: not those of inner loops (the walk meets those), functions,
+// subshells or pipeline stages.
+func guardStmt(st *syntax.Stmt) {
+	switch c := st.Cmd.(type) {
+	case *syntax.Block:
+		guardList(&c.Stmts)
+	case *syntax.IfClause:
+		for ; c != nil; c = c.Else {
+			guardList(&c.Cond)
+			guardList(&c.Then)
+		}
+	case *syntax.CaseClause:
+		for _, item := range c.Items {
+			guardList(&item.Stmts)
+		}
+	case *syntax.BinaryCmd:
+		if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
+			return
+		}
+		guardStmt(c.X)
+		guardStmt(c.Y)
+		if mayExitLoop(c.X, 0) {
+			c.Y = exitGuard([]*syntax.Stmt{c.Y})
+		}
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			guardStmt(c.Stmt)
+		}
+	}
+}
+
+// exitGuard is `if go-on; then STMTS; fi`.
+func exitGuard(stmts []*syntax.Stmt) *syntax.Stmt {
+	at := stmts[0].Position
+	return &syntax.Stmt{Position: at, Cmd: &syntax.IfClause{
+		Position: at,
+		Cond:     []*syntax.Stmt{callStmt(at, litWord(goOnWord))},
+		Then:     stmts,
+	}}
+}
+
+// goOnWord is the internal command that fails while a break or continue
+// is pending.
+const goOnWord = internalPrefix + "go-on"
+
+// exitGuarded is the statements a guard runs, when st is one.
+func exitGuarded(st *syntax.Stmt) ([]*syntax.Stmt, bool) {
+	c, ok := st.Cmd.(*syntax.IfClause)
+	if !ok || c.Else != nil || len(c.Cond) != 1 {
+		return nil, false
+	}
+	call, ok := c.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 1 || call.Args[0].Lit() != goOnWord {
+		return nil, false
+	}
+	return c.Then, true
+}
+
+// mayExitLoop reports whether running st may leave a break or continue
+// pending for the loops around it; loops is how many loops inside st
+// surround it.
+func mayExitLoop(st *syntax.Stmt, loops int) bool {
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		return exitsLoops(c, loops)
+	case *syntax.Block:
+		return anyMayExit(c.Stmts, loops)
+	case *syntax.IfClause:
+		for ; c != nil; c = c.Else {
+			if anyMayExit(c.Cond, loops) || anyMayExit(c.Then, loops) {
+				return true
+			}
+		}
+	case *syntax.CaseClause:
+		for _, item := range c.Items {
+			if anyMayExit(item.Stmts, loops) {
+				return true
+			}
+		}
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
+			return mayExitLoop(c.X, loops) || mayExitLoop(c.Y, loops)
+		}
+	case *syntax.TimeClause:
+		return c.Stmt != nil && mayExitLoop(c.Stmt, loops)
+	case *syntax.ForClause:
+		return anyMayExit(c.Do, loops+1)
+	case *syntax.WhileClause:
+		return anyMayExit(c.Cond, loops+1) || anyMayExit(c.Do, loops+1)
+	}
+	return false
+}
+
+func anyMayExit(stmts []*syntax.Stmt, loops int) bool {
+	return slices.ContainsFunc(stmts, func(st *syntax.Stmt) bool { return mayExitLoop(st, loops) })
+}
+
+// exitsLoops reports whether c is a break or continue (or `builtin` or
+// `command` of one) that may leave more than loops loops.
+func exitsLoops(c *syntax.CallExpr, loops int) bool {
+	args := c.Args
+	if len(args) > 1 && (args[0].Lit() == "builtin" || args[0].Lit() == "command") {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return false
+	}
+	if name := args[0].Lit(); name != "break" && name != "continue" {
+		return false
+	}
+	if loops == 0 {
+		return true
+	}
+	if len(args) == 1 {
+		return false
+	}
+	n, err := strconv.Atoi(args[1].Lit())
+	return err != nil || n > loops
+}
+
+// loopExitPending reports whether the runner of hc's command has a break
+// or continue to finish. mvdan/sh keeps both counts unexported; without
+// them (a later mvdan/sh lays the runner out otherwise: the unit tests
+// fail then) nothing is pending, and the rest of the list runs, as
+// mvdan/sh runs it.
+func loopExitPending(hc interp.HandlerContext) bool {
+	r := handlerRunner(hc)
+	if r == nil || !loopExitFields.ok {
+		return false
+	}
+	p := unsafe.Pointer(r)
+	return *(*int)(unsafe.Add(p, loopExitFields.breaks)) > 0 || *(*int)(unsafe.Add(p, loopExitFields.continues)) > 0
+}
+
+// loopExitFields is where an [interp.Runner] keeps its pending break and
+// continue counts, found once.
+var loopExitFields = func() (f struct {
+	breaks, continues uintptr
+	ok                bool
+}) {
+	t := reflect.TypeFor[interp.Runner]()
+	b, okB := t.FieldByName("breakEnclosing")
+	c, okC := t.FieldByName("contnEnclosing")
+	intType := reflect.TypeFor[int]()
+	f.breaks, f.continues = b.Offset, c.Offset
+	f.ok = okB && okC && b.Type == intType && c.Type == intType
+	return f
+}()

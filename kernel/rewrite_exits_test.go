@@ -1,0 +1,78 @@
+package kernel
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// loopExitPending reads counts mvdan/sh keeps private: a new mvdan/sh
+// that moves them must fail here, not quietly run what follows a break.
+func TestLoopExitPendingSeesBreakAndContinue(t *testing.T) {
+	if !loopExitFields.ok {
+		t.Fatal("no breakEnclosing and contnEnclosing ints in interp.Runner")
+	}
+	var seen []bool
+	r, err := interp.New(interp.CallHandler(func(ctx context.Context, args []string) ([]string, error) {
+		if args[0] == "probe" {
+			seen = append(seen, loopExitPending(interp.HandlerCtx(ctx)))
+			return []string{":"}, nil
+		}
+		return args, nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// mvdan/sh runs the rest of a group after break and continue: the
+	// probes there see them pending, the others not.
+	src := "for i in 1; do probe; { break; probe; }; done; probe; for i in 1; do { continue; probe; }; done; probe"
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Run(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	want := []bool{false, true, false, true, false}
+	if len(seen) != len(want) {
+		t.Fatalf("probes saw %v, want %v", seen, want)
+	}
+	for i := range want {
+		if seen[i] != want[i] {
+			t.Fatalf("probes saw %v, want %v", seen, want)
+		}
+	}
+}
+
+func TestMayExitLoop(t *testing.T) {
+	for src, want := range map[string]bool{
+		"break":                           true,
+		"continue 2":                      true,
+		"builtin break":                   true,
+		"echo break":                      false,
+		"{ a; break; }":                   true,
+		"if a; then b; else continue; fi": true,
+		"case x in y) break;; esac":       true,
+		"a && break":                      true,
+		"for i in 1; do break; done":      false,
+		"while a; do continue 1; done":    false,
+		"for i in 1; do break 2; done":    true,
+		"for i in 1; do for j in 2; do break 2; done; done": false,
+		"for i in 1; do break $n; done":                     true,
+		"f() { break; }":                                    false,
+		"( break )":                                         false,
+		"break | cat":                                       false,
+		"x=$(break)":                                        false,
+	} {
+		f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mayExitLoop(f.Stmts[0], 0); got != want {
+			t.Errorf("mayExitLoop(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
