@@ -4,10 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -44,29 +42,6 @@ var bashKeywords = []string{
 // standardPath is where command -p looks: what confstr(_CS_PATH) gives
 // bash on glibc.
 const standardPath = "/bin:/usr/bin"
-
-// handlerRunner is the shell or subshell that runs hc's command: its Funcs
-// are the functions that command sees. mvdan/sh keeps the runner in an
-// unexported field of [interp.HandlerContext]; this reads it, and gives
-// nil if a later mvdan/sh lays the context out otherwise (the unit tests
-// fail then).
-func handlerRunner(hc interp.HandlerContext) *interp.Runner {
-	if !runnerField.ok {
-		return nil
-	}
-	return *(**interp.Runner)(unsafe.Add(unsafe.Pointer(&hc), runnerField.offset))
-}
-
-// runnerField is where [interp.HandlerContext] keeps its runner, found
-// once: the echo of every call reads it.
-var runnerField = func() (f struct {
-	offset uintptr
-	ok     bool
-}) {
-	sf, ok := reflect.TypeFor[interp.HandlerContext]().FieldByName("runner")
-	f.offset, f.ok = sf.Offset, ok && sf.Type == reflect.TypeFor[*interp.Runner]()
-	return f
-}()
 
 // funcsOf is the functions hc's command sees.
 func (s *Session) funcsOf(hc interp.HandlerContext) map[string]*syntax.Stmt {

@@ -314,11 +314,16 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 			return statusArgv(1), true
 		}
 		return quietEval(hc, bangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
-	case goOnWord:
-		if loopExitPending(hc) {
+	case goOnWord, stopWord:
+		// The guard of what follows a break (guardLoopExits).
+		pending := loopExitPending(hc)
+		switch {
+		case pending && args[0] == goOnWord:
 			return statusArgv(1), true
+		case pending:
+			return statusArgv(0), true
 		}
-		return statusArgv(0), true
+		return statusArgv(hc.LastExitStatus), true
 	case internalPrefix + "cat":
 		return statusArgv(s.catShortcut(ctx, hc, budgetOf(ctx))), true
 	case "trap":

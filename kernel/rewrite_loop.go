@@ -179,11 +179,11 @@ func (lr *loopRewrite) rewrite(st *syntax.Stmt, fc *syntax.ForClause) []*syntax.
 		X:  &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: done}},
 		Y:  &syntax.Stmt{Position: at, Cmd: slow},
 	}}
-	// The group ends with resume's status, 0, when a break or continue of
-	// an enclosing loop (break 2) leaves the first loop: the `!` would
-	// turn that 0 into the 1 the enclosing loop ended with. mvdan/sh runs
-	// the rest of a group after a break, so resume sees the 1 and starts
-	// nothing.
+	// The group ends with status 0 when a break or continue of an
+	// enclosing loop (break 2) leaves the first loop: the `!` would turn
+	// that 0 into the 1 the enclosing loop ended with. resume, which sees
+	// that 1, starts nothing and has status 0 (or the guard of what
+	// follows a break skips it, with status 0: guardLoopExits).
 	group := &syntax.Stmt{Position: st.Position, Cmd: &syntax.Block{Lbrace: st.Position, Rbrace: at, Stmts: []*syntax.Stmt{st, resume}}}
 	return []*syntax.Stmt{group, end}
 }
@@ -436,7 +436,14 @@ func loopAdded(st *syntax.Stmt) bool {
 // `! FIRST` and the statement that resumes it; nil otherwise.
 func loopFirst(st *syntax.Stmt) *syntax.Stmt {
 	b, ok := st.Cmd.(*syntax.Block)
-	if !ok || len(b.Stmts) != 2 || !isLoopResume(b.Stmts[1]) {
+	if !ok || len(b.Stmts) != 2 {
+		return nil
+	}
+	resume := b.Stmts[1]
+	if rest, ok := exitGuarded(resume); ok && len(rest) == 1 {
+		resume = rest[0] // a break 2 in the body may leave it
+	}
+	if !isLoopResume(resume) {
 		return nil
 	}
 	first := b.Stmts[0]

@@ -6,13 +6,14 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// rewriteScript rewrites, in one walk of file, the constructs that
-// mvdan/sh runs differently from bash into ones it runs as bash does
-// (docs/embedding.md, "Bash compatibility"), and the expansions shelter
-// answers itself (rewriteExpansion). Each rewrite keeps bash's meaning for
-// every input it touches and leaves alone what it cannot prove.
+// rewriteScript rewrites the constructs that mvdan/sh runs differently
+// from bash into ones it runs as bash does (docs/embedding.md, "Bash
+// compatibility"), and the expansions shelter answers itself
+// (rewriteExpansion): all in one walk of file, then, in a second walk of
+// scripts with a loop, the guards of what follows a break
+// (guardLoopExits). Each rewrite keeps bash's meaning for every input it
+// touches and leaves alone what it cannot prove.
 func rewriteScript(file *syntax.File) {
-	guardLoopExits(file)
 	var loops loopRewrite
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
@@ -63,6 +64,9 @@ func rewriteScript(file *syntax.File) {
 		return true
 	})
 	loops.finish()
+	// Last: a guard's two branches share their list, which no rewrite
+	// may meet twice.
+	guardLoopExits(file)
 }
 
 // rewritable reports whether n is a node rewriteScript may change: a

@@ -3,8 +3,6 @@ package kernel
 import (
 	"bytes"
 	"context"
-	"reflect"
-	"unsafe"
 
 	"mvdan.cc/sh/v3/interp"
 )
@@ -21,48 +19,6 @@ import (
 //     before the call handler sees the command, is dropped by the call's
 //     streams (internalTrace).
 
-// xtraceOf is r's set -x option, which mvdan/sh keeps in an unexported
-// array of options; nil if a later mvdan/sh lays the runner out otherwise
-// (the unit tests fail then), and the trace keeps shelter's words.
-func xtraceOf(r *interp.Runner) *bool {
-	if r == nil || !xtraceField.ok {
-		return nil
-	}
-	return (*bool)(unsafe.Add(unsafe.Pointer(r), xtraceField.offset))
-}
-
-// xtraceField is where an [interp.Runner] keeps set -x: the one option of
-// its options array that Params("-x") turns on, found once.
-var xtraceField = func() (f struct {
-	offset uintptr
-	ok     bool
-}) {
-	sf, ok := reflect.TypeFor[interp.Runner]().FieldByName("opts")
-	if !ok || sf.Type.Kind() != reflect.Array || sf.Type.Elem().Kind() != reflect.Bool {
-		return f
-	}
-	off, err1 := interp.New()
-	on, err2 := interp.New(interp.Params("-x"))
-	if err1 != nil || err2 != nil {
-		return f
-	}
-	a, b := reflect.ValueOf(off).Elem().FieldByIndex(sf.Index), reflect.ValueOf(on).Elem().FieldByIndex(sf.Index)
-	found := -1
-	for i := range a.Len() {
-		if a.Index(i).Bool() != b.Index(i).Bool() {
-			if found >= 0 {
-				return f
-			}
-			found = i
-		}
-	}
-	if found < 0 {
-		return f
-	}
-	f.offset, f.ok = sf.Offset+uintptr(found)*sf.Type.Elem().Size(), true
-	return f
-}()
-
 // quietEval is the argv that evaluates src, shelter's own source, in the
 // caller's scope: an eval, or under set -x the internal quiet command,
 // which evaluates it with the trace off (quietEvalCall).
@@ -75,22 +31,22 @@ func quietEval(hc interp.HandlerContext, src string) []string {
 
 // quietEvalCall runs the internal quiet command, from the exec handler:
 // eval of args[1] by the runner of the command, with its trace off.
-func quietEvalCall(ctx context.Context, hc interp.HandlerContext, args []string) error {
-	x := xtraceOf(handlerRunner(hc))
-	if x == nil || !*x {
-		return hc.Builtin(ctx, append([]string{"eval"}, args[1:]...))
-	}
-	*x = false
-	defer func() { *x = true }()
-	return hc.Builtin(ctx, append([]string{"eval"}, args[1:]...))
+func quietEvalCall(ctx context.Context, hc interp.HandlerContext, args []string) (err error) {
+	quietly(handlerRunner(hc), func() { err = hc.Builtin(ctx, []string{"eval", args[1]}) })
+	return err
 }
 
 // quietly runs f, which runs shelter's own statements on r, with r's
-// trace off.
+// trace off. It turns the trace back on only if nothing else changed it
+// meanwhile.
 func quietly(r *interp.Runner, f func()) {
 	if x := xtraceOf(r); x != nil && *x {
 		*x = false
-		defer func() { *x = true }()
+		defer func() {
+			if !*x {
+				*x = true
+			}
+		}()
 	}
 	f()
 }
