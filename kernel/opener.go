@@ -681,12 +681,23 @@ func (streamInfo) Sys() any           { return nil }
 // The session's handlers for mvdan/sh: every file the interpreter opens,
 // stats, lists or checks goes through the opener.
 
+//
+// An empty name is no file, as for the system: joined to the working
+// directory it would name that directory, and `[ -e "$unset" ]` would
+// hold.
+
 func (s *Session) openHandler(ctx context.Context, path string, flag int, perm fs.FileMode) (io.ReadWriteCloser, error) {
+	if path == "" {
+		return nil, noFile("open")
+	}
 	o := s.handlerOpener(ctx)
 	return o.OpenFile(ctx, path, flag, perm)
 }
 
 func (s *Session) statHandler(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
+	if name == "" {
+		return nil, noFile("stat")
+	}
 	o := s.handlerOpener(ctx)
 	if follow {
 		return o.Stat(name)
@@ -695,11 +706,22 @@ func (s *Session) statHandler(ctx context.Context, name string, follow bool) (fs
 }
 
 func (s *Session) readDirHandler(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	if name == "" {
+		return nil, noFile("open")
+	}
 	o := s.handlerOpener(ctx)
 	return o.ReadDir(name)
 }
 
 func (s *Session) accessHandler(ctx context.Context, name string, mode interp.AccessMode) error {
+	if name == "" {
+		return noFile("access")
+	}
 	o := s.handlerOpener(ctx)
 	return o.Access(name, uint32(mode))
+}
+
+// noFile is the error of an operation on the empty name.
+func noFile(op string) error {
+	return &fs.PathError{Op: op, Path: "", Err: syscall.ENOENT}
 }
