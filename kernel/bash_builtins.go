@@ -80,6 +80,10 @@ func replacement(name string) bashBuiltin {
 		return (*Session).typeCall
 	case "enable":
 		return (*Session).enableCall
+	case "set":
+		return (*Session).setCall
+	case "shopt":
+		return (*Session).shoptCall
 	}
 	return nil
 }
