@@ -215,9 +215,17 @@ func runKill(_ context.Context, c *kernel.Call) error {
 				targets = append(targets, target{job: j.ID})
 				continue
 			}
-		} else if pid, err := strconv.Atoi(a); err == nil && pid > 0 && owns(js, pid) {
-			targets = append(targets, target{pid: pid})
-			continue
+		} else if pid, err := strconv.Atoi(a); err == nil && pid > 0 {
+			// $! names the whole job, as bash's names the subshell that
+			// runs it; any other pid of the session, that process.
+			if j, ok := js.ByBang(pid); ok && !j.Finished {
+				targets = append(targets, target{job: j.ID})
+				continue
+			}
+			if owns(js, pid) {
+				targets = append(targets, target{pid: pid})
+				continue
+			}
 		}
 		return &kernel.Refusal{Line: fmt.Sprintf("kill: '%s' is not a job or process of this session; allowed: %s", a, targetPool(js))}
 	}

@@ -219,6 +219,22 @@ func (js *Jobs) Find(spec string) (JobState, bool) {
 	return j.stateLocked(), true
 }
 
+// ByBang is the job whose $! is pid: the pid of the first process it
+// started, or the id it has while it started none. A job is more than its
+// first process (a group, a subshell, a loop), as bash's $! names the
+// subshell that runs the whole job.
+func (js *Jobs) ByBang(pid int) (JobState, bool) {
+	t := js.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, j := range t.jobs {
+		if j != js.self && j.firstPID == pid {
+			return j.stateLocked(), true
+		}
+	}
+	return JobState{}, false
+}
+
 // Report marks jobs as reported to the script: those of the ids that have
 // finished leave the list. A running one stays.
 func (js *Jobs) Report(ids ...int) {
