@@ -54,12 +54,12 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 	}
 	target := fa.rest
 	if len(target) == 1 && target[0] == "" {
-		// bash 5.2 leaves the directory as it is; with -P it fails.
+		// bash 5.2 changes to . (OLDPWD is set); with -P it fails.
 		if physical {
 			fmt.Fprintln(hc.Stderr, "cd: : No such file or directory")
 			return statusArgv(1)
 		}
-		return statusArgv(0)
+		target = []string{"."}
 	}
 	if home := hc.Env.Get("HOME").String(); physical && len(target) == 0 && home != "" {
 		target = []string{home}

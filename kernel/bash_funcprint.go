@@ -286,7 +286,9 @@ func printNode(n syntax.Node) string {
 	}
 	var b strings.Builder
 	syntax.NewPrinter().Print(&b, n)
-	return b.String()
+	// A guard of what follows a break reads $? from a variable
+	// (guardLoopExits): the script wrote $?.
+	return strings.ReplaceAll(b.String(), "${"+guardStatusVar+"}", "$?")
 }
 
 // minified prints a command's arithmetic as bash keeps it when written

@@ -314,16 +314,12 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 			return statusArgv(1), true
 		}
 		return quietEval(hc, bangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
-	case goOnWord, stopWord:
+	case goOnWord:
 		// The guard of what follows a break (guardLoopExits).
-		pending := loopExitPending(hc)
-		switch {
-		case pending && args[0] == goOnWord:
+		if loopExitPending(hc) {
 			return statusArgv(1), true
-		case pending:
-			return statusArgv(0), true
 		}
-		return statusArgv(hc.LastExitStatus), true
+		return statusArgv(0), true
 	case internalPrefix + "cat":
 		return statusArgv(s.catShortcut(ctx, hc, budgetOf(ctx))), true
 	case "trap":

@@ -222,7 +222,8 @@ func (js *Jobs) Find(spec string) (JobState, bool) {
 // ByBang is the job whose $! is pid: the pid of the first process it
 // started, or the id it has while it started none. A job is more than its
 // first process (a group, a subshell, a loop), as bash's $! names the
-// subshell that runs the whole job.
+// subshell that runs the whole job; for a pipeline bash's $! is its last
+// process (a listed gap).
 func (js *Jobs) ByBang(pid int) (JobState, bool) {
 	t := js.t
 	t.mu.Lock()

@@ -22,17 +22,24 @@ import (
 // loop's body, what follows a statement that may break or continue runs
 // only when neither is pending:
 //
-//	if go-on; then REST; elif stop; then ; else REST; fi
+//	if go-on; then REST; fi
 //
 // go-on, an internal command, fails while the runner has a break or
-// continue to finish (loopExitPending) and otherwise has the status the
-// statement before it left; stop succeeds while one is pending and
-// otherwise has that status too. So REST starts with $? as it was, and
-// when REST is skipped the if has status 0, break's. set -e and the ERR
-// trap leave an if's conditions alone. The right side of `X && Y` whose X
-// may break is guarded the same way (after a break, X's status is 0; the
-// right side of || never runs then). The body's own list needs no guard:
-// the loop checks between its statements.
+// continue to finish (loopExitPending). The if has REST's status, or 0,
+// break's, when REST is skipped; set -e and the ERR trap leave an if's
+// condition alone. REST's first command would see go-on's $?, 0, rather
+// than the status of the statement before it; when it is a simple
+// command that reads $?, the condition keeps that status first, in
+// arithmetic, which neither set -x nor the ERR trap sees,
+//
+//	if (( SHELTER_GUARD_STATUS = $?, 1 )) && go-on; then REST; fi
+//
+// and the command reads the variable instead (declare -f shows $?). The
+// right side of `X && Y` whose X may break is guarded the same way (after
+// a break, X's status is 0; the right side of || never runs then). The
+// body's own list needs no guard: the loop checks between its statements.
+// REST is moved under the guard, not copied: the tree grows by one if per
+// guard.
 //
 // A statement may break when it holds a break or continue that no loop
 // inside it takes: a plain one, or, inside a loop of its own, one whose
@@ -42,8 +49,7 @@ import (
 // item that falls through (;&), nor a break that eval or a computed name
 // runs (docs/embedding.md, "Known gaps").
 //
-// The guards go in last, once the other rewrites are done: REST is one
-// list that both branches share.
+// The guards go in last, once the other rewrites are done.
 
 // guardLoopExits guards, in file, the lists of every loop's body.
 func guardLoopExits(file *syntax.File) {
@@ -89,11 +95,6 @@ func guardList(list *[]*syntax.Stmt) {
 // shell: not those of inner loops (the walk meets those), functions,
 // subshells or pipeline stages.
 func guardStmt(st *syntax.Stmt) {
-	if rest, ok := exitGuarded(st); ok {
-		guardList(&rest)
-		setGuarded(st, rest)
-		return
-	}
 	switch c := st.Cmd.(type) {
 	case *syntax.Block:
 		guardList(&c.Stmts)
@@ -122,51 +123,73 @@ func guardStmt(st *syntax.Stmt) {
 	}
 }
 
-// exitGuard is `if go-on; then STMTS; elif stop; then ; else STMTS; fi`.
+// exitGuard is `if go-on; then STMTS; fi`, keeping $? for the first of
+// STMTS when it reads it.
 func exitGuard(stmts []*syntax.Stmt) *syntax.Stmt {
 	at := stmts[0].Position
-	return &syntax.Stmt{Position: at, Cmd: &syntax.IfClause{
-		Position: at,
-		Cond:     []*syntax.Stmt{callStmt(at, litWord(goOnWord))},
-		Then:     stmts,
-		Else: &syntax.IfClause{
-			Position: at,
-			Cond:     []*syntax.Stmt{callStmt(at, litWord(stopWord))},
-			Else:     &syntax.IfClause{Position: at, Then: stmts},
-		},
-	}}
+	goOn := callStmt(at, litWord(goOnWord))
+	cond := goOn
+	if readsStatus(stmts[0]) {
+		keep := &syntax.BinaryArithm{Op: syntax.Comma, X: &syntax.BinaryArithm{Op: syntax.Assgn, X: litWord(guardStatusVar), Y: statusParam()}, Y: litWord("1")}
+		cond = &syntax.Stmt{Position: at, Cmd: &syntax.BinaryCmd{
+			Op: syntax.AndStmt,
+			X:  &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: keep}},
+			Y:  goOn,
+		}}
+	}
+	return &syntax.Stmt{Position: at, Cmd: &syntax.IfClause{Position: at, Cond: []*syntax.Stmt{cond}, Then: stmts}}
 }
 
-// The internal commands of the guards: goOnWord fails while a break or
-// continue is pending, stopWord succeeds then; otherwise each has the
-// status of the command before it.
-const (
-	goOnWord = internalPrefix + "go-on"
-	stopWord = internalPrefix + "stop"
-)
+// goOnWord is the internal command that fails while a break or continue
+// is pending.
+const goOnWord = internalPrefix + "go-on"
+
+// guardStatusVar keeps $? for the command a guard runs first.
+const guardStatusVar = "SHELTER_GUARD_STATUS"
+
+// readsStatus turns the $? of st, when st is a simple command, into
+// guardStatusVar, and reports whether it found one. The words of a
+// command substitution are left: their $? is the substitution's own once
+// its first command ran.
+func readsStatus(st *syntax.Stmt) bool {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	found := false
+	walk(call, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		case *syntax.ParamExp:
+			if n.Param != nil && n.Param.Value == "?" {
+				n.Param = &syntax.Lit{ValuePos: n.Param.ValuePos, Value: guardStatusVar}
+				n.Short = false
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
 
 // exitGuarded is the statements a guard runs, when st is one.
 func exitGuarded(st *syntax.Stmt) ([]*syntax.Stmt, bool) {
 	c, ok := st.Cmd.(*syntax.IfClause)
-	if !ok || !isCall(c.Cond, goOnWord) || c.Else == nil || !isCall(c.Else.Cond, stopWord) || c.Else.Else == nil {
+	if !ok || c.Else != nil || len(c.Cond) != 1 {
+		return nil, false
+	}
+	cond := c.Cond[0]
+	if b, ok := cond.Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.AndStmt {
+		if _, ok := b.X.Cmd.(*syntax.ArithmCmd); ok {
+			cond = b.Y
+		}
+	}
+	call, ok := cond.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 1 || call.Args[0].Lit() != goOnWord {
 		return nil, false
 	}
 	return c.Then, true
-}
-
-// setGuarded makes rest the statements guard st runs, in both branches.
-func setGuarded(st *syntax.Stmt, rest []*syntax.Stmt) {
-	c := st.Cmd.(*syntax.IfClause)
-	c.Then, c.Else.Else.Then = rest, rest
-}
-
-// isCall reports whether stmts is the one command name, alone.
-func isCall(stmts []*syntax.Stmt, name string) bool {
-	if len(stmts) != 1 {
-		return false
-	}
-	call, ok := stmts[0].Cmd.(*syntax.CallExpr)
-	return ok && len(call.Args) == 1 && call.Args[0].Lit() == name
 }
 
 // mayExitLoop reports whether running st may leave a break or continue
