@@ -17,7 +17,8 @@ import (
 //   - what shelter runs on the runner itself does too (quietly);
 //   - the line of an internal command, which the interpreter writes
 //     before the call handler sees the command, is dropped by the call's
-//     streams (internalTrace).
+//     streams and a job's log (internalTrace). A file or a pipe the
+//     script sends stderr to gets it (docs/embedding.md, "Known gaps").
 
 // quietEval is the argv that evaluates src, shelter's own source, in the
 // caller's scope: an eval, or under set -x the internal quiet command,
