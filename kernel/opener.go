@@ -89,6 +89,16 @@ func (o *Opener) Abs(name string) string {
 	return abs
 }
 
+// resolve is Abs of name, or ENOENT for the empty name, which is no
+// file, as for the system: joined to the working directory it would name
+// that directory, and `[ -e "$unset" ]` or `touch ""` would hold.
+func (o *Opener) resolve(name string) (string, error) {
+	if name == "" {
+		return "", syscall.ENOENT
+	}
+	return o.Abs(name), nil
+}
+
 // Dir is the working directory names are relative to.
 func (o *Opener) Dir() string { return o.dir }
 
@@ -110,7 +120,10 @@ func (o *Opener) Open(ctx context.Context, name string) (io.ReadCloser, error) {
 // permissions the session's umask lets through. An open that would block
 // (a FIFO with no other end) gives up when ctx ends.
 func (o *Opener) OpenFile(ctx context.Context, name string, flag int, perm fs.FileMode) (io.ReadWriteCloser, error) {
-	abs := o.Abs(name)
+	abs, err := o.resolve(name)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
 	if f, ok, err := o.stream(abs, flag); ok {
 		return f, pathErr("open", name, err)
 	}
@@ -213,7 +226,10 @@ func (o *Opener) Lstat(name string) (fs.FileInfo, error) {
 }
 
 func (o *Opener) statChecked(op, name string, follow bool) (fs.FileInfo, error) {
-	abs := o.Abs(name)
+	abs, err := o.resolve(name)
+	if err != nil {
+		return nil, pathErr(op, name, err)
+	}
 	if s, ok := o.streamFor(abs); ok {
 		if f, isFile := s.(*os.File); isFile {
 			return f.Stat()
@@ -284,7 +300,10 @@ func (o *Opener) ReadDir(name string) ([]fs.DirEntry, error) {
 // Access reports whether the file may be read (mode 4), written (2) or
 // executed (1), as access(2) does.
 func (o *Opener) Access(name string, mode uint32) error {
-	abs := o.Abs(name)
+	abs, err := o.resolve(name)
+	if err != nil {
+		return pathErr("access", name, err)
+	}
 	if s, ok := o.streamFor(abs); ok {
 		if s == nil {
 			return pathErr("access", name, syscall.EBADF)
@@ -361,14 +380,16 @@ func (o *Opener) Link(oldname, newname string) error {
 // link must resolve inside it; a target that is an absolute path under
 // the root is written relative, which is how a confined link must read.
 func (o *Opener) Symlink(target, name string) error {
+	abs, err := o.resolve(name)
+	if err != nil {
+		return pathErr("symlink", name, err)
+	}
 	if o.root == nil {
-		abs := o.Abs(name)
 		if err := o.allowed(abs); err != nil {
 			return pathErr("symlink", name, err)
 		}
 		return named(os.Symlink(target, abs), name)
 	}
-	abs := o.Abs(name)
 	rel, err := o.root.rel(name, abs)
 	if err != nil {
 		return pathErr("symlink", name, err)
@@ -391,8 +412,11 @@ func (o *Opener) Symlink(target, name string) error {
 // EvalSymlinks returns the absolute path name leads to, every symbolic
 // link resolved (realpath(3)). Beneath a root it never leaves the root.
 func (o *Opener) EvalSymlinks(name string) (string, error) {
-	abs := o.Abs(name)
-	if err := o.allowed(abs); err != nil {
+	abs, err := o.resolve(name)
+	if err == nil {
+		err = o.allowed(abs)
+	}
+	if err != nil {
 		return "", pathErr("realpath", name, err)
 	}
 	if o.root == nil {
@@ -410,8 +434,11 @@ func (o *Opener) EvalSymlinks(name string) (string, error) {
 
 // do runs a one-name operation on the host or beneath the root.
 func (o *Opener) do(op, name string, host func(string) error, rooted func(*os.Root, string) error) error {
-	abs := o.Abs(name)
-	if err := o.allowed(abs); err != nil {
+	abs, err := o.resolve(name)
+	if err == nil {
+		err = o.allowed(abs)
+	}
+	if err != nil {
 		return pathErr(op, name, err)
 	}
 	if _, ok := o.streamFor(abs); ok {
@@ -429,12 +456,17 @@ func (o *Opener) do(op, name string, host func(string) error, rooted func(*os.Ro
 
 // do2 runs a two-name operation on the host or beneath the root.
 func (o *Opener) do2(op, oldname, newname string, host func(string, string) error, rooted func(*os.Root, string, string) error) error {
-	oldAbs, newAbs := o.Abs(oldname), o.Abs(newname)
-	for _, p := range [][2]string{{oldname, oldAbs}, {newname, newAbs}} {
-		if err := o.allowed(p[1]); err != nil {
-			return pathErr(op, p[0], err)
+	var abs [2]string
+	for i, name := range [2]string{oldname, newname} {
+		var err error
+		if abs[i], err = o.resolve(name); err == nil {
+			err = o.allowed(abs[i])
+		}
+		if err != nil {
+			return pathErr(op, name, err)
 		}
 	}
+	oldAbs, newAbs := abs[0], abs[1]
 	if o.root == nil {
 		return named(host(oldAbs, newAbs), oldname)
 	}
@@ -681,23 +713,12 @@ func (streamInfo) Sys() any           { return nil }
 // The session's handlers for mvdan/sh: every file the interpreter opens,
 // stats, lists or checks goes through the opener.
 
-//
-// An empty name is no file, as for the system: joined to the working
-// directory it would name that directory, and `[ -e "$unset" ]` would
-// hold.
-
 func (s *Session) openHandler(ctx context.Context, path string, flag int, perm fs.FileMode) (io.ReadWriteCloser, error) {
-	if path == "" {
-		return nil, noFile("open")
-	}
 	o := s.handlerOpener(ctx)
 	return o.OpenFile(ctx, path, flag, perm)
 }
 
 func (s *Session) statHandler(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
-	if name == "" {
-		return nil, noFile("stat")
-	}
 	o := s.handlerOpener(ctx)
 	if follow {
 		return o.Stat(name)
@@ -706,22 +727,11 @@ func (s *Session) statHandler(ctx context.Context, name string, follow bool) (fs
 }
 
 func (s *Session) readDirHandler(ctx context.Context, name string) ([]fs.DirEntry, error) {
-	if name == "" {
-		return nil, noFile("open")
-	}
 	o := s.handlerOpener(ctx)
 	return o.ReadDir(name)
 }
 
 func (s *Session) accessHandler(ctx context.Context, name string, mode interp.AccessMode) error {
-	if name == "" {
-		return noFile("access")
-	}
 	o := s.handlerOpener(ctx)
 	return o.Access(name, uint32(mode))
-}
-
-// noFile is the error of an operation on the empty name.
-func noFile(op string) error {
-	return &fs.PathError{Op: op, Path: "", Err: syscall.ENOENT}
 }
