@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,14 +37,8 @@ func TestLoopExitPendingSeesBreakAndContinue(t *testing.T) {
 	if err := r.Run(context.Background(), f); err != nil {
 		t.Fatal(err)
 	}
-	want := []bool{false, true, false, true, false}
-	if len(seen) != len(want) {
+	if want := []bool{false, true, false, true, false}; !slices.Equal(seen, want) {
 		t.Fatalf("probes saw %v, want %v", seen, want)
-	}
-	for i := range want {
-		if seen[i] != want[i] {
-			t.Fatalf("probes saw %v, want %v", seen, want)
-		}
 	}
 }
 

@@ -9,9 +9,8 @@ import (
 // rewriteScript rewrites the constructs that mvdan/sh runs differently
 // from bash into ones it runs as bash does (docs/embedding.md, "Bash
 // compatibility"), and the expansions shelter answers itself
-// (rewriteExpansion): all in one walk of file, then, in a second walk of
-// scripts with a loop, the guards of what follows a break
-// (guardLoopExits). Each rewrite keeps bash's meaning for every input it
+// (rewriteExpansion): all in one walk of file, then, in a second walk,
+// the guards of what follows a break in a loop's body (guardLoopExits). Each rewrite keeps bash's meaning for every input it
 // touches and leaves alone what it cannot prove.
 func rewriteScript(file *syntax.File) {
 	var loops loopRewrite
