@@ -21,3 +21,10 @@ func BeforeRetry(f func()) (restore func()) {
 	beforeRetry = f
 	return func() { beforeRetry = nil }
 }
+
+// FakeSupport makes Probe answer s, as on a host that lacks what s lacks;
+// the returned func restores the real answer.
+func FakeSupport(s Support) (restore func()) {
+	fakeSupport.Store(&s)
+	return func() { fakeSupport.Store(nil) }
+}

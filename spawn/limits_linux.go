@@ -3,7 +3,6 @@ package spawn
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"runtime"
@@ -24,8 +23,8 @@ import (
 //
 // The tracer is the thread that forked, and only that thread may detach
 // the child, so a traced start forks, waits for the stop and detaches on
-// one locked thread: a mask's starter thread when the child has a umask,
-// otherwise the tracer thread below. Both are kept for the life of the
+// one locked thread: a starter thread when the child has a umask or drops
+// CAP_SYS_PTRACE, otherwise the tracer thread below. Both are kept for the life of the
 // process, because a child's parent-death signal fires when the thread
 // that forked it exits.
 
@@ -37,24 +36,24 @@ const cldTrapped = 4
 // succeeded: from then on every start sets its limits after the fact.
 var ptraceRefused atomic.Bool
 
-// startLimited starts cmd with umask (see startUnder) so that the child
+// startLimited starts cmd on thread t (see startUnder) so that the child
 // runs under limits from its first instruction; without limits it is
 // startUnder's start as is.
-func startLimited(cmd *exec.Cmd, umask *fs.FileMode, limits []Rlimit) error {
+func startLimited(cmd *exec.Cmd, t thread, limits []Rlimit) error {
 	if len(limits) == 0 {
-		return startUnder(umask, cmd.Start)
+		return startUnder(t, cmd.Start)
 	}
 	if ptraceRefused.Load() || gainsPrivilege(cmd.Path) {
-		return startThenLimit(cmd, umask, limits)
+		return startThenLimit(cmd, t, limits)
 	}
-	err := startTraced(cmd, umask, limits)
+	err := startTraced(cmd, t, limits)
 	if !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.ENOSYS) {
 		return err
 	}
 	// PTRACE_TRACEME refused under a seccomp or Yama policy, or the
 	// program's own execve refused: an untraced start tells them apart.
 	reset(cmd)
-	if err := startThenLimit(cmd, umask, limits); err != nil {
+	if err := startThenLimit(cmd, t, limits); err != nil {
 		return err
 	}
 	if !ptraceRefused.Swap(true) && cmd.Stderr != nil {
@@ -65,18 +64,18 @@ func startLimited(cmd *exec.Cmd, umask *fs.FileMode, limits []Rlimit) error {
 
 // startThenLimit starts cmd, then sets limits: the program may already
 // run under shelter's.
-func startThenLimit(cmd *exec.Cmd, umask *fs.FileMode, limits []Rlimit) error {
-	if err := startUnder(umask, cmd.Start); err != nil {
+func startThenLimit(cmd *exec.Cmd, t thread, limits []Rlimit) error {
+	if err := startUnder(t, cmd.Start); err != nil {
 		return err
 	}
 	setLimits(cmd.Process.Pid, limits)
 	return nil
 }
 
-// startTraced starts cmd traced, on the thread of umask or the tracer
-// thread, sets limits while the child is stopped after its execve, then
+// startTraced starts cmd traced, on the starter thread of t or the
+// tracer thread, sets limits while the child is stopped after its execve, then
 // lets it go.
-func startTraced(cmd *exec.Cmd, umask *fs.FileMode, limits []Rlimit) error {
+func startTraced(cmd *exec.Cmd, t thread, limits []Rlimit) error {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
@@ -88,8 +87,8 @@ func startTraced(cmd *exec.Cmd, umask *fs.FileMode, limits []Rlimit) error {
 		}
 		return release(cmd, limits)
 	}
-	if umask != nil {
-		return startWithUmask(*umask, start)
+	if t.special() {
+		return startOnThread(t, start)
 	}
 	return onTracer(start)
 }

@@ -100,6 +100,27 @@ type Cmd struct {
 	// Limits. Nil or empty means the child inherits shelter's limits.
 	Limits []Rlimit
 
+	// Confine, when set, has the operating system hold the child and
+	// everything it starts to what the [Confinement] names: files,
+	// network, signals and privileges. The child is started through the
+	// program's own executable, which must call [Init] first in main; it
+	// confines the thread it runs on and then executes Path, so Path's
+	// first instruction is confined, and a failure to execute Path is
+	// reported as an unconfined start reports it. When the host cannot
+	// confine as asked (see [Probe]), Run fails with [*ConfineError] and
+	// status 126, unless BestEffort is set. Linux only: elsewhere Run
+	// fails the same way, or runs the child unconfined with BestEffort.
+	Confine *Confinement
+
+	// NoPtrace starts the child without CAP_SYS_PTRACE in its capability
+	// bounding set, so that even as root it cannot gain the capability,
+	// which reads non-dumpable processes' /proc entries (shelter's
+	// environment among them): on Linux the child is started from a
+	// thread of shelter's that dropped it, and shelter keeps its own.
+	// It changes nothing for a process that is not root, and nothing on
+	// other systems. A confined child loses it in any case.
+	NoPtrace bool
+
 	// TTY, when set, runs the child on a new pseudo-terminal of that size,
 	// as the leader of a new session with the terminal as its controlling
 	// one. Both its stdout and stderr arrive on Stdout; Stderr is unused.
@@ -222,9 +243,12 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	var feed *stdinFeed
 	var outputs outputPipes
 	var fg *foreground
-	var err error
+	cs, err := newConfinedStart(c)
+	if err != nil {
+		return 126, err
+	}
 	if c.TTY != nil {
-		term, err = startTTY(cmd, c)
+		term, err = startTTY(cmd, c, cs)
 	} else {
 		if feed, err = newStdinFeed(c.Stdin); err != nil {
 			return 126, err
@@ -240,10 +264,10 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		// A child with a deadline or a niceness of its own is signalled
 		// and reniced as a group: it does not share one.
 		fg = takeForeground(c.Terminal, cmd.SysProcAttr, c.Stderr, !c.Deadline.IsZero() || c.Nice != 0)
-		err = children.start(cmd, func() error { return start(cmd, c.Umask, c.Limits) })
+		err = children.start(cmd, func() error { return start(cmd, cs, threadOf(c), c.Limits) })
 		if err != nil && fg.retryAlone(cmd.SysProcAttr, err) {
 			reset(cmd)
-			err = children.start(cmd, func() error { return start(cmd, c.Umask, c.Limits) })
+			err = children.start(cmd, func() error { return start(cmd, cs, threadOf(c), c.Limits) })
 		}
 		if err == nil {
 			feed.started()
@@ -345,19 +369,32 @@ func signalOf(c *Cmd) syscall.Signal {
 	return c.Signal
 }
 
-// start starts cmd with umask (see startUnder) and limits (see
-// startLimited) and retries ETXTBSY: a file just written by a
+// thread is what a child takes from the thread that starts it: its umask
+// (nil: shelter's) and, without CAP_SYS_PTRACE in its bounding set,
+// what it may never gain.
+type thread struct {
+	umask    *fs.FileMode
+	noPtrace bool
+}
+
+func threadOf(c *Cmd) thread { return thread{umask: c.Umask, noPtrace: c.NoPtrace} }
+
+// start starts cmd on thread t (see startUnder) with limits (see
+// startLimited), confined as cs says, and retries ETXTBSY: a file just written by a
 // concurrently forked process may briefly be held open for writing
 // (go.dev/issue/22315).
-func start(cmd *exec.Cmd, umask *fs.FileMode, limits []Rlimit) error {
-	err := startLimited(cmd, umask, limits)
+func start(cmd *exec.Cmd, cs *confinedStart, t thread, limits []Rlimit) error {
+	once := func() error {
+		return cs.start(cmd, func() error { return startLimited(cmd, t, limits) })
+	}
+	err := once()
 	for delay := time.Millisecond; errors.Is(err, syscall.ETXTBSY) && delay < 300*time.Millisecond; delay *= 2 {
 		if beforeRetry != nil {
 			beforeRetry()
 		}
 		time.Sleep(delay)
 		reset(cmd)
-		err = startLimited(cmd, umask, limits)
+		err = once()
 	}
 	return err
 }
@@ -379,12 +416,12 @@ func reset(cmd *exec.Cmd) {
 }
 
 // startUnder runs start, which starts a child, so that the child gets
-// umask; nil leaves it shelter's.
-func startUnder(umask *fs.FileMode, start func() error) error {
-	if umask == nil {
+// what t says; the zero thread leaves it shelter's.
+func startUnder(t thread, start func() error) error {
+	if !t.special() {
 		return start()
 	}
-	return startWithUmask(*umask, start)
+	return startOnThread(t, start)
 }
 
 // leftoverDelay is how long the group of a child that exited is left

@@ -19,17 +19,22 @@ type ttyMaster struct {
 // startTTY starts cmd as the leader of a new session whose controlling
 // terminal is a new pseudo-terminal: the child's process group is its own
 // pid, as without a terminal.
-func startTTY(cmd *exec.Cmd, c *Cmd) (*ttyMaster, error) {
+func startTTY(cmd *exec.Cmd, c *Cmd, cs *confinedStart) (*ttyMaster, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil
 	cmd.SysProcAttr = sysProcAttr(false)
 	var file *os.File
 	err := children.start(cmd, func() error {
-		return startUnder(c.Umask, func() (err error) {
-			file, err = pty.StartWithSize(cmd, c.TTY)
-			return err
+		return cs.start(cmd, func() error {
+			return startUnder(threadOf(c), func() (err error) {
+				file, err = pty.StartWithSize(cmd, c.TTY)
+				return err
+			})
 		})
 	})
 	if err != nil {
+		if file != nil {
+			file.Close() // the helper failed after the terminal was made
+		}
 		return nil, err
 	}
 	if c.Stdin != nil {

@@ -1,0 +1,174 @@
+package spawn
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Probe reports what this host can enforce of a [Confinement]. It looks
+// once, the first time it is called, and answers the same after: the
+// Landlock ABI, and a real start of the helper in a network namespace of
+// its own (a user namespace too when shelter is not root), which is what
+// containers that forbid namespaces refuse.
+func Probe() Support {
+	if f := fakeSupport.Load(); f != nil {
+		return *f
+	}
+	s := probed()
+	s.Helper = helperReady.Load()
+	return s
+}
+
+var probed = sync.OnceValue(func() Support {
+	var s Support
+	if s.Landlock = landlockABI(); s.Landlock == 0 {
+		s.Why = append(s.Why, "landlock: not offered by this kernel (Linux 5.13 or later, with landlock in its lsm= list)")
+	}
+	if !helperReady.Load() {
+		return s // no helper to start: the namespace cannot be tried
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/proc/self/exe")
+	cmd.Args = []string{helperName, "-lo", "-probe", "--"}
+	cmd.Env = []string{}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	netNamespace(cmd.SysProcAttr)
+	if err := cmd.Run(); err != nil {
+		why := err.Error()
+		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
+			why = string(msg)
+		}
+		s.Why = append(s.Why, "network namespace: "+why)
+	} else {
+		s.NetNS = true
+	}
+	return s
+})
+
+// netNamespace asks for a network namespace of the child's own in attr:
+// root may have one as is; another user has it inside a user namespace
+// of its own, where it keeps its ids (and files of ids it does not map,
+// root's among them, show as owned by the overflow ids).
+func netNamespace(attr *syscall.SysProcAttr) {
+	attr.Cloneflags |= syscall.CLONE_NEWNET
+	if os.Geteuid() == 0 {
+		return
+	}
+	attr.Cloneflags |= syscall.CLONE_NEWUSER
+	uid, gid := os.Geteuid(), os.Getegid()
+	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	attr.GidMappingsEnableSetgroups = false
+	// The helper keeps CAP_NET_ADMIN of its namespace across its own
+	// execve, to bring loopback up; it clears it before the program's.
+	attr.AmbientCaps = []uintptr{unix.CAP_NET_ADMIN}
+}
+
+// confinedStart turns the start of a [Cmd] with Confine into a start of
+// the helper, which confines itself and executes the program.
+type confinedStart struct {
+	args    []string // the helper's argv up to and including "--"
+	netns   bool
+	program []string // the program's path and argv
+}
+
+// newConfinedStart prepares c's confined start, or fails with
+// [*ConfineError] when the host cannot give what c asks and c does not
+// settle for best effort. It returns nil when c is not confined.
+func newConfinedStart(c *Cmd) (*confinedStart, error) {
+	conf := c.Confine
+	if conf == nil {
+		return nil, nil
+	}
+	s := Probe()
+	if missing := s.Missing(conf.Network); len(missing) > 0 && (!conf.BestEffort || !s.Helper) {
+		if !s.Helper {
+			missing = []string{"the confinement helper (the program does not call spawn.Init)"}
+		}
+		return nil, &ConfineError{Missing: missing}
+	}
+	cs := &confinedStart{args: []string{helperName}}
+	for _, p := range conf.Read {
+		cs.args = append(cs.args, "-r", p)
+	}
+	for _, p := range conf.Write {
+		cs.args = append(cs.args, "-w", p)
+	}
+	if !conf.Network {
+		if s.NetNS {
+			cs.netns = true
+			cs.args = append(cs.args, "-lo")
+		} else {
+			cs.args = append(cs.args, "-notcp")
+		}
+	}
+	if os.Geteuid() == 0 {
+		cs.args = append(cs.args, "-caps")
+	}
+	if conf.BestEffort {
+		cs.args = append(cs.args, "-best")
+	}
+	cs.program = append([]string{c.Path}, c.Args...)
+	return cs, nil
+}
+
+// start runs start, which starts cmd, as a start of the helper, and
+// returns once the helper has executed the program or failed to: a
+// program that cannot be executed fails the start as it would unconfined
+// ([ErrNoExec] for a file without #!, ENOENT, EACCES, ETXTBSY), and a
+// confinement that could not be set up fails it with [ErrConfineSetup].
+// A nil cs runs start as is.
+func (cs *confinedStart) start(cmd *exec.Cmd, start func() error) error {
+	if cs == nil {
+		return start()
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	extra := cmd.ExtraFiles
+	cmd.ExtraFiles = append(extra[:len(extra):len(extra)], w)
+	fd := 3 + len(extra)
+	cmd.Path = "/proc/self/exe"
+	cmd.Args = append(append(cs.args[:len(cs.args):len(cs.args)], "-e", strconv.Itoa(fd), "--"), cs.program...)
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	if cs.netns {
+		netNamespace(cmd.SysProcAttr)
+	}
+	err = start()
+	w.Close()
+	cmd.ExtraFiles = extra
+	if err != nil {
+		return err
+	}
+	// The pipe reaches end of file when the program's execve closes it,
+	// or when the helper dies; a failure arrives before either.
+	msg, _ := io.ReadAll(r)
+	if len(msg) == 0 {
+		return nil
+	}
+	cmd.Process.Wait()
+	switch msg[0] {
+	case 'E':
+		n, _ := strconv.Atoi(string(msg[1:]))
+		return &os.PathError{Op: "fork/exec", Path: cs.program[0], Err: syscall.Errno(n)}
+	default:
+		return fmt.Errorf("%w: %s", ErrConfineSetup, msg[1:])
+	}
+}
