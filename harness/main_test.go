@@ -12,6 +12,7 @@ import (
 
 	"github.com/shelter-sh/shelter/builtins"
 	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/spawn"
 )
 
 // helperArg makes the test binary act as an executable tool: it reports
@@ -22,6 +23,7 @@ const helperArg = "harness-test-helper"
 var helperPath string
 
 func TestMain(m *testing.M) {
+	spawn.Init() // confined children start through this binary
 	if len(os.Args) > 2 && os.Args[1] == helperArg {
 		os.Exit(helper(os.Args[2]))
 	}

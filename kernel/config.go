@@ -96,8 +96,71 @@ type Config struct {
 	// ExternalsDenied.
 	AllowExternal []string
 
+	// Confine is how the operating system holds the programs a session
+	// starts: every allowed external, wrapped command's executable and
+	// harness executable, and all they start (docs/sandbox.md). The
+	// sandbox profile confines; the zero value does not.
+	Confine ConfineMode
+	// Network lets confined programs use the host's network; without it
+	// each program start has a network namespace of its own with only
+	// loopback. A declaration may ask for the network for its own program.
+	Network bool
+	// ReadPaths are further files and directories confined programs may
+	// read and execute, beside the system's directories and each
+	// program's install prefix.
+	ReadPaths []string
+	// WritePaths are further directories confined programs may write,
+	// beside the session's root (the sandbox's, or its starting
+	// directory) and its $TMPDIR: a shared module cache, say.
+	WritePaths []string
+
+	// NoPtrace starts every program without CAP_SYS_PTRACE in its
+	// capability bounding set (Linux): a program run as root then cannot
+	// read the embedding process's /proc entries, its environment among
+	// them, which the process being non-dumpable keeps from everyone
+	// else. It changes nothing for the embedding process itself. The
+	// CLI and serve set it; confined programs lose the capability anyway.
+	NoPtrace bool
+
 	// Tools are registered in every session, found before PATH.
 	Tools []Tool
+}
+
+// ConfineMode says whether and how the programs of a session are
+// confined; see [Config.Confine].
+type ConfineMode int
+
+const (
+	// ConfineOff runs programs with the host's reach.
+	ConfineOff ConfineMode = iota
+	// ConfineOn confines every program; where the host lacks a
+	// protection (see [Kernel.Confinement]) no program starts, and the
+	// command fails with one line naming what is missing.
+	ConfineOn
+	// ConfineBestEffort confines every program as far as the host can,
+	// and every Result of a session says what is not confined.
+	ConfineBestEffort
+)
+
+// String is the mode's name as the CLI's --confine takes it.
+func (m ConfineMode) String() string {
+	switch m {
+	case ConfineOn:
+		return "on"
+	case ConfineBestEffort:
+		return "best-effort"
+	}
+	return "off"
+}
+
+// ParseConfineMode reads a mode's name: on, off or best-effort.
+func ParseConfineMode(s string) (ConfineMode, bool) {
+	for _, m := range []ConfineMode{ConfineOff, ConfineOn, ConfineBestEffort} {
+		if m.String() == s {
+			return m, true
+		}
+	}
+	return ConfineOff, false
 }
 
 // Preset returns the configuration of a profile. It returns false for an
@@ -124,6 +187,7 @@ func Preset(p Profile) (Config, bool) {
 		}
 		if p == ProfileSandbox {
 			c.Externals = ExternalsDenied
+			c.Confine = ConfineOn
 		}
 		return c, true
 	}
@@ -135,6 +199,8 @@ func (c Config) clone() Config {
 	c.CoreEnv = cloneSlice(c.CoreEnv)
 	c.PassEnv = cloneSlice(c.PassEnv)
 	c.AllowExternal = cloneSlice(c.AllowExternal)
+	c.ReadPaths = cloneSlice(c.ReadPaths)
+	c.WritePaths = cloneSlice(c.WritePaths)
 	c.Tools = cloneSlice(c.Tools)
 	if c.Env != nil {
 		c.Env = maps.Clone(c.Env)

@@ -21,6 +21,8 @@ type Kernel struct {
 	// kernel's own PATH when it was built; a name PATH did not find is
 	// absent.
 	allowed map[string]string
+	// support is what the host enforces of Config.Confine, probed once.
+	support spawn.Support
 }
 
 // New builds a kernel from cfg. It fails when two tools share a name or a
@@ -42,6 +44,9 @@ func New(cfg Config) (*Kernel, error) {
 		cfg.LookupEnv = os.LookupEnv
 	}
 	k := &Kernel{cfg: cfg, allowed: resolveAllowed(cfg)}
+	if cfg.Confine != ConfineOff {
+		k.support = probeConfinement()
+	}
 	nonDumpable()
 	tools, err := registry(nil, cfg.Tools)
 	if err != nil {

@@ -83,6 +83,7 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	if cmd.Limits == nil {
 		cmd.Limits = scriptLimits(ctx).rlimits()
 	}
+	s.holdCmd(cmd)
 	s.foreground(ctx, cmd)
 	job := jobOf(ctx)
 	var call *callState

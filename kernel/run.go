@@ -167,6 +167,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	opts.command = script
 	res := s.execute(ctx, file, opts, start, funcs)
 	res.Issues = append(issues, res.Issues...)
+	s.noteHold(&res)
 	return res, nil
 }
 
@@ -239,6 +240,7 @@ func (s *Session) RunArgv(ctx context.Context, argv []string, opts RunOptions) (
 	opts.command = commandText(stmt)
 	res := s.execute(ctx, &syntax.File{Stmts: []*syntax.Stmt{stmt}}, opts, start, nil)
 	res.Issues = append(issues, res.Issues...)
+	s.noteHold(&res)
 	return res, nil
 }
 
@@ -262,7 +264,7 @@ func (s *Session) rejected(start time.Time, issues []Issue) Result {
 			msg.WriteByte('\n')
 		}
 	}
-	return Result{
+	res := Result{
 		ExitCode:    2,
 		Stderr:      msg.String(),
 		StderrBytes: int64(msg.Len()),
@@ -272,6 +274,8 @@ func (s *Session) rejected(start time.Time, issues []Issue) Result {
 		Issues:      issues,
 		Jobs:        s.jobs.running(),
 	}
+	s.noteHold(&res)
+	return res
 }
 
 // issueLine is how a refused script reports an issue on stderr: a tool's

@@ -17,6 +17,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/spawn"
 )
 
 // ErrClosed is returned when a closed [Session] is used.
@@ -59,6 +61,9 @@ type Session struct {
 	// root confines the session's files in the sandbox profile; nil
 	// elsewhere.
 	root *confinement
+	// hold is what the operating system lets the session's programs
+	// reach; nil when they are not confined.
+	hold *spawn.Confinement
 	// startEnv is the session's variables as it started, PWD aside: what
 	// a declared program inherits in the sandbox.
 	startEnv map[string]string
@@ -157,6 +162,7 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		temp = filepath.Join(s.root.dir, ".shelter")
 	}
 	nameDirs(&s.tmp, &s.spills, temp, s.root != nil)
+	s.hold = s.programHold(dir)
 	if s.devnull, err = devNull(); err != nil {
 		s.cleanup()
 		return nil, err

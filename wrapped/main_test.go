@@ -13,6 +13,7 @@ import (
 
 	"github.com/shelter-sh/shelter/builtins"
 	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/spawn"
 	"github.com/shelter-sh/shelter/wrapped"
 )
 
@@ -26,6 +27,7 @@ const helperEnv = "WRAPPED_TEST_HELPER"
 var helper string
 
 func TestMain(m *testing.M) {
+	spawn.Init() // confined children start through this binary
 	dir, err := os.MkdirTemp("", "wrapped-oracle-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

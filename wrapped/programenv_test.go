@@ -186,7 +186,9 @@ func TestGitConfigCountFsmonitor(t *testing.T) {
 	needProgram(t, "git")
 	repo := gitRepo(t)
 	cmds := loadExamples(t, "")
-	marker := filepath.Join(t.TempDir(), "fsmonitor-ran")
+	// Inside the repository, which is the sandbox's root: a confined git
+	// writes nowhere else.
+	marker := filepath.Join(repo, ".git", "fsmonitor-ran")
 	vectors := []string{
 		`export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='touch ` + marker + `'; git status`,
 		`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='touch ` + marker + `' git status`,

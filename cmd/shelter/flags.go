@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -32,6 +33,10 @@ type options struct {
 	root          string
 	tools         list
 	allowExternal list
+	confine       string
+	network       bool
+	allowRead     list
+	allowWrite    list
 	builtins      bool
 	workspace     string
 	agent         string
@@ -107,6 +112,14 @@ var flagSpecs = []flagSpec{
 		value: func(o *options) flag.Value { return &o.tools }},
 	{name: "allow-external", arg: "NAME", meaning: "with the sandbox profile, let NAME run from PATH; repeatable", verbs: allRunning,
 		value: func(o *options) flag.Value { return &o.allowExternal }},
+	{name: "confine", arg: "MODE", meaning: "hold every program the session starts to its root with the operating system (Landlock, no network, docs/sandbox.md): on, off, or best-effort (run what the host cannot fully confine, and say so in every result)", def: "on for sandbox, else off", verbs: allRunning,
+		value: func(o *options) flag.Value { return &stringFlag{&o.confine} }},
+	{name: "network", meaning: "let confined programs use the host's network", def: "false", verbs: allRunning,
+		value: func(o *options) flag.Value { return &boolFlag{o, "--network", &o.network} }},
+	{name: "allow-read", arg: "PATH", meaning: "let confined programs read and execute beneath PATH too; repeatable", verbs: allRunning,
+		value: func(o *options) flag.Value { return &o.allowRead }},
+	{name: "allow-write", arg: "PATH", meaning: "let confined programs write beneath PATH too (a shared cache); repeatable", verbs: allRunning,
+		value: func(o *options) flag.Value { return &o.allowWrite }},
 	{name: "builtins", meaning: "run cat, grep, sed, sort, jq and the other coreutils in process (docs/sandbox.md); the sandbox profile always does", def: "false", verbs: allRunning,
 		value: func(o *options) flag.Value { return &boolFlag{o, "--builtins", &o.builtins} }},
 	{name: "workspace", arg: "W", meaning: "the workspace of --agent (docs/workspace.md)", verbs: allRunning,
@@ -375,6 +388,19 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 		}
 		cfg.AllowExternal = o.allowExternal
 	}
+	if o.confine != "" {
+		mode, ok := kernel.ParseConfineMode(o.confine)
+		if !ok {
+			return cfg, fmt.Errorf("shelter: --confine: unknown mode '%s'; allowed: best-effort, off, on", o.confine)
+		}
+		cfg.Confine = mode
+	}
+	cfg.Network = o.network
+	cfg.ReadPaths = absPaths(o.allowRead)
+	cfg.WritePaths = absPaths(o.allowWrite)
+	// A program run as root reads no /proc entry of the CLI's, its
+	// environment among them.
+	cfg.NoPtrace = true
 	cfg.Root = o.root
 	if cfg.Root == "" {
 		cfg.Root = o.cwd
@@ -389,6 +415,19 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 	// process group is reparented to it and ended with the call.
 	cfg.Subreaper = subreaper
 	return cfg, nil
+}
+
+// absPaths makes each path absolute, as the operator meant it from the
+// directory shelter was started in.
+func absPaths(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // subreaper is whether the CLI makes its process a child subreaper: it is

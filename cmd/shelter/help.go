@@ -11,7 +11,7 @@ import (
 
 // verbs are the words `shelter VERB` dispatches on, sorted; a script file
 // of one of these names runs as ./NAME.
-var verbs = []string{"check", "help", "repl", "serve", "tools", "version", "workspace"}
+var verbs = []string{"check", "doctor", "help", "repl", "serve", "tools", "version", "workspace"}
 
 // synopses are each verb's usage lines, before its flags; the map is
 // built on first use, not at start.
@@ -32,6 +32,7 @@ and nothing runs. A script file named like a verb runs as ./NAME.
 
 verbs:
   check      validate a script and run nothing
+  doctor     list which protections this host lets shelter enforce
   repl       the interactive prompt, as shelter at a terminal
   serve      an MCP server on stdio or streamable HTTP
   tools      list every command a session knows, with its schema
@@ -57,14 +58,24 @@ and "output_schema" and "annotations" for the tools that declare them.
 		"help": `usage:
   shelter help [VERB]
 
-Print the usage of shelter, or of VERB (check, help, repl, serve, tools,
-version, workspace), on stdout. shelter -h, shelter --help and shelter VERB --help
+Print the usage of shelter, or of VERB (check, doctor, help, repl, serve,
+tools, version, workspace), on stdout. shelter -h, shelter --help and shelter VERB --help
 print the same.
 `,
 		"version": `usage:
   shelter version
 
 Print shelter's version, the platform and the Go version it was built with.
+`,
+		"doctor": `usage:
+  shelter doctor
+
+List which protections of --confine this host enforces, one line each:
+files, the network, signals and abstract sockets, privileges (the
+operating system's side of docs/sandbox.md). Exits 0 when every one
+holds, 1 when --confine on would refuse to start programs here (then
+--confine best-effort runs them, and says what is missing in every
+result).
 `,
 		"workspace": workspaceUsage,
 		"repl":      replUsage,

@@ -35,9 +35,11 @@ import (
 	"golang.org/x/term"
 
 	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/spawn"
 )
 
 func main() {
+	spawn.Init() // a confined program starts as this binary, confining itself
 	exitAfterRun = true
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -71,6 +73,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "shelter %s %s/%s %s\n", version(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 			return 0
+		case "doctor":
+			return runDoctor(args[1:], stdout, stderr)
 		case "workspace":
 			return runWorkspace(args[1:], stdout, stderr)
 		case "repl":

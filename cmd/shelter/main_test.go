@@ -17,9 +17,11 @@ import (
 
 	"github.com/shelter-sh/shelter/internal/proctest"
 	"github.com/shelter-sh/shelter/internal/testpar"
+	"github.com/shelter-sh/shelter/spawn"
 )
 
 func TestMain(m *testing.M) {
+	spawn.Init() // confined children start through this binary
 	if strings.HasSuffix(filepath.Base(os.Args[0]), ".test") {
 		// The test binary itself, not one of the commands below that
 		// testscript runs it as. Its in-process runs must not reap the
