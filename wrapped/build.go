@@ -286,7 +286,10 @@ func (c *CommandSpec) compileVerb(cmd *Command, vs *VerbSpec, root bool) (*Verb,
 		if !as.required {
 			optional = as.name
 		}
-		a := &Positional{name: as.name, many: as.many, required: as.required, about: as.about}
+		a := &Positional{name: as.name, many: as.many, required: as.required, hold: as.hold, about: as.about}
+		if as.hold != holdByProfile && as.pathUnder == "" {
+			return nil, as.holdPos.errorf("%s: argument '%s': hold without path_under; only a path_under argument is held", v.scope, as.name)
+		}
 		if as.pathUnder != "" {
 			dir := as.pathUnder
 			if !filepath.IsAbs(dir) {

@@ -221,6 +221,7 @@ type Positional struct {
 	many     bool
 	required bool
 	under    string // absolute path_under directory, or ""
+	hold     holdPolicy
 	about    string
 }
 
@@ -235,6 +236,13 @@ func (a *Positional) Required() bool { return a.required }
 
 // PathUnder is the directory the argument must lie in, or "".
 func (a *Positional) PathUnder() string { return a.under }
+
+// Hold reports whether a path_under argument reaches the program held
+// as a descriptor (see [ArgSpec.Hold]), and whether the declaration said
+// so; when it did not, the profile decides.
+func (a *Positional) Hold() (hold, declared bool) {
+	return a.hold == holdAlways, a.hold != holdByProfile
+}
 
 // About is the argument's description.
 func (a *Positional) About() string { return a.about }

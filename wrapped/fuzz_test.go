@@ -22,6 +22,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("commands:\n  a:\n    <<: {executable: /bin/echo}\n"))
 	f.Add([]byte("tools: {}\n"))
 	f.Add([]byte("commands:\n  a:\n    executable: /bin/echo\n    verbs: {v: {positionals: [{name: p, path_under: /}]}}\n"))
+	f.Add([]byte("commands:\n  a:\n    executable: /bin/echo\n    root: {positionals: [{name: p, path_under: /, hold: true}, {hold: [x], name: q}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cmds, err := wrapped.LoadBytes("fuzz.yaml", data, wrapped.LoadOptions{Path: "/bin:/usr/bin"})
 		if err != nil {

@@ -226,11 +226,23 @@ type ArgSpec struct {
 	many      bool
 	required  bool
 	pathUnder string
+	hold      holdPolicy
 	about     string
 
 	pos      pos
 	underPos pos
+	holdPos  pos
 }
+
+// holdPolicy says how a path_under argument reaches the program: as a
+// descriptor held beneath its directory, or as the checked path.
+type holdPolicy uint8
+
+const (
+	holdByProfile holdPolicy = iota // held in the sandbox profile only
+	holdAlways
+	holdNever
+)
 
 // Arg declares a positional argument that takes one word.
 func Arg(name string) *ArgSpec { return &ArgSpec{name: name} }
@@ -247,6 +259,22 @@ func (a *ArgSpec) Required() *ArgSpec { a.required = true; return a }
 // the declaration's directory (the YAML file's, or the working directory
 // of the process for a Go declaration).
 func (a *ArgSpec) Under(dir string) *ArgSpec { a.pathUnder = dir; return a }
+
+// Hold says how a path_under argument reaches the program. true hands it
+// a descriptor of the checked path opened beneath the directory (on Linux,
+// /proc/self/fd/N), so that what the program opens is what was checked
+// even if the tree changes meanwhile; false hands it the checked path
+// itself, which it can print, match and derive names from, but which it
+// looks up again on its own. Without Hold the session's profile decides:
+// held in the sandbox profile, where path_under is the boundary, the path
+// in the others. Build refuses Hold on an argument without [ArgSpec.Under].
+func (a *ArgSpec) Hold(on bool) *ArgSpec {
+	a.hold = holdNever
+	if on {
+		a.hold = holdAlways
+	}
+	return a
+}
 
 // About sets the argument's description.
 func (a *ArgSpec) About(text string) *ArgSpec { a.about = text; return a }

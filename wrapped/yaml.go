@@ -272,6 +272,7 @@ func (d *decoder) positionals(scope string, n *yaml.Node, vs *VerbSpec) error {
 func (d *decoder) positional(scope string, n *yaml.Node) (*ArgSpec, error) {
 	a := &ArgSpec{pos: d.pos(n)}
 	named := false
+	var hold *yaml.Node // read once the name is known, for the refusal
 	err := d.mapping(n, scope+" positional", func(k string, kn, v *yaml.Node) error {
 		var err error
 		switch k {
@@ -285,15 +286,35 @@ func (d *decoder) positional(scope string, n *yaml.Node) (*ArgSpec, error) {
 		case "path_under":
 			a.pathUnder, err = d.str(v, "path_under")
 			a.underPos = d.pos(v)
+		case "hold":
+			hold = v
 		case "about":
 			a.about, err = d.str(v, "about")
 		default:
-			err = d.unknownKey(kn, scope+" positional", "about, many, name, path_under, required")
+			err = d.unknownKey(kn, scope+" positional", "about, hold, many, name, path_under, required")
 		}
 		return err
 	})
 	if err == nil && !named {
 		err = d.errf(n, "%s: a positional needs a name", scope)
 	}
+	if err == nil && !isNull(hold) {
+		err = d.hold(scope, a, hold)
+	}
 	return a, err
+}
+
+// hold decodes a positional's hold: true or false; null leaves the choice
+// to the profile.
+func (d *decoder) hold(scope string, a *ArgSpec, n *yaml.Node) error {
+	var on bool
+	if n.Kind != yaml.ScalarNode {
+		return d.errf(n, "%s: argument '%s': hold must be true or false; got a %s", scope, a.name, kindName(n))
+	}
+	if n.Tag != "!!bool" || n.Decode(&on) != nil {
+		return d.errf(n, "%s: argument '%s': hold must be true or false; got '%s'", scope, a.name, show(n.Value))
+	}
+	a.Hold(on)
+	a.holdPos = d.pos(n)
+	return nil
 }

@@ -34,7 +34,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown flag key", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log:\n        flags:\n          n: {typ: int}\n",
 			"7:15: unknown key 'typ' in git log flag 'n'; allowed: about, alias, choices, repeatable, required, style, type"},
 		{"unknown positional key", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {name: a, optional: true}\n",
-			"6:21: unknown key 'optional' in git positional; allowed: about, many, name, path_under, required"},
+			"6:21: unknown key 'optional' in git positional; allowed: about, hold, many, name, path_under, required"},
 		{"no verbs and no root", "commands:\n  git:\n    executable: @HELPER@\n",
 			"2:3: git: no verbs and no root; declare at least one"},
 		{"verb declared twice", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log: {}\n      log: {}\n",
@@ -77,6 +77,14 @@ func TestLoadErrors(t *testing.T) {
 			"2:3: git: no executable given"},
 		{"path_under missing", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {name: a, path_under: nowhere}\n",
 			"6:33: git: argument 'a': path_under directory '" + filepath.Join(dir, "nowhere") + "' does not exist"},
+		{"hold not a boolean", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {name: a, path_under: /, hold: yes}\n",
+			"6:42: git: argument 'a': hold must be true or false; got 'yes'"},
+		{"hold not a boolean, name after it", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      run:\n        positionals:\n          - {hold: 'true', path_under: /, name: a}\n",
+			"7:20: git run: argument 'a': hold must be true or false; got 'true'"},
+		{"hold a list", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {name: a, path_under: /, hold: [true]}\n",
+			"6:42: git: argument 'a': hold must be true or false; got a list"},
+		{"hold without path_under", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {name: a, hold: false}\n",
+			"6:27: git: argument 'a': hold without path_under; only a path_under argument is held"},
 		{"required on a switch", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      flags:\n        v: {required: true}\n",
 			"6:9: git: flag 'v': a switch cannot be required"},
 		{"names alike without dashes", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      flags:\n        x: {type: string}\n        --x: {}\n",
@@ -196,7 +204,7 @@ commands:
     root:
       omit_name: true
       flags: {version: {}}
-      positionals: [{name: word, required: true}]
+      positionals: [{name: word, required: true}, {name: file, path_under: /, hold: false}]
 `, "@HELPER@", helper))["git"]
 	fromGo, err := wrapped.New("git", helper).
 		About("Version control.").
@@ -213,7 +221,7 @@ commands:
 			Stdin(wrapped.StdinPipe).
 			JSON().
 			Example("last five", "git log -n 5 --oneline")).
-		Root(wrapped.NewVerb("").OmitName().Flag(wrapped.Switch("version")).Arg(wrapped.Arg("word").Required())).
+		Root(wrapped.NewVerb("").OmitName().Flag(wrapped.Switch("version")).Arg(wrapped.Arg("word").Required(), wrapped.Arg("file").Under("/").Hold(false))).
 		Build(wrapped.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

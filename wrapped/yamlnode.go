@@ -147,6 +147,18 @@ func (d *decoder) strs(n *yaml.Node, what string, one bool) ([]string, error) {
 	return out, nil
 }
 
+// kindName names what a node holds, for refusals of a value that is not
+// a scalar.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	}
+	return "value"
+}
+
 func orNode(n, fallback *yaml.Node) *yaml.Node {
 	if n == nil {
 		return fallback
