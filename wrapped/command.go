@@ -244,5 +244,17 @@ func (a *Positional) Hold() (hold, declared bool) {
 	return a.hold == holdAlways, a.hold != holdByProfile
 }
 
+// held reports whether the argument is handed over as a descriptor in a
+// session that is confined (the sandbox profile) or not.
+func (a *Positional) held(confined bool) bool {
+	switch a.hold {
+	case holdAlways:
+		return true
+	case holdNever:
+		return false
+	}
+	return confined
+}
+
 // About is the argument's description.
 func (a *Positional) About() string { return a.about }

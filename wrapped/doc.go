@@ -22,8 +22,21 @@
 //
 // [Command.Run] starts the pinned executable with the environment of a
 // declared program (kernel.Call.ProgramEnv with the declaration's
-// pass_env, then its env pins) and, on Linux, with each path_under
-// argument opened beneath its directory and handed to the child as an
-// inherited descriptor, /proc/self/fd/N, so that what the child opens is
-// what was checked.
+// pass_env, then its env pins). A path_under argument reaches the child
+// in one of two ways, a trade-off between a race and a readable path:
+//
+//   - as the checked path, resolved and absolute: what the child prints,
+//     names in tracebacks and matches against a worktree is the real path,
+//     but the child looks it up again, so a directory swapped for a
+//     symlink between the check and that lookup is followed;
+//   - held: on Linux the checked path is opened beneath its directory
+//     (openat2, RESOLVE_BENEATH) right before the child starts and handed
+//     to it as an inherited descriptor, /proc/self/fd/N, so that what the
+//     child opens is what was checked, whatever happens to the tree; but
+//     /proc/self/fd/N is the name the child sees.
+//
+// By default a path is held in the sandbox profile, where path_under is
+// the boundary, and handed as the path in the host and agent profiles;
+// a declaration chooses per argument with hold: true or false
+// ([ArgSpec.Hold]). [Plan].Argv always shows the checked path.
 package wrapped

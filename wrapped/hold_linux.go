@@ -3,6 +3,7 @@ package wrapped
 import (
 	"errors"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,21 +24,26 @@ func (h *heldPaths) close() {
 	}
 }
 
-// holdUnder opens each checked path of plan beneath its root with
-// openat2(2) (RESOLVE_BENEATH, RESOLVE_NO_MAGICLINKS), so that a
-// directory swapped for a symlink after the check is refused rather than
-// followed, and renders the argv with /proc/self/fd/N in place of each
-// such word: descriptor N is inherited by the child and names what was
-// opened, whatever later happens to the path. A path that does not exist
-// yet is handed as /proc/self/fd/N/REST, N its deepest existing ancestor.
-// On a kernel without openat2 the argv keeps the checked paths.
-func holdUnder(plan *Plan) (*heldPaths, error) {
+// holdUnder opens each checked path of plan that is to be held (see
+// [Positional.held]; confined is whether the session is the sandbox's)
+// beneath its root with openat2(2) (RESOLVE_BENEATH,
+// RESOLVE_NO_MAGICLINKS), so that a directory swapped for a symlink after
+// the check is refused rather than followed, and renders the argv with
+// /proc/self/fd/N in place of each such word: descriptor N is inherited by
+// the child and names what was opened, whatever later happens to the
+// path. A path that does not exist yet is handed as /proc/self/fd/N/REST,
+// N its deepest existing ancestor. The other words, and every word on a
+// kernel without openat2, stay the checked paths.
+func holdUnder(plan *Plan, confined bool) (*heldPaths, error) {
 	h := &heldPaths{argv: plan.Argv}
-	if len(plan.under) == 0 || !haveOpenat2() {
+	if !slices.ContainsFunc(plan.under, func(cp checkedPath) bool { return cp.arg.held(confined) }) || !haveOpenat2() {
 		return h, nil
 	}
-	h.argv = append([]string(nil), plan.Argv...)
+	h.argv = slices.Clone(plan.Argv)
 	for _, cp := range plan.under {
+		if !cp.arg.held(confined) {
+			continue
+		}
 		f, rest, err := openBeneath(cp.root, strings.TrimPrefix(plan.Argv[cp.argv], cp.root))
 		if err != nil {
 			h.close()

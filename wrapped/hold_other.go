@@ -12,9 +12,9 @@ type heldPaths struct {
 
 func (h *heldPaths) close() {}
 
-// holdUnder hands the program the checked paths: without openat2(2)
-// nothing keeps a directory from being swapped for a symlink between the
-// check and the program's own open (docs/wrapped_command.md).
-func holdUnder(plan *Plan) (*heldPaths, error) {
+// holdUnder hands the program the checked paths, held or not: without
+// openat2(2) nothing keeps a directory from being swapped for a symlink
+// between the check and the program's own open (docs/wrapped_command.md).
+func holdUnder(plan *Plan, confined bool) (*heldPaths, error) {
 	return &heldPaths{argv: plan.Argv}, nil
 }

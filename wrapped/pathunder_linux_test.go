@@ -17,14 +17,23 @@ import (
 // TestPathUnderRace swaps a directory under the root for a symlink to
 // outside, and back, in a tight loop (renameat2 RENAME_EXCHANGE, so the
 // name always exists) while 300 path_under calls read a file through it:
-// every call reads the file inside or is refused, none reads outside.
+// every call whose path is held (the sandbox profile's default, or
+// hold: true in another profile) reads the file inside or is refused, none
+// reads outside. (A path that is not held is the race this closes: the
+// same loop with hold: false reads outside.)
 func TestPathUnderRace(t *testing.T) {
 	if _, err := os.Stat("/bin/cat"); err != nil {
 		t.Skip("no /bin/cat")
 	}
 	const marker = "OUTSIDE-MARKER-7f3a"
-	for _, link := range []string{"absolute", "relative"} {
-		t.Run(link, func(t *testing.T) {
+	for _, tc := range []struct {
+		link, hold string
+	}{
+		{"absolute", "sandbox"}, {"relative", "sandbox"},
+		{"absolute", "hold true"}, {"relative", "hold true"},
+	} {
+		link := tc.link
+		t.Run(link+"/"+tc.hold, func(t *testing.T) {
 			base, err := filepath.EvalSymlinks(t.TempDir())
 			if err != nil {
 				t.Fatal(err)
@@ -44,13 +53,20 @@ func TestPathUnderRace(t *testing.T) {
 			if err := os.Symlink(target, filepath.Join(root, "swap")); err != nil {
 				t.Fatal(err)
 			}
+			file := wrapped.Arg("file").Required().Under(root)
+			cfg, _ := kernel.Preset(kernel.ProfileSandbox)
+			cfg.Root = root
+			if tc.hold == "hold true" {
+				file.Hold(true)
+				cfg, _ = kernel.Preset(kernel.ProfileAgent)
+			}
 			rcat, err := wrapped.New("rcat", "/bin/cat").
-				Root(wrapped.NewVerb("").Arg(wrapped.Arg("file").Required().Under(root))).
+				Root(wrapped.NewVerb("").Arg(file)).
 				Build(wrapped.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := newSession(t, kernel.Config{}, root, map[string]*wrapped.Command{"rcat": rcat})
+			s := newSession(t, cfg, root, map[string]*wrapped.Command{"rcat": rcat})
 
 			var swaps atomic.Int64
 			stop := make(chan struct{})
@@ -105,14 +121,26 @@ func TestPathUnderRace(t *testing.T) {
 	}
 }
 
-// A path that passed the check but cannot be opened beneath the root is
-// refused with the word as written, and nothing runs.
+// A held path that passed the check but cannot be opened beneath the root
+// is refused with the word as written, and nothing runs. A path that is
+// not held reaches the program, which finds out on its own.
 func TestPathUnderOpenRefusal(t *testing.T) {
 	base := pathTree(t)
 	app := filepath.Join(base, "app")
-	s := newSession(t, kernel.Config{}, app, map[string]*wrapped.Command{"py": underCommand(t, app)})
-	res := run(t, s, "py x.py/sub")
-	if want := "py: 'script': cannot open 'x.py/sub': not a directory\n"; res.ExitCode != 2 || res.Stdout != "" || res.Stderr != want {
-		t.Errorf("exit %d stdout %q stderr %q, want %q", res.ExitCode, res.Stdout, res.Stderr, want)
+	held, err := wrapped.New("held", helper).
+		Env(helperEnv, "argv").
+		Root(wrapped.NewVerb("").Arg(wrapped.Arg("script").Under(app).Hold(true))).
+		Build(wrapped.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSession(t, kernel.Config{}, app, map[string]*wrapped.Command{"py": underCommand(t, app), "held": held})
+	res := run(t, s, "held x.py/sub")
+	if want := "held: 'script': cannot open 'x.py/sub': not a directory\n"; res.ExitCode != 2 || res.Stdout != "" || res.Stderr != want {
+		t.Errorf("held: exit %d stdout %q stderr %q, want %q", res.ExitCode, res.Stdout, res.Stderr, want)
+	}
+	res = run(t, s, "py x.py/sub")
+	if want := "[\"" + app + "/x.py/sub\"]\n"; res.ExitCode != 0 || res.Stdout != want {
+		t.Errorf("py: exit %d stdout %q stderr %q, want %q", res.ExitCode, res.Stdout, res.Stderr, want)
 	}
 }

@@ -1,6 +1,7 @@
 package wrapped_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -106,50 +107,61 @@ func TestPathUnder(t *testing.T) {
 	}
 }
 
-// The child opens what shelter checked: on Linux a descriptor of it,
-// opened beneath the root (/proc/self/fd/N), else the resolved path.
+// The child opens what shelter checked: the resolved path, or, held (on
+// Linux), a descriptor of it opened beneath the root (/proc/self/fd/N).
 func TestPathUnderChildGetsResolvedPath(t *testing.T) {
 	base := pathTree(t)
 	app := filepath.Join(base, "app")
-	c := underCommand(t, base+"/rootlink")
-	paths, err := wrapped.New("paths", helper).
-		Env(helperEnv, "paths").
-		Root(wrapped.NewVerb("").Arg(wrapped.Many("file").Under(base + "/rootlink"))).
-		Build(wrapped.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newSession(t, kernel.Config{}, app, map[string]*wrapped.Command{"py": c, "paths": paths})
-	res := run(t, s, "cd real && py ../alias/x.py")
-	if res.ExitCode != 0 {
-		t.Fatalf("exit %d stderr %q", res.ExitCode, res.Stderr)
-	}
-	want := app + "/real/x.py"
-	if runtime.GOOS == "linux" {
-		want = "/proc/self/fd/3"
-	}
-	if got := argvOf(t, res.Stdout); len(got) != 1 || got[0] != want {
-		t.Errorf("argv %q, want [%s]", got, want)
-	}
-	// Each word names what was checked: a file, a file through a link
-	// inside, the root itself, a file that does not exist yet (its
-	// directory held), one under a directory that does not exist yet.
-	res = run(t, s, "cd "+app+" && paths x.py alias/x.py . new.py real/new/deeper.py")
-	if res.ExitCode != 0 {
-		t.Fatalf("paths: exit %d stderr %q", res.ExitCode, res.Stderr)
-	}
-	wantReal := []string{app + "/x.py", app + "/real/x.py", app, app + "/new.py", "error"}
-	got := argvOf(t, res.Stdout)
-	if len(got) != len(wantReal) {
-		t.Fatalf("paths %q, want %q", got, wantReal)
-	}
-	for i := range got {
-		if got[i] != wantReal[i] && !(wantReal[i] == "error" && strings.HasPrefix(got[i], "error: ")) {
-			t.Errorf("path %d: %q, want %q", i, got[i], wantReal[i])
-		}
-	}
-	res = run(t, s, "py ../../outside/secret")
-	if res.ExitCode != 2 || res.Stdout != "" || res.Stderr != "py: 'script' must be under "+base+"/rootlink; got '../../outside/secret'\n" {
-		t.Errorf("outside: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	for _, hold := range []bool{false, true} {
+		t.Run(fmt.Sprintf("hold %v", hold), func(t *testing.T) {
+			py, err := wrapped.New("py", helper).
+				Env(helperEnv, "argv").
+				Root(wrapped.NewVerb("").Arg(wrapped.Arg("script").Under(base + "/rootlink").Hold(hold))).
+				Build(wrapped.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			paths, err := wrapped.New("paths", helper).
+				Env(helperEnv, "paths").
+				Root(wrapped.NewVerb("").Arg(wrapped.Many("file").Under(base + "/rootlink").Hold(hold))).
+				Build(wrapped.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newSession(t, kernel.Config{}, app, map[string]*wrapped.Command{"py": py, "paths": paths})
+			res := run(t, s, "cd real && py ../alias/x.py")
+			if res.ExitCode != 0 {
+				t.Fatalf("exit %d stderr %q", res.ExitCode, res.Stderr)
+			}
+			want := app + "/real/x.py"
+			if hold && runtime.GOOS == "linux" {
+				want = "/proc/self/fd/3"
+			}
+			if got := argvOf(t, res.Stdout); len(got) != 1 || got[0] != want {
+				t.Errorf("argv %q, want [%s]", got, want)
+			}
+			// Each word names what was checked: a file, a file through a
+			// link inside, the root itself, a file that does not exist yet
+			// (held: its directory), one under a directory that does not
+			// exist yet.
+			res = run(t, s, "cd "+app+" && paths x.py alias/x.py . new.py real/new/deeper.py")
+			if res.ExitCode != 0 {
+				t.Fatalf("paths: exit %d stderr %q", res.ExitCode, res.Stderr)
+			}
+			wantReal := []string{app + "/x.py", app + "/real/x.py", app, app + "/new.py", "error"}
+			got := argvOf(t, res.Stdout)
+			if len(got) != len(wantReal) {
+				t.Fatalf("paths %q, want %q", got, wantReal)
+			}
+			for i := range got {
+				if got[i] != wantReal[i] && !(wantReal[i] == "error" && strings.HasPrefix(got[i], "error: ")) {
+					t.Errorf("path %d: %q, want %q", i, got[i], wantReal[i])
+				}
+			}
+			res = run(t, s, "py ../../outside/secret")
+			if res.ExitCode != 2 || res.Stdout != "" || res.Stderr != "py: 'script' must be under "+base+"/rootlink; got '../../outside/secret'\n" {
+				t.Errorf("outside: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+			}
+		})
 	}
 }

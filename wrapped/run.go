@@ -22,9 +22,12 @@ type Plan struct {
 	Path string
 	// Argv is the child's argv: the executable, the leads, the verb's name
 	// and the call's words in their declared spellings, each path_under
-	// word resolved to the absolute path that was checked. On Linux, Run
-	// hands the child /proc/self/fd/N instead, a descriptor of that path
-	// opened beneath its directory (docs/wrapped_command.md).
+	// word resolved to the absolute path that was checked. Run hands the
+	// child exactly this, except for a path_under word that is held (in
+	// the sandbox profile unless the declaration says hold: false, and
+	// wherever it says hold: true): on Linux the child gets
+	// /proc/self/fd/N for it, a descriptor of that path opened beneath its
+	// directory (docs/wrapped_command.md).
 	Argv []string
 	// Help is set when the call asked for help (--help or -h); nothing is
 	// to run, and Path and Argv are empty.
@@ -78,7 +81,9 @@ const maxJSON = 16 << 20
 // executable through call.Spawn with the environment of a declared
 // program (kernel.Call.ProgramEnv with the declaration's pass_env) plus
 // the pins. PATH is never consulted. Refusals print one line and exit 2
-// without spawning anything.
+// without spawning anything. Whether the session is the sandbox's (its
+// opener is confined, kernel.Opener.Confined) decides which path_under
+// words are held, for those whose declaration does not say.
 func (c *Command) Run(ctx context.Context, call *kernel.Call) error {
 	var args []string
 	if len(call.Args) > 0 {
@@ -96,9 +101,12 @@ func (c *Command) Run(ctx context.Context, call *kernel.Call) error {
 	if v.stdin != StdinPipe && call.StdinPiped {
 		return &kernel.Refusal{Line: (&StdinError{Scope: v.scope}).Error()}
 	}
-	// The checked paths are opened beneath their roots now and held until
-	// the child is gone: what the child opens is what was checked.
-	held, err := holdUnder(plan)
+	// The checked paths to hold (by default in the sandbox profile, where
+	// path_under is the boundary) are opened beneath their roots now and
+	// held until the child is gone: what the child opens is what was
+	// checked. The others reach the child as the checked paths.
+	_, confined := call.Opener().Confined()
+	held, err := holdUnder(plan, confined)
 	if err != nil {
 		return &kernel.Refusal{Line: err.Error()}
 	}

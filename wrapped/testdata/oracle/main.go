@@ -2,7 +2,8 @@
 // comes from WRAPPED_TEST_HELPER, which the fixtures pin: "argv" prints
 // its arguments as a JSON array, "paths" the real path of each (through
 // its symlinks, /proc/self/fd/N included; a missing last component kept
-// as written), "cat" copies stdin, "print" writes its last argument as is,
+// as written), "read" each argument followed by the file it names, read
+// (or "error: …"), "cat" copies stdin, "print" writes its last argument as is,
 // "flood" writes 17 MiB of x, "fail" exits 3.
 package main
 
@@ -35,6 +36,17 @@ func main() {
 			real = append(real, p)
 		}
 		data, _ := json.Marshal(real)
+		fmt.Printf("%s\n", data)
+	case "read":
+		out := make([]string, 0, 2*(len(os.Args)-1))
+		for _, a := range os.Args[1:] {
+			data, err := os.ReadFile(a)
+			if err != nil {
+				data = []byte("error: " + err.Error())
+			}
+			out = append(out, a, string(data))
+		}
+		data, _ := json.Marshal(out)
 		fmt.Printf("%s\n", data)
 	case "cat":
 		io.Copy(os.Stdout, os.Stdin)
