@@ -112,13 +112,14 @@ type Cmd struct {
 	// fails the same way, or runs the child unconfined with BestEffort.
 	Confine *Confinement
 
-	// NoPtrace starts the child without CAP_SYS_PTRACE in its capability
-	// bounding set, so that even as root it cannot gain the capability,
-	// which reads non-dumpable processes' /proc entries (shelter's
-	// environment among them): on Linux the child is started from a
-	// thread of shelter's that dropped it, and shelter keeps its own.
-	// It changes nothing for a process that is not root, and nothing on
-	// other systems. A confined child loses it in any case.
+	// NoPtrace starts the child without the capabilities that read a
+	// non-dumpable process's /proc entries (shelter's environment among
+	// them) in its bounding set: CAP_SYS_PTRACE, and CAP_PERFMON and
+	// CAP_SYS_ADMIN, which read them too. Even as root the child cannot
+	// gain them. On Linux the child is started from a thread of shelter's
+	// that dropped them; shelter keeps its own. It changes nothing for a
+	// process that is not root, and nothing on other systems. A confined
+	// child loses them in any case.
 	NoPtrace bool
 
 	// TTY, when set, runs the child on a new pseudo-terminal of that size,

@@ -25,8 +25,8 @@ import (
 // template thread, never from a locked one, so they keep shelter's.
 //
 // The capability bounding set is the thread's too: a thread that dropped
-// CAP_SYS_PTRACE from it (see [Cmd.NoPtrace]) starts children that can
-// never hold that capability, while shelter keeps its own.
+// peekCapabilities from it (see [Cmd.NoPtrace]) starts children that can
+// never hold them, while shelter keeps its own.
 var starters = struct {
 	mu    sync.Mutex
 	byKey map[threadKey]chan<- func()
@@ -103,11 +103,13 @@ func serveStarts(k threadKey, starts <-chan func(), ready chan<- error) {
 		unix.Umask(int(k.mask))
 	}
 	if k.noPtrace {
-		if err := unix.Prctl(unix.PR_CAPBSET_DROP, unix.CAP_SYS_PTRACE, 0, 0, 0); err != nil {
-			// The thread is left as it is; it is never unlocked, so it
-			// dies with this goroutine and no other code runs on it.
-			ready <- os.NewSyscallError("dropping CAP_SYS_PTRACE for children", err)
-			return
+		for _, c := range peekCapabilities {
+			if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+				// The thread is left as it is; it is never unlocked, so
+				// it dies with this goroutine and no other code runs on it.
+				ready <- os.NewSyscallError("dropping CAP_SYS_PTRACE for children", err)
+				return
+			}
 		}
 	}
 	ready <- nil
@@ -115,6 +117,11 @@ func serveStarts(k threadKey, starts <-chan func(), ready chan<- error) {
 		start()
 	}
 }
+
+// peekCapabilities each let a process read a non-dumpable process's
+// /proc entries (environ, mem, fd/): CAP_SYS_PTRACE, CAP_PERFMON (for
+// reading, since Linux 5.8) and CAP_SYS_ADMIN, which implies CAP_PERFMON.
+var peekCapabilities = []int{unix.CAP_SYS_PTRACE, unix.CAP_PERFMON, unix.CAP_SYS_ADMIN}
 
 // holdsSetpcap reports whether shelter may drop capabilities from a
 // thread's bounding set. Without it shelter is not root, and its children
