@@ -30,6 +30,8 @@ var cliCases = []cliCase{
 	{name: "c-all-params", args: []string{"-c", `printf '[%s]\n' "$0" "$@"`, "name", "x y", "", "z"}},
 	{name: "c-no-params", args: []string{"-c", `echo "$# [$*]"`}},
 	{name: "c-dash-word-is-a-param", args: []string{"-c", `echo "$@"`, "x", "-y"}},
+	{name: "c-flag-words-are-params", args: []string{"-c", `echo "0=$0 1=$1 2=$2"`, "a", "--tools", "--json"}},
+	{name: "c-flag-word-is-dollar0", args: []string{"-c", `echo "0=$0 #=$# 1=$1"`, "--", "--help"}},
 	{name: "c-exit-status", args: []string{"-c", "echo out; exit 5"}},
 	{name: "c-reads-stdin", args: []string{"-c", "tr a-z A-Z"}, stdin: "piped\n"},
 	{

@@ -84,7 +84,7 @@ const allRunning = "run check tools repl serve"
 
 // flagSpecs are the running flags in the order help lists them.
 var flagSpecs = []flagSpec{
-	{name: "c", arg: "SCRIPT", meaning: "run SCRIPT, bash source; the word after it is $0, the rest $1...", verbs: "run",
+	{name: "c", arg: "SCRIPT", meaning: "run SCRIPT, bash source; it ends the flags: the word after it is $0, the rest $1..., even words that look like flags", verbs: "run",
 		value: func(o *options) flag.Value { return scriptFlag{o} }},
 	{name: "c", arg: "SCRIPT", meaning: "check SCRIPT, bash source", verbs: "check",
 		value: func(o *options) flag.Value { return scriptFlag{o} }},
@@ -178,15 +178,31 @@ var errHelp = errors.New("help requested")
 
 // parseFlags parses args for verb into o and returns the rest. A bad flag
 // is one line naming what is allowed; -h or --help is errHelp.
+//
+// As in bash, -c SCRIPT ends the flags of a run: every word after SCRIPT
+// is $0 and the positional parameters, even one that looks like a flag
+// (`shelter -c 'echo $1' a --json` prints --json). The other verbs take
+// no words after -c SCRIPT, and flags may follow it there.
 func (o *options) parseFlags(verb string, args []string) ([]string, error) {
 	if rest, ok := o.scriptOnly(verb, args); ok {
 		return rest, nil
+	}
+	return o.parseFlagSet(verb, args)
+}
+
+// parseFlagSet is parseFlags without its shortcut.
+func (o *options) parseFlagSet(verb string, args []string) ([]string, error) {
+	var words []string
+	if verb == "run" {
+		if end := scriptEnd(args); end >= 0 {
+			args, words = args[:end], args[end:]
+		}
 	}
 	fs := o.flagSet(verb)
 	err := fs.Parse(args)
 	switch {
 	case err == nil:
-		return fs.Args(), nil
+		return append(fs.Args(), words...), nil
 	case o.bad != nil:
 		o.bad.Verb = verbName(verb)
 		return nil, o.bad
@@ -196,16 +212,51 @@ func (o *options) parseFlags(verb string, args []string) ([]string, error) {
 	return nil, flagError(verb, err)
 }
 
-// scriptOnly parses the commonest command line, `-c SCRIPT` with no other
-// flag before the arguments, as the flag set would, without building it:
-// declaring every flag of the verb is most of what parsing them costs a
-// start (docs/performance.md). It reports false for any other line.
+// scriptEnd is the index of the word after -c SCRIPT in a run's args,
+// when -c comes before the first word that is not a flag (and before
+// "--"); otherwise -1. It skips each flag's value as the flag set will
+// take it (`--env -c -c true` is --env with the value -c), and leaves
+// every refusal to the flag set.
+func scriptEnd(args []string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return -1
+		}
+		name, _, inline := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if name == "c" {
+			if inline {
+				return i + 1
+			}
+			return min(i+2, len(args))
+		}
+		if !inline && takesValue("run", name) {
+			i++
+		}
+	}
+	return -1
+}
+
+// takesValue reports whether verb's flag name is followed by a value.
+func takesValue(verb, name string) bool {
+	for _, f := range verbFlags(verb) {
+		if f.name == name {
+			return f.arg != ""
+		}
+	}
+	return false
+}
+
+// scriptOnly parses the commonest command line, `-c SCRIPT` first, as the
+// flag set would, without building it: declaring every flag of the verb
+// is most of what parsing them costs a start (docs/performance.md). It
+// reports false for any other line.
 func (o *options) scriptOnly(verb string, args []string) ([]string, bool) {
 	if verb != "run" && verb != "check" || len(args) < 2 || args[0] != "-c" {
 		return nil, false
 	}
 	rest := args[2:]
-	if len(rest) > 0 && len(rest[0]) > 1 && rest[0][0] == '-' {
+	if verb == "check" && len(rest) > 0 && len(rest[0]) > 1 && rest[0][0] == '-' {
 		return nil, false // another flag, or the "--" that ends them
 	}
 	if o.profile == "" {

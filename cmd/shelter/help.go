@@ -20,7 +20,9 @@ var synopses = sync.OnceValue(func() map[string]string {
 		"run": `usage:
   shelter [flags] -c SCRIPT [NAME [ARGS...]]
                                  run bash source; as in bash, NAME is $0
-                                 (default "shelter") and ARGS are $1...
+                                 (default "shelter") and ARGS are $1...;
+                                 words after SCRIPT are never shelter's
+                                 flags: give those before -c
   shelter [flags] FILE [ARGS...]  run a script file; $0 is FILE, ARGS $1...
   shelter [flags] < script.sh     read the script from stdin (not a terminal)
   shelter [flags]                 stdin is a terminal: the interactive prompt
