@@ -102,7 +102,7 @@ var flagSpecs = []flagSpec{
 		value: func(o *options) flag.Value { return &o.passEnv }},
 	{name: "timeout", arg: "DURATION", meaning: "end each call after DURATION (500ms, 2m) with status 124; 0 turns the profile's timeout off", def: "the profile's", verbs: allRunning,
 		value: func(o *options) flag.Value { return &durationFlag{o} }},
-	{name: "output-limit", arg: "SIZE", meaning: "bytes of each stream kept, K/M/G suffixes (32K), at most 64M; 0 = no limit but 64M", def: "the profile's", verbs: allRunning,
+	{name: "output-limit", arg: "SIZE", meaning: "the bytes of each stream a Result keeps, K/M/G suffixes (32K), at most 64M: of a longer stream it keeps the first and last halves, and the whole stream goes to a spill file. 0 is no limit of its own, only the 64M cap every stream has, so it keeps as much as 64M. Output streamed as it comes (without --json, at the prompt) is never cut", def: "the profile's: 0 in host, 32K in agent and sandbox", verbs: allRunning,
 		value: func(o *options) flag.Value { return &sizeFlag{o} }},
 	{name: "cwd", arg: "DIR", meaning: "starting working directory", def: "the current one", verbs: allRunning,
 		value: func(o *options) flag.Value { return &stringFlag{&o.cwd} }},
@@ -398,10 +398,10 @@ func parseSize(v string) (int, error) {
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || n < 0 || num != strings.TrimSpace(num) {
-		return 0, fmt.Errorf("'%s' is not a byte count; write one such as 32768, 32K or 1M (0 for none)", v)
+		return 0, fmt.Errorf("'%s' is not a byte count; write one such as 32768, 32K or 1M (0 for no limit of its own)", v)
 	}
 	if errors.Is(err, strconv.ErrRange) || n > math.MaxInt64/mult || n*mult > maxOutputLimit {
-		return 0, fmt.Errorf("'%s' is more than the 64M every stream is bounded by; allowed: 0 (no limit but 64M) to 64M", v)
+		return 0, fmt.Errorf("'%s' is more than 64M, the most any stream keeps; allowed: 0 to 64M (0: no limit of its own; the 64M cap still applies)", v)
 	}
 	return int(n * mult), nil
 }
