@@ -7,7 +7,10 @@
 // from github.com/reeflective/readline, history kept as plain lines in a
 // file ([History]), multi-line entries completed by the shell parser,
 // Ctrl-C, Ctrl-D and Ctrl-Z handling, and programs run in the
-// terminal's foreground (kernel.RunOptions.Terminal). [Prompt] renders
-// the prompt string and [Complete] the candidates Tab offers; both are
-// usable without a terminal.
+// terminal's foreground (kernel.RunOptions.Terminal). On a dumb
+// terminal (TERM=dumb) it reads plain lines instead of editing them; on
+// one that does not answer the editor's cursor position query, the
+// editor draws without asking. [Prompt] renders the prompt string and
+// [Complete] the candidates Tab offers; both are usable without a
+// terminal.
 package repl

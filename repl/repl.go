@@ -50,6 +50,15 @@ const noSuspend = "shelter: Ctrl-Z: job control is not supported; end a program 
 // (ignored): programs the entry starts still get them as they would.
 // The error is [ErrNoTerminal], or what reading the terminal failed
 // with.
+//
+// The line editor asks the terminal where the cursor is as it draws,
+// and waits for the answer without a deadline. Run asks once before the
+// first prompt and waits at most a second: on a terminal that has not
+// answered by then, the editor draws without asking. Keys read while
+// Run waits go to the editor. When TERM is dumb there is no editor:
+// the prompt is plain text, and lines are read as the terminal's line
+// discipline hands them over, never more than one at a time; no escape
+// sequence is printed.
 func Run(s *kernel.Session, opts Options) (int, error) {
 	if !term.IsTerminal(int(os.Stdin.Fd())) {
 		return 2, ErrNoTerminal
@@ -67,7 +76,21 @@ func Run(s *kernel.Session, opts Options) (int, error) {
 	if hist == nil {
 		hist, _ = OpenHistory("")
 	}
+	if plainTerminal() {
+		err := p.plainLoop(hist)
+		return p.end(), err
+	}
 	rl := p.editor(hist)
+	// The editor asks the terminal where the cursor is each time it
+	// draws, and waits for the answer without a deadline: on a terminal
+	// that does not answer it draws from the prompt's width instead.
+	answered, keys, _ := answersCursorQuery(os.Stdin, os.Stdout, cursorQueryTimeout)
+	if !answered {
+		rl.Config.Set("cursor-position-probe", false)
+	}
+	if len(keys) > 0 {
+		rl.Keys.Feed(false, []rune(string(keys))...)
+	}
 
 	var err error
 	for {
@@ -103,6 +126,7 @@ type prompt struct {
 	mu         sync.Mutex
 	cancel     context.CancelFunc // ends the running entry; nil between entries
 	shownWidth int                // the columns of the last prompt shown
+	plain      plainState         // on a dumb terminal
 }
 
 // editor sets up the line editor.
@@ -245,10 +269,13 @@ func (p *prompt) catchSignals() (stop func()) {
 				switch sig {
 				case syscall.SIGINT:
 					p.mu.Lock()
-					if p.cancel != nil {
-						p.cancel()
-					}
+					cancel := p.cancel
 					p.mu.Unlock()
+					if cancel != nil {
+						cancel()
+					} else {
+						p.interruptPlainPrompt()
+					}
 				case syscall.SIGTSTP:
 					fmt.Fprintf(os.Stderr, "\r\n%s\n", noSuspend)
 				}

@@ -45,6 +45,7 @@ type terminal struct {
 
 	cursor cursor // where the cursor is, for the answer to cursorQuery
 	editor bool   // shelter runs its prompt, not a script
+	mute   bool   // the terminal answers no cursorQuery
 }
 
 // termRows and termCols are the terminal's size.
@@ -117,9 +118,25 @@ func startTerminal(t *testing.T, dir string, env []string, args ...string) *term
 	return tm
 }
 
+// startMuteTerminal starts shelter as startTerminal does, on a terminal
+// that never answers the cursor position query (script(1) fed by a
+// pipe, a harness that only reads). Keys are typed at once: there are
+// no queries to wait for.
+func startMuteTerminal(t *testing.T, dir string, env []string, args ...string) *terminal {
+	t.Helper()
+	return startOn(t, dir, env, true, "shelter", args...)
+}
+
 // startProgram starts the program name (on PATH) with args on a new
 // pseudo-terminal, as startTerminal does; keys are typed at once.
 func startProgram(t *testing.T, dir string, env []string, name string, args ...string) *terminal {
+	t.Helper()
+	return startOn(t, dir, env, false, name, args...)
+}
+
+// startOn starts the program name with args on a new pseudo-terminal,
+// which answers cursor queries unless mute.
+func startOn(t *testing.T, dir string, env []string, mute bool, name string, args ...string) *terminal {
 	t.Helper()
 	bin, err := exec.LookPath(name)
 	if err != nil {
@@ -139,7 +156,7 @@ func startProgram(t *testing.T, dir string, env []string, name string, args ...s
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}
-	tm := &terminal{t: t, cmd: cmd, ptmx: ptmx, read: make(chan struct{}, 1), done: make(chan struct{})}
+	tm := &terminal{t: t, cmd: cmd, ptmx: ptmx, read: make(chan struct{}, 1), done: make(chan struct{}), mute: mute}
 	go tm.readLoop()
 	t.Cleanup(func() {
 		if tm.cmd.ProcessState == nil {
@@ -163,7 +180,7 @@ func (tm *terminal) readLoop() {
 		if n > 0 {
 			tm.mu.Lock()
 			tm.raw = append(tm.raw, buf[:n]...)
-			for {
+			for !tm.mute {
 				q := bytes.Index(tm.raw[followed:], []byte(cursorQuery))
 				if q < 0 {
 					break

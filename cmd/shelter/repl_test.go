@@ -430,3 +430,77 @@ func TestREPLPipelineStageOutlivesTheGroupsFirst(t *testing.T) {
 		t.Errorf("exit %d, want 0", code)
 	}
 }
+
+// TestREPLOnAMuteTerminalReadsItsLines: on a terminal that never
+// answers the line editor's cursor query, as script(1) fed by a pipe
+// (printf 'echo hi\nexit 5\n' | script -qc shelter /dev/null), the
+// prompt asks once, gives up at its deadline and edits without asking:
+// lines typed ahead, before the prompt, are read and run.
+func TestREPLOnAMuteTerminalReadsItsLines(t *testing.T) {
+	t.Parallel()
+	tm := startMuteTerminal(t, t.TempDir(), nil, "--norc")
+	tm.typeNow("echo hi\r")
+	tm.expectLine(`^hi$`)
+	tm.expect("shelter:~$ ")
+	tm.typeNow("echo typed-$((2+3))\r")
+	tm.expectLine(`^typed-5$`)
+	tm.typeNow("exit 5\r")
+	if code := tm.wait(); code != 5 {
+		t.Errorf("exit %d, want 5", code)
+	}
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	if n := bytes.Count(tm.raw, []byte(cursorQuery)); n != 1 {
+		t.Errorf("the prompt asked for the cursor %d times, want once; it printed %q", n, tm.raw)
+	}
+}
+
+// TestREPLOnADumbTerminalPrintsPlainLines: with TERM=dumb the prompt is
+// plain text and lines are the terminal's own (its echo, its erase): no
+// escape sequence at all, entries of several lines go on on "> ", and
+// Ctrl-C at the prompt drops the entry. Entries go to the history file
+// as the line editor's do.
+func TestREPLOnADumbTerminalPrintsPlainLines(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tm := startMuteTerminal(t, dir, []string{"TERM=dumb"}, "--norc")
+	tm.expect("shelter:~$ ")
+	tm.typeNow("echo hi\r")
+	tm.expectLine(`^hi$`)
+	tm.expect("shelter:~$ ")
+	tm.typeNow("for i in 1 2; do\r")
+	tm.expect("> ")
+	tm.typeNow("echo n$i; done\r")
+	tm.expectLine(`^n1$`)
+	tm.expectLine(`^n2$`)
+	tm.expect("shelter:~$ ")
+	tm.typeNow("for x in dropped; do\r")
+	tm.expect("> ")
+	tm.typeNow("echo $x" + keyCtrlC)
+	tm.expect("shelter:~$ ")
+	tm.typeNow("echo after-$((3*3))\r")
+	tm.expectLine(`^after-9$`)
+	tm.expect("shelter:~$ ")
+	tm.typeNow("echo after-$((3*3))\r")
+	tm.expectLine(`^after-9$`)
+	tm.expect("shelter:~$ ")
+	tm.typeNow("exit 5\r")
+	if code := tm.wait(); code != 5 {
+		t.Errorf("exit %d, want 5", code)
+	}
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	if i := bytes.IndexByte(tm.raw, 0x1b); i >= 0 {
+		t.Errorf("the prompt printed an escape sequence at %d: %q", i, tm.raw)
+	}
+	if regexp.MustCompile(`(?m)^dropped`).Match(tm.screen()) {
+		t.Errorf("the entry Ctrl-C dropped ran: %q", tm.raw)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "state", "shelter", "history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "echo hi\nfor i in 1 2; do\\necho n$i; done\necho after-$((3*3))\nexit 5\n"; string(b) != want {
+		t.Errorf("history file:\n%q\nwant\n%q", b, want)
+	}
+}
