@@ -20,7 +20,8 @@ The interactive prompt (docs/repl.md) on the terminal: line editing, Tab
 completion, history in $XDG_STATE_HOME/shelter/history (default
 ~/.local/state/shelter/history), Ctrl-R to search it. ~/.config/shelter/rc.sh
 ($XDG_CONFIG_HOME/shelter/rc.sh) is sourced first unless --norc. Ctrl-D on
-an empty line or exit ends it, with the last status.
+an empty line or exit ends it, with the last status. With TERM=dumb it
+reads plain lines: no line editing, no escape sequences.
 `
 
 // runREPL is `shelter repl [flags]`.
