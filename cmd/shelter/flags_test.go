@@ -105,7 +105,7 @@ func TestScriptFlagRefusals(t *testing.T) {
 	}{
 		{[]string{"-c"}, "shelter: -c: needs a value: -c SCRIPT"},
 		{[]string{"--json", "-c"}, "shelter: -c: needs a value: -c SCRIPT"},
-		{[]string{"--nosuch", "-c", "S", "--json"}, "shelter: unknown flag '--nosuch'; allowed: --agent, --allow-external, --builtins, --cwd, --env, --help, --json, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace, -c"},
+		{[]string{"--nosuch", "-c", "S", "--json"}, "shelter: unknown flag '--nosuch'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, --confine, --cwd, --env, --help, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace, -c"},
 		{[]string{"--timeout", "5", "-c", "S", "--timeout", "x"}, "shelter: --timeout: '5' has no unit; write a Go duration such as 5s, 500ms or 2m (0 for none)"},
 	} {
 		var o options
