@@ -40,12 +40,11 @@ var probed = sync.OnceValue(func() Support {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/proc/self/exe")
-	cmd.Args = []string{helperName, "-lo", "-probe", "--"}
 	cmd.Env = []string{}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
-	netNamespace(cmd.SysProcAttr)
+	cmd.Args = append(append([]string{helperName}, netNamespace(cmd.SysProcAttr)...), "-lo", "-probe", "--")
 	if err := cmd.Run(); err != nil {
 		why := err.Error()
 		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
@@ -58,23 +57,27 @@ var probed = sync.OnceValue(func() Support {
 	return s
 })
 
-// netNamespace asks for a network namespace of the child's own in attr:
-// root may have one as is; another user has it inside a user namespace
-// of its own, where it keeps its ids (and files of ids it does not map,
-// root's among them, show as owned by the overflow ids).
-func netNamespace(attr *syscall.SysProcAttr) {
+// netNamespace asks for a network namespace of the child's own in attr,
+// and returns the helper's option that completes it: root may have one as
+// is; another user has it inside a user namespace of its own, whose ids
+// the helper maps to its own (files of ids it does not map, root's among
+// them, show as owned by the overflow ids).
+//
+// The helper maps itself rather than os/exec from here: shelter is
+// non-dumpable, and so is its child until it executes, so /proc/PID of
+// the child belongs to root and a parent that is not cannot write it.
+func netNamespace(attr *syscall.SysProcAttr) []string {
 	attr.Cloneflags |= syscall.CLONE_NEWNET
 	if os.Geteuid() == 0 {
-		return
+		return nil
 	}
 	attr.Cloneflags |= syscall.CLONE_NEWUSER
-	uid, gid := os.Geteuid(), os.Getegid()
-	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-	attr.GidMappingsEnableSetgroups = false
-	// The helper keeps CAP_NET_ADMIN of its namespace across its own
-	// execve, to bring loopback up; it clears it before the program's.
-	attr.AmbientCaps = []uintptr{unix.CAP_NET_ADMIN}
+	// The helper keeps these of its namespace across its own execve: to
+	// deny setgroups (CAP_SYS_ADMIN), map its ids and bring loopback up.
+	// They are the namespace's, not the host's, and it clears them before
+	// the program's execve.
+	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_NET_ADMIN}
+	return []string{"-map", strconv.Itoa(os.Geteuid()) + ":" + strconv.Itoa(os.Getegid())}
 }
 
 // confinedStart turns the start of a [Cmd] with Confine into a start of
@@ -143,14 +146,16 @@ func (cs *confinedStart) start(cmd *exec.Cmd, start func() error) error {
 	extra := cmd.ExtraFiles
 	cmd.ExtraFiles = append(extra[:len(extra):len(extra)], w)
 	fd := 3 + len(extra)
-	cmd.Path = "/proc/self/exe"
-	cmd.Args = append(append(cs.args[:len(cs.args):len(cs.args)], "-e", strconv.Itoa(fd), "--"), cs.program...)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
+	cmd.Path = "/proc/self/exe"
+	cmd.Args = []string{helperName}
 	if cs.netns {
-		netNamespace(cmd.SysProcAttr)
+		cmd.Args = append(cmd.Args, netNamespace(cmd.SysProcAttr)...)
 	}
+	cmd.Args = append(append(cmd.Args, cs.args[1:]...), "-e", strconv.Itoa(fd), "--")
+	cmd.Args = append(cmd.Args, cs.program...)
 	err = start()
 	w.Close()
 	cmd.ExtraFiles = extra

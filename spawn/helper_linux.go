@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -25,6 +26,8 @@ import (
 //
 //	-r PATH   a path to read and execute beneath
 //	-w PATH   a path to write beneath as well
+//	-map U:G  map uid U and gid G of the parent's namespace to themselves
+//	          in the helper's new user namespace
 //	-lo       bring the loopback interface of its namespace up
 //	-notcp    refuse TCP with Landlock (no namespace to hold the network)
 //	-caps     drop the capabilities a confined root does not keep
@@ -54,6 +57,7 @@ func Init() {
 // helperOptions are the helper's parsed argv.
 type helperOptions struct {
 	read, write          []string
+	mapIDs               string
 	loopback, noTCP      bool
 	dropCaps, bestEffort bool
 	probe                bool
@@ -68,7 +72,7 @@ func parseHelper(args []string) (helperOptions, bool) {
 		a := args[0]
 		args = args[1:]
 		switch a {
-		case "-r", "-w", "-e":
+		case "-r", "-w", "-e", "-map":
 			if len(args) == 0 {
 				return o, false
 			}
@@ -79,6 +83,8 @@ func parseHelper(args []string) (helperOptions, bool) {
 				o.read = append(o.read, v)
 			case "-w":
 				o.write = append(o.write, v)
+			case "-map":
+				o.mapIDs = v
 			case "-e":
 				fd, err := strconv.Atoi(v)
 				if err != nil {
@@ -127,6 +133,11 @@ func runHelper(args []string) int {
 		report(o.errFD, 'M', what+": "+err.Error())
 		return 126
 	}
+	if o.mapIDs != "" {
+		if err := mapIDs(o.mapIDs); err != nil {
+			return fail("mapping ids in the user namespace", err)
+		}
+	}
 	if o.loopback {
 		if err := loopbackUp(); err != nil {
 			return fail("bringing loopback up", err)
@@ -171,6 +182,26 @@ func report(fd int, kind byte, text string) {
 		return
 	}
 	unix.Write(fd, append([]byte{kind}, text...))
+}
+
+// mapIDs maps "uid:gid" of the parent namespace to themselves in the
+// helper's own user namespace, as an unprivileged process may: one id
+// each, its own, with setgroups denied.
+func mapIDs(ids string) error {
+	uid, gid, ok := strings.Cut(ids, ":")
+	if !ok {
+		return errors.New("want uid:gid, got " + ids)
+	}
+	for _, w := range []struct{ file, text string }{
+		{"/proc/self/setgroups", "deny"},
+		{"/proc/self/gid_map", gid + " " + gid + " 1\n"},
+		{"/proc/self/uid_map", uid + " " + uid + " 1\n"},
+	} {
+		if err := os.WriteFile(w.file, []byte(w.text), 0); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // loopbackUp sets the loopback interface of the thread's network
