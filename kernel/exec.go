@@ -284,7 +284,10 @@ func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) 
 		fmt.Fprintf(c.Stderr, "shelter: %s: temporary directory: %v\n", c.Args[0], err)
 		return 126, nil
 	}
-	s.applyLaunch(ctx, cmd)
+	if err := s.applyLaunch(ctx, cmd); err != nil {
+		fmt.Fprintf(c.Stderr, "shelter: %s: %v\n", c.Args[0], err)
+		return 126, nil
+	}
 	status, err := s.spawnRun(ctx, cmd)
 	switch {
 	case errors.Is(err, spawn.ErrNoExec):

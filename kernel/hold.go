@@ -53,16 +53,28 @@ func (s *Session) programHold(dir string) *spawn.Confinement {
 	return h
 }
 
+// HoldError refuses to start a program that a confining session cannot
+// confine on this host ([Config.Confine] is ConfineOn): nothing starts.
+type HoldError struct {
+	Missing []string // what the host lacks, as [spawn.Support.Missing] words it
+}
+
+func (e *HoldError) Error() string {
+	return "cannot confine the program: this host lacks " + strings.Join(e.Missing, ", ") +
+		"; allowed: --confine best-effort (Config.Confine = ConfineBestEffort), or a host with Landlock and user namespaces (shelter doctor)"
+}
+
 // holdCmd confines cmd as the session's hold says, widened by what its
 // caller asked in cmd.Confine (a declaration's network or paths) and by
 // the program's install prefix; it leaves an unconfined session's cmd
-// unconfined.
-func (s *Session) holdCmd(cmd *spawn.Cmd) {
+// unconfined. It fails with [*HoldError] where the host cannot confine
+// cmd and the session does not settle for best effort.
+func (s *Session) holdCmd(cmd *spawn.Cmd) error {
 	cmd.NoPtrace = cmd.NoPtrace || s.k.cfg.NoPtrace
 	asked := cmd.Confine
 	cmd.Confine = nil
 	if s.hold == nil {
-		return
+		return nil
 	}
 	h := *s.hold
 	h.Read = append(slices.Clip(h.Read), installPrefix(cmd.Path))
@@ -71,7 +83,11 @@ func (s *Session) holdCmd(cmd *spawn.Cmd) {
 		h.Write = append(slices.Clip(h.Write), asked.Write...)
 		h.Network = h.Network || asked.Network
 	}
+	if missing := s.k.support.Missing(h.Network); len(missing) > 0 && !h.BestEffort {
+		return &HoldError{Missing: missing}
+	}
 	cmd.Confine = &h
+	return nil
 }
 
 // installPrefix is the directory a program is installed under: the

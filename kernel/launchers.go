@@ -64,9 +64,11 @@ func launchOf(ctx context.Context) Launch {
 // child process: the kill signal and grace, niceness, the umask and the
 // limits the script set (in place before the child's first instruction,
 // see [spawn.Cmd.Limits]), the call's terminal for a foreground
-// command, and the bookkeeping that lets `kill` and `jobs` find it.
-// Fields the caller already set win.
-func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
+// command, the operating system's hold on it (see holdCmd), and the
+// bookkeeping that lets `kill` and `jobs` find it. Fields the caller
+// already set win. It fails, changing nothing that outlives cmd, only
+// when the hold cannot be had.
+func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) error {
 	l := launchOf(ctx)
 	if cmd.Grace == 0 {
 		cmd.Grace = s.k.cfg.KillGrace
@@ -83,7 +85,9 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 	if cmd.Limits == nil {
 		cmd.Limits = scriptLimits(ctx).rlimits()
 	}
-	s.holdCmd(cmd)
+	if err := s.holdCmd(cmd); err != nil {
+		return err
+	}
 	s.foreground(ctx, cmd)
 	job := jobOf(ctx)
 	var call *callState
@@ -106,6 +110,7 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) {
 			exited(pid)
 		}
 	}
+	return nil
 }
 
 // LaunchOptions are how [Call.Launch] runs a command.

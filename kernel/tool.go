@@ -141,9 +141,14 @@ func (c *Call) Exec(ctx context.Context, argv []string, stdin io.Reader, stdout,
 
 // Spawn runs a child process under the session's discipline: its own
 // process group, the kill signal and grace (as a launcher such as timeout
-// set them), and the bookkeeping that lets `jobs` and `kill` find it. Path
-// must already be resolved; Env and Dir default to the call's own when
-// empty.
+// set them), the operating system's hold of a confining session
+// ([Config.Confine]), and the bookkeeping that lets `jobs` and `kill`
+// find it. Path must already be resolved; Env and Dir default to the
+// call's own when empty. cmd.Confine names what the program needs beyond
+// the session's hold (a declaration's network or paths): it is added to
+// the session's when the session confines its programs, and ignored
+// otherwise. Where the host cannot confine as the session asks, nothing
+// starts and Spawn returns status 126 and a [*HoldError].
 func (c *Call) Spawn(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 	if cmd.Env == nil {
 		cmd.Env = c.Env
@@ -155,7 +160,9 @@ func (c *Call) Spawn(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 		if err := c.session.tmp.ensure(); err != nil {
 			return 126, fmt.Errorf("temporary directory: %w", err)
 		}
-		c.session.applyLaunch(ctx, cmd)
+		if err := c.session.applyLaunch(ctx, cmd); err != nil {
+			return 126, err
+		}
 	}
 	return spawn.Run(ctx, cmd)
 }

@@ -390,3 +390,87 @@ func TestConfineGoTest(t *testing.T) {
 func TestConfineAsNobody(t *testing.T) {
 	proctest.AsNobody(t, "^TestConfine(AllowedExternal|DeclaredProgram|GoTest|KeepsWorking)")
 }
+
+// keepsWorkingGo is an agent's Go test that needs its own loopback.
+const keepsWorkingGo = `package web
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+func TestServer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "served on loopback")
+	}))
+	defer srv.Close()
+	res, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	t.Log(string(b))
+}
+`
+
+// TestConfineKeepsWorking: what an agent's everyday work needs keeps
+// working inside: files under the root and $TMPDIR, Python's standard
+// library, git in a repository under the root, the system's CA
+// certificates, and (as root, whose build cache is warm) a go test that
+// serves on its own 127.0.0.1.
+func TestConfineKeepsWorking(t *testing.T) {
+	needConfinement(t)
+	lookSystem(t, "python3")
+	lookSystem(t, "git")
+	tg := newTargets(t)
+	script := `set -e
+sh -c 'echo in-root > note.txt; echo in-tmp > "$TMPDIR/t"; cat note.txt "$TMPDIR/t"'
+python3 -c 'import json, sqlite3, ssl, tempfile, hashlib; c = ssl.create_default_context(); print("certs", c.cert_store_stats()["x509_ca"] > 0); print(json.dumps({"ok": True}))'
+sh -c 'head -1 /etc/ssl/certs/ca-certificates.crt'
+git init -q repo && cd repo && git config user.email a@b && git config user.name a
+echo hi > f && git add f && git commit -qm first && git status --short && git log --oneline | wc -l
+echo done`
+	out, status := shelterRun(t, tg.root, nil, "--profile", "sandbox", "--allow-external", "python3",
+		"--allow-external", "git", "--allow-external", "sh", "-c", script)
+	for _, want := range []string{"in-root\nin-tmp\n", "certs True\n", `{"ok": true}`, "-----BEGIN CERTIFICATE-----", "1\ndone\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status %d; output lacks %q:\n%s", status, want, out)
+		}
+	}
+	if status != 0 {
+		t.Errorf("status %d:\n%s", status, out)
+	}
+	if os.Getenv(proctest.NobodyEnv) != "" {
+		return // a cold build cache: see TestConfineGoTest
+	}
+	lookSystem(t, "go")
+	mod := filepath.Join(tg.root, "web")
+	os.Mkdir(mod, 0o755)
+	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module web\n\ngo 1.26\n"), 0o644)
+	os.WriteFile(filepath.Join(mod, "web_test.go"), []byte(keepsWorkingGo), 0o644)
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
+	cache := strings.TrimSpace(string(gocache))
+	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples", "tools.yaml"))
+	out, status = shelterRun(t, tg.root, nil, "--profile", "sandbox", "--tools", examples,
+		"--allow-write", cache, "--env", "GOCACHE="+cache, "--env", "GOTOOLCHAIN=local", "--env", "GOFLAGS=-count=1",
+		"-c", `cd web && go test -v ./...`)
+	if status != 0 || !strings.Contains(out, "served on loopback") {
+		t.Errorf("go test with an httptest server: status %d\n%s", status, out)
+	}
+}
+
+// TestRootChildReadsNoEnviron is the reproduction of a child of root
+// reading the CLI's own environment: SECRET=x shelter --profile agent -c
+// 'sh -c "cat /proc/$PPID/environ"'.
+func TestRootChildReadsNoEnviron(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the capabilities matter for root's children")
+	}
+	out, status := shelterRun(t, t.TempDir(), []string{"SECRET=shelter-secret-41d"}, "--profile", "agent",
+		"-c", `sh -c 'cat /proc/$PPID/environ'; echo "status $?"`)
+	if strings.Contains(out, "shelter-secret-41d") || !strings.Contains(out, "status 1") || status != 0 {
+		t.Errorf("status %d:\n%s", status, out)
+	}
+}
