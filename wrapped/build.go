@@ -88,6 +88,9 @@ func (c *CommandSpec) Build(opts LoadOptions) (*Command, error) {
 			return nil, c.pos.errorf("%s: lead word contains a NUL byte", c.name)
 		}
 	}
+	if cmd.reach, err = c.compileReach(c.name, c.reach); err != nil {
+		return nil, err
+	}
 	for _, vs := range c.verbs {
 		if err := checkName(vs.name); err != nil || strings.HasPrefix(vs.name, "-") {
 			return nil, vs.pos.errorf("%s: verb %q: a verb name is a word that does not start with -", c.name, vs.name)
@@ -118,6 +121,46 @@ func (c *CommandSpec) Build(opts LoadOptions) (*Command, error) {
 	slices.Sort(cmd.sortedVerbs)
 	cmd.schema = commandSchema(cmd)
 	return cmd, nil
+}
+
+// compileReach checks read_paths and write_paths and makes them
+// absolute: a relative path is taken from the declaration's directory,
+// and a path must exist (Landlock holds what it names when the program
+// starts, and would skip it).
+func (c *CommandSpec) compileReach(scope string, r reachSpec) (reach, error) {
+	out := reach{network: r.network}
+	var err error
+	if out.read, err = c.reachPaths(scope, "read_paths", r.read); err != nil {
+		return out, err
+	}
+	out.write, err = c.reachPaths(scope, "write_paths", r.write)
+	return out, err
+}
+
+func (c *CommandSpec) reachPaths(scope, key string, paths []declPath) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		switch {
+		case p.path == "":
+			return nil, p.pos.errorf("%s: %s: an empty path; allowed: existing files and directories, absolute or relative to the declaration's directory", scope, key)
+		case strings.IndexByte(p.path, 0) >= 0:
+			return nil, p.pos.errorf("%s: %s: a path contains a NUL byte", scope, key)
+		}
+		abs := p.path
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(c.baseDir(), abs)
+		}
+		abs = filepath.Clean(abs)
+		_, err := os.Stat(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, p.pos.errorf("%s: %s: '%s' does not exist; allowed: existing files and directories", scope, key, show(abs))
+		case err != nil:
+			return nil, p.pos.errorf("%s: %s: '%s': %v", scope, key, show(abs), unwrapPath(err))
+		}
+		out = appendNew(out, []string{abs})
+	}
+	return out, nil
 }
 
 // checkName accepts a word usable as a command, verb or argument name.
@@ -236,6 +279,11 @@ func (c *CommandSpec) compileVerb(cmd *Command, vs *VerbSpec, root bool) (*Verb,
 	} else {
 		v.scope = cmd.name + " " + vs.name
 	}
+	own, err := c.compileReach(v.scope, vs.reach)
+	if err != nil {
+		return nil, err
+	}
+	v.reach = cmd.reach.merge(own)
 	switch v.tail {
 	case "":
 		v.tail = TailDeny

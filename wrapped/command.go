@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/spawn"
 )
 
 // Command is a compiled wrapped command: a kernel.Tool of kind wrapped that
@@ -18,6 +19,7 @@ type Command struct {
 	env         []string // pins, NAME=VALUE
 	pass        []string // pass_env names
 	tty         bool
+	reach       reach   // the command's own; each verb adds its own
 	verbs       []*Verb // named verbs, declared order
 	byName      map[string]*Verb
 	root        *Verb
@@ -55,6 +57,18 @@ func (c *Command) Env() []string { return slices.Clone(c.env) }
 // PassEnv returns the names of the agent's variables the program gets in
 // the sandbox profile, in declared order.
 func (c *Command) PassEnv() []string { return slices.Clone(c.pass) }
+
+// Network reports whether the declaration gives every verb the host's
+// network (see [CommandSpec.Network]).
+func (c *Command) Network() bool { return c.reach.network }
+
+// ReadPaths returns the absolute paths every verb may read besides the
+// session's (see [CommandSpec.ReadPaths]), in declared order.
+func (c *Command) ReadPaths() []string { return slices.Clone(c.reach.read) }
+
+// WritePaths returns the absolute paths every verb may write besides the
+// session's (see [CommandSpec.WritePaths]), in declared order.
+func (c *Command) WritePaths() []string { return slices.Clone(c.reach.write) }
 
 // Verbs returns the named verbs in declared order, then the root when one
 // is declared.
@@ -118,6 +132,7 @@ type Verb struct {
 	json     bool
 	omitName bool
 	examples []example
+	reach    reach // the command's and the verb's own
 	flagPool string
 	prefix   []string // executable, command lead, name, verb lead
 	schema   json.RawMessage
@@ -150,11 +165,61 @@ func (v *Verb) Stdin() StdinPolicy { return v.stdin }
 // JSON reports whether the verb's output is JSON.
 func (v *Verb) JSON() bool { return v.json }
 
+// Network reports whether the program has the host's network when it
+// runs this verb in a confined session: the command or the verb asked
+// for it.
+func (v *Verb) Network() bool { return v.reach.network }
+
+// ReadPaths returns the absolute paths the program may read when it runs
+// this verb in a confined session besides the session's: the command's,
+// then the verb's.
+func (v *Verb) ReadPaths() []string { return slices.Clone(v.reach.read) }
+
+// WritePaths returns the absolute paths the program may write when it
+// runs this verb in a confined session besides the session's: the
+// command's, then the verb's.
+func (v *Verb) WritePaths() []string { return slices.Clone(v.reach.write) }
+
 // Schema is the JSON Schema object of the verb's JSON input: switches are
 // booleans, int flags integers, choices enums, repeatable flags arrays, a
 // one-word argument a string, a many argument an array of strings, and an
 // "args" array of extra words for the after-dash-dash and forward tails.
 func (v *Verb) Schema() json.RawMessage { return slices.Clone(v.schema) }
+
+// reach is what a declared program may reach in a confined session
+// beyond what the session gives every program; paths are absolute.
+type reach struct {
+	network     bool
+	read, write []string
+}
+
+// merge is r widened by what more asks.
+func (r reach) merge(more reach) reach {
+	return reach{
+		network: r.network || more.network,
+		read:    appendNew(slices.Clone(r.read), more.read),
+		write:   appendNew(slices.Clone(r.write), more.write),
+	}
+}
+
+// confinement is what Run asks of the session's hold for the program; nil
+// when the declaration asks for nothing more.
+func (r reach) confinement() *spawn.Confinement {
+	if !r.network && len(r.read) == 0 && len(r.write) == 0 {
+		return nil
+	}
+	return &spawn.Confinement{Network: r.network, Read: slices.Clone(r.read), Write: slices.Clone(r.write)}
+}
+
+// appendNew appends the paths of more that to does not hold yet.
+func appendNew(to, more []string) []string {
+	for _, p := range more {
+		if !slices.Contains(to, p) {
+			to = append(to, p)
+		}
+	}
+	return to
+}
 
 // Flag is one declared flag of a [Verb].
 type Flag struct {

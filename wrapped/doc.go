@@ -39,4 +39,11 @@
 // the boundary, and handed as the path in the host and agent profiles;
 // a declaration chooses per argument with hold: true or false
 // ([ArgSpec.Hold]). [Plan].Argv always shows the checked path.
+//
+// Where the session confines its programs (the sandbox profile), the
+// operating system holds the child to the session's root, its $TMPDIR and
+// the system's directories, without the network; a declaration may ask
+// for more, for the whole command or one verb: the network
+// ([CommandSpec.Network]) and further paths to read or write
+// ([CommandSpec.ReadPaths], [CommandSpec.WritePaths]).
 package wrapped

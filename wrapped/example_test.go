@@ -143,3 +143,29 @@ func ExampleDecodeYAML() {
 	// Output:
 	// 1 say <nil>
 }
+
+// A declaration asks a confined session for more than it gives every
+// program: here the network for one verb, and a shared cache to write for
+// all. Help says what each verb may reach.
+func ExampleCommandSpec_Network() {
+	cache, _ := os.MkdirTemp("", "gomodcache")
+	defer os.RemoveAll(cache)
+	gocmd, err := wrapped.New("go", "/bin/echo").
+		WritePaths(cache).
+		Verb(wrapped.NewVerb("build"),
+			wrapped.NewVerb("download").OmitName().Lead("mod", "download").Network()).
+		Build(wrapped.LoadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, v := range gocmd.Verbs() {
+		fmt.Println(v.Title(), v.Network(), len(v.WritePaths()))
+	}
+	download, _ := gocmd.Verb("download")
+	help := download.Help()
+	fmt.Print(help[strings.Index(help, "network:"):strings.Index(help, "also writes")])
+	// Output:
+	// go build false 1
+	// go download true 1
+	// network: on
+}

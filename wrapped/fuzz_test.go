@@ -23,6 +23,8 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("tools: {}\n"))
 	f.Add([]byte("commands:\n  a:\n    executable: /bin/echo\n    verbs: {v: {positionals: [{name: p, path_under: /}]}}\n"))
 	f.Add([]byte("commands:\n  a:\n    executable: /bin/echo\n    root: {positionals: [{name: p, path_under: /, hold: true}, {hold: [x], name: q}]}\n"))
+	f.Add([]byte("commands:\n  a:\n    executable: /bin/echo\n    network: true\n    read_paths: [/usr, .]\n    write_paths: [/tmp]\n    verbs: {v: {network: false, read_paths: [/etc], write_paths: [nowhere]}}\n"))
+	f.Add([]byte("commands:\n  a:\n    executable: /bin/echo\n    network: [x]\n    read_paths: &p [/usr, *p]\n    root: {write_paths: {a: b}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cmds, err := wrapped.LoadBytes("fuzz.yaml", data, wrapped.LoadOptions{Path: "/bin:/usr/bin"})
 		if err != nil {

@@ -128,6 +128,16 @@ func (v *Verb) writeBody(b *strings.Builder) {
 	if v.json {
 		b.WriteString("output: JSON\n")
 	}
+	// What a confined session lets this program reach beyond its root.
+	if v.reach.network {
+		b.WriteString("network: on\n")
+	}
+	if len(v.reach.read) > 0 {
+		fmt.Fprintf(b, "also reads: %s\n", strings.Join(v.reach.read, ", "))
+	}
+	if len(v.reach.write) > 0 {
+		fmt.Fprintf(b, "also writes: %s\n", strings.Join(v.reach.write, ", "))
+	}
 	if len(v.examples) > 0 {
 		b.WriteString("\nexamples:\n")
 		for _, e := range v.examples {

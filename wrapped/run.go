@@ -83,7 +83,11 @@ const maxJSON = 16 << 20
 // the pins. PATH is never consulted. Refusals print one line and exit 2
 // without spawning anything. Whether the session is the sandbox's (its
 // opener is confined, kernel.Opener.Confined) decides which path_under
-// words are held, for those whose declaration does not say.
+// words are held, for those whose declaration does not say. What the
+// verb may reach beyond the session's hold ([Verb.Network],
+// [Verb.ReadPaths], [Verb.WritePaths]) goes to call.Spawn in the
+// command's Confine, which a session that confines its programs adds to
+// its own and one that does not ignores.
 func (c *Command) Run(ctx context.Context, call *kernel.Call) error {
 	var args []string
 	if len(call.Args) > 0 {
@@ -118,6 +122,10 @@ func (c *Command) Run(ctx context.Context, call *kernel.Call) error {
 		Env:        c.childEnv(call),
 		Stdout:     call.Stdout,
 		Stderr:     call.Stderr,
+		// What the declaration asks beyond the session's hold; the
+		// session merges it into its own, or drops it when it does not
+		// confine its programs.
+		Confine: v.reach.confinement(),
 	}
 	if cmd.Env == nil {
 		cmd.Env = []string{}

@@ -48,6 +48,7 @@ type CommandSpec struct {
 	env        []envPin
 	pass       []passName
 	tty        bool
+	reach      reachSpec
 	verbs      []*VerbSpec
 	root       *VerbSpec
 
@@ -64,6 +65,27 @@ type envPin struct {
 type passName struct {
 	name string
 	pos  pos
+}
+
+// reachSpec is what a declaration asks of a confined session beyond what
+// it gives every program: the network, and further paths to read or
+// write.
+type reachSpec struct {
+	network     bool
+	read, write []declPath
+}
+
+// declPath is a path of read_paths or write_paths as written.
+type declPath struct {
+	path string
+	pos  pos
+}
+
+func addPaths(to []declPath, paths []string) []declPath {
+	for _, p := range paths {
+		to = append(to, declPath{path: p})
+	}
+	return to
 }
 
 // New starts the declaration of a command called name in the shell, run as
@@ -109,6 +131,35 @@ func (c *CommandSpec) PassEnv(names ...string) *CommandSpec {
 // TTY runs the child on a pseudo-terminal.
 func (c *CommandSpec) TTY(on bool) *CommandSpec { c.tty = on; return c }
 
+// Network lets the program use the host's network where the session
+// confines its programs (the sandbox profile), which otherwise gives each
+// start a network namespace of its own with only loopback: for a program
+// that fetches, like go mod download. Where the session does not confine
+// its programs it changes nothing. Every verb gets it; to give it to one
+// verb only, use [VerbSpec.Network].
+func (c *CommandSpec) Network() *CommandSpec { c.reach.network = true; return c }
+
+// ReadPaths names further files and directories the program may read and
+// execute, each with everything beneath it, where the session confines its
+// programs: beside the system's directories, the session's root and its
+// $TMPDIR, which it always may. A relative path is taken from the
+// declaration's directory (the YAML file's, or the working directory of
+// the process for a Go declaration); Build refuses a path that does not
+// exist. Later calls add paths; every verb gets them.
+func (c *CommandSpec) ReadPaths(paths ...string) *CommandSpec {
+	c.reach.read = addPaths(c.reach.read, paths)
+	return c
+}
+
+// WritePaths names further files and directories the program may read
+// and write, each with everything beneath it, where the session confines
+// its programs: a shared module cache, say. Paths are taken as by
+// [CommandSpec.ReadPaths].
+func (c *CommandSpec) WritePaths(paths ...string) *CommandSpec {
+	c.reach.write = addPaths(c.reach.write, paths)
+	return c
+}
+
 // Verb adds named verbs, in order.
 func (c *CommandSpec) Verb(verbs ...*VerbSpec) *CommandSpec {
 	c.verbs = append(c.verbs, verbs...)
@@ -134,6 +185,7 @@ type VerbSpec struct {
 	json     bool
 	omitName bool
 	examples []example
+	reach    reachSpec
 
 	pos pos
 }
@@ -166,6 +218,24 @@ func (v *VerbSpec) JSON() *VerbSpec { v.json = true; return v }
 
 // OmitName leaves the verb's name out of the rendered argv.
 func (v *VerbSpec) OmitName() *VerbSpec { v.omitName = true; return v }
+
+// Network lets the program use the host's network when it runs this
+// verb, as [CommandSpec.Network] does for every verb.
+func (v *VerbSpec) Network() *VerbSpec { v.reach.network = true; return v }
+
+// ReadPaths adds paths the program may read when it runs this verb, to
+// those of [CommandSpec.ReadPaths].
+func (v *VerbSpec) ReadPaths(paths ...string) *VerbSpec {
+	v.reach.read = addPaths(v.reach.read, paths)
+	return v
+}
+
+// WritePaths adds paths the program may write when it runs this verb, to
+// those of [CommandSpec.WritePaths].
+func (v *VerbSpec) WritePaths(paths ...string) *VerbSpec {
+	v.reach.write = addPaths(v.reach.write, paths)
+	return v
+}
 
 // Example adds an example call shown in help.
 func (v *VerbSpec) Example(title, line string) *VerbSpec {

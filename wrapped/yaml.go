@@ -98,6 +98,8 @@ func (d *decoder) command(name string, key, n *yaml.Node) (*CommandSpec, error) 
 			err = d.passEnv(c, v)
 		case "tty":
 			c.tty, err = d.boolean(v, "tty")
+		case "network", "read_paths", "write_paths":
+			err = d.reach(name, &c.reach, k, v)
 		case "verbs":
 			names := map[string]bool{}
 			err = d.entries(v, "verbs", false, func(vname string, kn, vn *yaml.Node) error {
@@ -112,7 +114,7 @@ func (d *decoder) command(name string, key, n *yaml.Node) (*CommandSpec, error) 
 		case "root":
 			c.root, err = d.verb(name, "", kn, v)
 		default:
-			err = d.unknownKey(kn, "command '"+name+"'", "about, env, executable, lead, pass_env, root, tty, verbs")
+			err = d.unknownKey(kn, "command '"+name+"'", "about, env, executable, lead, network, pass_env, read_paths, root, tty, verbs, write_paths")
 		}
 		return err
 	})
@@ -137,6 +139,47 @@ func (d *decoder) passEnv(c *CommandSpec, n *yaml.Node) error {
 			return d.errf(at, "%s: pass_env must be a list of variable names", c.name)
 		}
 		c.pass = append(c.pass, passName{name: at.Value, pos: d.pos(at)})
+	}
+	return nil
+}
+
+// reach decodes network, read_paths or write_paths of a command or a
+// verb; Build checks the paths.
+func (d *decoder) reach(scope string, r *reachSpec, key string, n *yaml.Node) error {
+	if key == "network" {
+		var on bool
+		if isNull(n) {
+			return nil
+		}
+		if n.Kind != yaml.ScalarNode {
+			return d.errf(n, "%s: network must be true or false; got a %s", scope, kindName(n))
+		}
+		if n.Tag != "!!bool" || n.Decode(&on) != nil {
+			return d.errf(n, "%s: network must be true or false; got '%s'", scope, show(n.Value))
+		}
+		r.network = on
+		return nil
+	}
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return d.errf(n, "%s: %s must be a list of paths", scope, key)
+	}
+	for _, item := range n.Content {
+		if err := d.count(); err != nil {
+			return err
+		}
+		at := orNode(deref(item), n)
+		if at.Kind != yaml.ScalarNode || isNull(at) {
+			return d.errf(at, "%s: %s must be a list of paths", scope, key)
+		}
+		p := declPath{path: at.Value, pos: d.pos(at)}
+		if key == "read_paths" {
+			r.read = append(r.read, p)
+		} else {
+			r.write = append(r.write, p)
+		}
 	}
 	return nil
 }
@@ -181,6 +224,8 @@ func (d *decoder) verb(scope, name string, key, n *yaml.Node) (*VerbSpec, error)
 			vs.json, err = d.boolean(v, "json")
 		case "omit_name":
 			vs.omitName, err = d.boolean(v, "omit_name")
+		case "network", "read_paths", "write_paths":
+			err = d.reach(scope, &vs.reach, k, v)
 		case "examples":
 			err = d.mapping(v, scope+" examples", func(title string, _, ev *yaml.Node) error {
 				line, err := d.str(ev, "example '"+title+"'")
@@ -188,7 +233,7 @@ func (d *decoder) verb(scope, name string, key, n *yaml.Node) (*VerbSpec, error)
 				return err
 			})
 		default:
-			err = d.unknownKey(kn, scope, "about, examples, flags, json, lead, omit_name, positionals, stdin, tail")
+			err = d.unknownKey(kn, scope, "about, examples, flags, json, lead, network, omit_name, positionals, read_paths, stdin, tail, write_paths")
 		}
 		return err
 	})

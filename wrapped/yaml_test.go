@@ -28,9 +28,9 @@ func TestLoadErrors(t *testing.T) {
 		{"top level not a mapping", "- a\n", "1:1: want a mapping with the keys commands and/or tools"},
 		{"unknown top-level key", "command: {}\n", "1:1: unknown key 'command'; allowed: commands, tools"},
 		{"unknown command key", "commands:\n  git:\n    executable: @HELPER@\n    verb: {}\n",
-			"4:5: unknown key 'verb' in command 'git'; allowed: about, env, executable, lead, pass_env, root, tty, verbs"},
+			"4:5: unknown key 'verb' in command 'git'; allowed: about, env, executable, lead, network, pass_env, read_paths, root, tty, verbs, write_paths"},
 		{"unknown verb key", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log: {flag: {}}\n",
-			"5:13: unknown key 'flag' in git log; allowed: about, examples, flags, json, lead, omit_name, positionals, stdin, tail"},
+			"5:13: unknown key 'flag' in git log; allowed: about, examples, flags, json, lead, network, omit_name, positionals, read_paths, stdin, tail, write_paths"},
 		{"unknown flag key", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log:\n        flags:\n          n: {typ: int}\n",
 			"7:15: unknown key 'typ' in git log flag 'n'; allowed: about, alias, choices, repeatable, required, style, type"},
 		{"unknown positional key", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {name: a, optional: true}\n",
@@ -187,9 +187,13 @@ commands:
     about: Version control.
     lead: [--no-pager]
     env: {GIT_PAGER: cat}
+    read_paths: [/usr/share]
+    write_paths: [/tmp]
     verbs:
       log:
         about: Show commit logs.
+        network: true
+        read_paths: [/etc]
         flags:
           max-count: {alias: [n], type: int, about: Limit the number of commits.}
           oneline: {}
@@ -210,8 +214,12 @@ commands:
 		About("Version control.").
 		Lead("--no-pager").
 		Env("GIT_PAGER", "cat").
+		ReadPaths("/usr/share").
+		WritePaths("/tmp").
 		Verb(wrapped.NewVerb("log").
 			About("Show commit logs.").
+			Network().
+			ReadPaths("/etc").
 			Flag(wrapped.Int("max-count").Alias("n").About("Limit the number of commits."),
 				wrapped.Switch("oneline"),
 				wrapped.String("format").Style(wrapped.StyleSeparate).Repeatable(),
@@ -240,6 +248,10 @@ commands:
 		vg, _ := fromGo.Verb(name)
 		if vy.Help() != vg.Help() || vy.Tail() != vg.Tail() || vy.Stdin() != vg.Stdin() || vy.JSON() != vg.JSON() {
 			t.Errorf("verb %q differs", name)
+		}
+		if vy.Network() != vg.Network() || !reflect.DeepEqual(vy.ReadPaths(), vg.ReadPaths()) || !reflect.DeepEqual(vy.WritePaths(), vg.WritePaths()) {
+			t.Errorf("verb %q reaches differently: %v %q %q, %v %q %q", name,
+				vy.Network(), vy.ReadPaths(), vy.WritePaths(), vg.Network(), vg.ReadPaths(), vg.WritePaths())
 		}
 	}
 	for _, call := range [][]string{
