@@ -43,6 +43,23 @@ type Def struct {
 	// over the session's, and may set an injection variable on purpose.
 	// A function tool ignores it.
 	Env map[string]string
+	// Network lets an executable tool use the host's network where the
+	// session confines its programs (the sandbox profile), which
+	// otherwise gives each start a network namespace of its own with
+	// only loopback. Where the session does not confine its programs it
+	// changes nothing. A function tool ignores it.
+	Network bool
+	// ReadPaths are further files and directories an executable tool may
+	// read and execute, each with everything beneath it, where the
+	// session confines its programs: beside the system's directories,
+	// the session's root and its $TMPDIR, which it always may. A
+	// relative path is taken from the working directory of shelter's
+	// process (from the file's directory in YAML); [Exec] refuses a
+	// path that does not exist. A function tool ignores it.
+	ReadPaths []string
+	// WritePaths are further files and directories an executable tool
+	// may read and write, taken as ReadPaths are: a shared cache, say.
+	WritePaths []string
 }
 
 // Annotations are hints about a tool's behaviour for clients; shelter
@@ -74,6 +91,20 @@ func checkDef(d Def) error {
 		}
 		if strings.IndexByte(d.Env[name], 0) >= 0 {
 			return &keyError{tool: d.Name, key: "env", index: -1, msg: fmt.Sprintf("%s: the value contains a NUL byte", name)}
+		}
+	}
+	for _, key := range []string{"read_paths", "write_paths"} {
+		paths := d.ReadPaths
+		if key == "write_paths" {
+			paths = d.WritePaths
+		}
+		for i, p := range paths {
+			switch {
+			case p == "":
+				return &keyError{tool: d.Name, key: key, index: i, msg: "an empty path; allowed: existing files and directories"}
+			case strings.IndexByte(p, 0) >= 0:
+				return &keyError{tool: d.Name, key: key, index: i, msg: "a path contains a NUL byte"}
+			}
 		}
 	}
 	for i, name := range d.PassEnv {

@@ -7,7 +7,10 @@
 // [LoadFile]) that reads its input as one JSON object on stdin. Both are
 // a [*Tool]: a [kernel.Tool] of kind [kernel.Harness] that also
 // implements [kernel.Replacer], [kernel.Helper] and
-// [kernel.StaticChecker].
+// [kernel.StaticChecker]. Where the session confines its programs (the
+// sandbox profile), an executable's declaration may ask for more than
+// the session gives every program: the network and further paths to
+// read or write ([Def].Network, ReadPaths, WritePaths).
 //
 // From the shell, flags map onto the schema's properties ([Flags]):
 // `logs --unit nginx --lines 50 --follow --tags a,b`, or the whole input

@@ -28,7 +28,8 @@ const MaxOutput = 16 << 20
 // (kernel.Call.ProgramEnv with def.PassEnv) with def.Env pinned over it,
 // and the session's working directory, under the session's process
 // discipline. Its stdout and stderr are the tool's; its exit status is
-// the call's.
+// the call's. Where the session confines its programs, def.Network,
+// def.ReadPaths and def.WritePaths widen what the program may reach.
 //
 // argv[0] is an absolute path; a path relative to the session's working
 // directory when it holds a slash; or a bare name, looked up once, now, in
@@ -44,7 +45,8 @@ func Exec(def Def, argv []string) (kernel.Tool, error) {
 	argv = slices.Clone(argv)
 	var path string
 	t, err := newTool(def, func(ctx context.Context, t *Tool, c *kernel.Call, input json.RawMessage) error {
-		p := program{path: path, argv: argv, env: pins(t.def.Env), pass: t.def.PassEnv}
+		p := program{path: path, argv: argv, env: pins(t.def.Env), pass: t.def.PassEnv,
+			network: t.def.Network, read: t.def.ReadPaths, write: t.def.WritePaths}
 		if t.output != nil {
 			return runWithOutput(ctx, t, c, p, input)
 		}
@@ -57,7 +59,46 @@ func Exec(def Def, argv []string) (kernel.Tool, error) {
 	if path, err = pinProgram(def.Name, argv[0]); err != nil {
 		return nil, err
 	}
+	if t.def.ReadPaths, err = reachPaths(def.Name, "read_paths", def.ReadPaths); err != nil {
+		return nil, err
+	}
+	if t.def.WritePaths, err = reachPaths(def.Name, "write_paths", def.WritePaths); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// reachPaths makes a definition's read_paths or write_paths absolute,
+// from the working directory of shelter's process, and refuses a path
+// that does not exist: Landlock holds what a path names when the program
+// starts, and would skip it.
+func reachPaths(tool, key string, paths []string) ([]string, error) {
+	var out []string
+	for i, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, &keyError{tool: tool, key: key, index: i, msg: err.Error()}
+		}
+		_, err = os.Stat(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, &keyError{tool: tool, key: key, index: i, msg: fmt.Sprintf("'%s' does not exist; allowed: existing files and directories", printable(abs))}
+		case err != nil:
+			return nil, &keyError{tool: tool, key: key, index: i, msg: fmt.Sprintf("'%s': %v", printable(abs), unwrapPath(err))}
+		}
+		if !slices.Contains(out, abs) {
+			out = append(out, abs)
+		}
+	}
+	return out, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // program is what an executable tool runs: path is "" when argv[0] is
@@ -67,6 +108,20 @@ type program struct {
 	argv []string
 	env  []string // pins, NAME=VALUE, sorted
 	pass []string
+
+	// What the declaration asks of a confined session beyond its hold.
+	network     bool
+	read, write []string
+}
+
+// confinement is what the program asks of the session's hold; nil when
+// it asks nothing more. The session adds it to its own, or drops it when
+// it does not confine its programs.
+func (p program) confinement() *spawn.Confinement {
+	if !p.network && len(p.read) == 0 && len(p.write) == 0 {
+		return nil
+	}
+	return &spawn.Confinement{Network: p.network, Read: slices.Clone(p.read), Write: slices.Clone(p.write)}
 }
 
 // pinProgram resolves a bare program name once, in the PATH of shelter's
@@ -179,12 +234,13 @@ func spawnTool(ctx context.Context, c *kernel.Call, p program, input json.RawMes
 	stdin := make([]byte, 0, len(input)+1)
 	stdin = append(append(stdin, input...), '\n')
 	status, err := c.Spawn(ctx, &spawn.Cmd{
-		Path:   path,
-		Args:   argv,
-		Env:    p.environ(c),
-		Stdin:  bytes.NewReader(stdin),
-		Stdout: stdout,
-		Stderr: c.Stderr,
+		Path:    path,
+		Args:    argv,
+		Env:     p.environ(c),
+		Stdin:   bytes.NewReader(stdin),
+		Stdout:  stdout,
+		Stderr:  c.Stderr,
+		Confine: p.confinement(),
 	})
 	if err != nil {
 		if ctx.Err() != nil {

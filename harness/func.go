@@ -47,6 +47,9 @@ func Func(def Def, h Handler) (kernel.Tool, error) {
 	if h == nil {
 		return nil, fmt.Errorf("harness: tool %s: nil handler", def.Name)
 	}
+	// A function runs in shelter's process, which no confinement holds:
+	// what a program may reach means nothing here.
+	def.Network, def.ReadPaths, def.WritePaths = false, nil, nil
 	t, err := newTool(def, func(ctx context.Context, t *Tool, c *kernel.Call, input json.RawMessage) error {
 		return runHandler(ctx, t, h, c, input)
 	})

@@ -48,6 +48,19 @@ func (t *Tool) Help() string {
 	if len(jsonOnly) > 0 {
 		fmt.Fprintf(&b, "\nonly in JSON input: %s\n", strings.Join(jsonOnly, ", "))
 	}
+	// What a confined session lets the program reach beyond its root.
+	if t.def.Network || len(t.def.ReadPaths) > 0 || len(t.def.WritePaths) > 0 {
+		b.WriteByte('\n')
+	}
+	if t.def.Network {
+		b.WriteString("network: on\n")
+	}
+	if len(t.def.ReadPaths) > 0 {
+		fmt.Fprintf(&b, "also reads: %s\n", strings.Join(t.def.ReadPaths, ", "))
+	}
+	if len(t.def.WritePaths) > 0 {
+		fmt.Fprintf(&b, "also writes: %s\n", strings.Join(t.def.WritePaths, ", "))
+	}
 	return b.String()
 }
 

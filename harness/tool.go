@@ -48,6 +48,8 @@ func newTool(def Def, run runFunc) (*Tool, error) {
 	def.Replaces = slices.Clone(def.Replaces)
 	def.PassEnv = slices.Clone(def.PassEnv)
 	def.Env = maps.Clone(def.Env)
+	def.ReadPaths = slices.Clone(def.ReadPaths)
+	def.WritePaths = slices.Clone(def.WritePaths)
 	t := &Tool{def: def, desc: agentDescription(def), run: run}
 	var err error
 	if t.input, err = compileSchema("input", def.Input); err != nil {
@@ -105,6 +107,8 @@ func (t *Tool) Def() Def {
 	d.Replaces = slices.Clone(d.Replaces)
 	d.PassEnv = slices.Clone(d.PassEnv)
 	d.Env = maps.Clone(d.Env)
+	d.ReadPaths = slices.Clone(d.ReadPaths)
+	d.WritePaths = slices.Clone(d.WritePaths)
 	return d
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // toolKeys are the keys of one tool's declaration.
-var toolKeys = []string{"annotations", "description", "env", "input", "output", "pass_env", "replaces", "run"}
+var toolKeys = []string{"annotations", "description", "env", "input", "network", "output", "pass_env", "read_paths", "replaces", "run", "write_paths"}
 
 // annotationKeys are the keys of `annotations:`.
 var annotationKeys = []string{"destructive", "idempotent", "open_world", "read_only"}
@@ -33,10 +33,14 @@ var annotationKeys = []string{"destructive", "idempotent", "open_world", "read_o
 //	  annotations: {read_only: true}         # read_only, destructive, idempotent, open_world
 //	  pass_env: [UNIT_FILTER]                # optional: the agent's variables it gets in the sandbox
 //	  env: {MESH_COLOR: never}               # optional: pinned variables
+//	  network: true                          # optional: the host's network where programs are confined
+//	  read_paths: [/srv/meshctl/share]       # optional: further paths to read there
+//	  write_paths: [/var/cache/meshctl]      # optional: further paths to write there
 //	  run: [/usr/local/bin/meshctl, call, logs]
 //
-// Keys are strict. A relative program path with a slash in `run` is taken
-// relative to the file's directory; a bare name is looked up once, now, in
+// Keys are strict. A relative program path with a slash in `run`, and a
+// relative path of read_paths and write_paths, is taken relative to the
+// file's directory; a bare name is looked up once, now, in
 // the PATH of shelter's process ([Exec]), and a name not found there is an
 // error. Errors read FILE:LINE:COL: message ([*LoadError]). A null node
 // declares no tools.
@@ -116,7 +120,7 @@ func (d *decoder) tool(name string, key, n *yaml.Node) (kernel.Tool, error) {
 	}
 	def := Def{Name: name}
 	var run []string
-	var runNode, inputNode, outputNode, passNode, envNode *yaml.Node
+	var runNode, inputNode, outputNode, passNode, envNode, readNode, writeNode *yaml.Node
 	seen := make(map[string]bool)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolveAlias(n.Content[i+1])
@@ -147,6 +151,16 @@ func (d *decoder) tool(name string, key, n *yaml.Node) (kernel.Tool, error) {
 		case "env":
 			envNode = v
 			def.Env, err = d.env(name, v)
+		case "network":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&def.Network) != nil {
+				err = d.errorf(v, "tool %s: network: want true or false", name)
+			}
+		case "read_paths":
+			readNode = v
+			def.ReadPaths, err = d.paths(name, k.Value, v)
+		case "write_paths":
+			writeNode = v
+			def.WritePaths, err = d.paths(name, k.Value, v)
 		case "run":
 			runNode = v
 			run, err = d.words(name, k.Value, v)
@@ -190,6 +204,10 @@ func (d *decoder) tool(name string, key, n *yaml.Node) (kernel.Tool, error) {
 			at = passNode.Content[ke.index]
 		case errors.As(err, &ke) && ke.key == "env":
 			at = envNode
+		case errors.As(err, &ke) && ke.key == "read_paths":
+			at = readNode.Content[ke.index]
+		case errors.As(err, &ke) && ke.key == "write_paths":
+			at = writeNode.Content[ke.index]
 		}
 		at = orKey(at, key)
 		return nil, d.errorf(at, "%s", strings.TrimPrefix(err.Error(), "harness: "))
@@ -224,6 +242,30 @@ func (d *decoder) words(tool, key string, n *yaml.Node) ([]string, error) {
 			return nil, d.errorf(item, "tool %s: %s: want a non-empty string", tool, key)
 		}
 		out = append(out, item.Value)
+	}
+	return out, nil
+}
+
+// paths reads a list of paths; a relative one is taken from the file's
+// directory.
+func (d *decoder) paths(tool, key string, n *yaml.Node) ([]string, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, d.errorf(n, "tool %s: %s: want a list of paths, e.g. [/var/cache/tool]", tool, key)
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, item := range n.Content {
+		item = resolveAlias(item)
+		if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" {
+			return nil, d.errorf(item, "tool %s: %s: want a path", tool, key)
+		}
+		p := item.Value
+		if !filepath.IsAbs(p) && strings.IndexByte(p, 0) < 0 {
+			p = filepath.Join(filepath.Dir(d.file), p)
+			if abs, err := filepath.Abs(p); err == nil {
+				p = abs
+			}
+		}
+		out = append(out, p)
 	}
 	return out, nil
 }

@@ -113,8 +113,8 @@ func TestLoadFileErrors(t *testing.T) {
 		{"tools not a mapping", "tools: [a]\n", "1:8: tools: want a mapping of tool names to declarations"},
 		{"bad name", "tools:\n  Logs: {run: [/x]}\n", `2:3: tool name "Logs" must match [a-z][a-z0-9_-]{0,47}`},
 		{"declared twice", "tools:\n  a: {run: [/x]}\n  a: {run: [/y]}\n", "3:3: tool a declared twice (first at line 2)"},
-		{"not a mapping", "tools:\n  a: x\n", "2:6: tool a: want a mapping with keys annotations, description, env, input, output, pass_env, replaces, run"},
-		{"unknown key", "tools:\n  a:\n    run: [/x]\n    dscription: y\n", "4:5: tool a: unknown key 'dscription'; allowed: annotations, description, env, input, output, pass_env, replaces, run"},
+		{"not a mapping", "tools:\n  a: x\n", "2:6: tool a: want a mapping with keys annotations, description, env, input, network, output, pass_env, read_paths, replaces, run, write_paths"},
+		{"unknown key", "tools:\n  a:\n    run: [/x]\n    dscription: y\n", "4:5: tool a: unknown key 'dscription'; allowed: annotations, description, env, input, network, output, pass_env, read_paths, replaces, run, write_paths"},
 		{"key twice", "tools:\n  a:\n    run: [/x]\n    run: [/y]\n", "4:5: tool a: run given twice"},
 		{"missing run", "tools:\n  a:\n    description: y\n", "2:3: tool a: missing key 'run' (the command to execute, e.g. [/usr/local/bin/meshctl, call, logs])"},
 		{"run a string", "tools:\n  a: {run: meshctl call logs}\n", "2:12: tool a: run: want a list of strings, e.g. [a, b]"},
@@ -137,6 +137,12 @@ func TestLoadFileErrors(t *testing.T) {
 		{"pass_env a string", "tools:\n  a:\n    run: [/x]\n    pass_env: A\n", "4:15: tool a: pass_env: want a list of strings, e.g. [a, b]"},
 		{"env not a mapping", "tools:\n  a:\n    run: [/x]\n    env: [A]\n", "4:10: tool a: env: want a mapping of variable names to values, e.g. {LANG: C.UTF-8}"},
 		{"env not a name", "tools:\n  a:\n    run: [/x]\n    env: {A=B: x}\n", "4:11: tool a: env: 'A=B' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)"},
+		{"network not a boolean", "tools:\n  a:\n    run: [/x]\n    network: yes please\n", "4:14: tool a: network: want true or false"},
+		{"network a list", "tools:\n  a:\n    run: [/x]\n    network: [true]\n", "4:14: tool a: network: want true or false"},
+		{"read_paths a string", "tools:\n  a:\n    run: [/x]\n    read_paths: /usr\n", "4:17: tool a: read_paths: want a list of paths, e.g. [/var/cache/tool]"},
+		{"write_paths an empty path", "tools:\n  a:\n    run: [/x]\n    write_paths: [/tmp, '']\n", "4:25: tool a: write_paths: want a path"},
+		{"read_paths missing", "tools:\n  a:\n    run: [/x]\n    read_paths: [/usr, /no/such/share]\n", "4:24: tool a: read_paths: '/no/such/share' does not exist; allowed: existing files and directories"},
+		{"write_paths missing", "tools:\n  a:\n    run: [/x]\n    write_paths: [/no/such/cache]\n", "4:19: tool a: write_paths: '/no/such/cache' does not exist; allowed: existing files and directories"},
 		{"yaml syntax", "tools:\n  a: [\n", "2:1: did not find expected node content"},
 	}
 	dir := t.TempDir()
@@ -177,6 +183,8 @@ func FuzzDecodeYAML(f *testing.F) {
 	f.Add("tools:\n  a: {run: [/x], input: {properties: {a: &p {type: string}, b: *p}}}\n")
 	f.Add("tools:\n  a: {run: [/x], input: {<<: {type: object}}}\n")
 	f.Add("tools: {a: {run: [/x], replaces: [' ']}}")
+	f.Add("tools:\n  a: {run: [/x], network: true, read_paths: [/usr, .], write_paths: [/tmp, nowhere]}\n")
+	f.Add("tools:\n  a: {run: [/x], network: [x], read_paths: &p [\"\\0\", ''], write_paths: *p}\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		var doc yaml.Node
 		if yaml.Unmarshal([]byte(src), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
