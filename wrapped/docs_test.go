@@ -109,3 +109,61 @@ func TestDocExample(t *testing.T) {
 		t.Errorf("goenv: exit %d data %s stderr %q", res.ExitCode, res.Data, res.Stderr)
 	}
 }
+
+// TestDocReachExample loads the example of "What a declaration may
+// reach" in docs/wrapped_command.md, its cache moved to a directory that
+// exists: download has the network and the cache, build the cache only,
+// and the doc's load error is the loader's line for the same file whose
+// download verb also names a cache that does not exist.
+func TestDocReachExample(t *testing.T) {
+	needProgram(t, "go")
+	data, err := os.ReadFile("../docs/wrapped_command.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "## What a declaration may reach")
+	_, rest, ok2 := strings.Cut(rest, "```yaml\n")
+	block, _, ok3 := strings.Cut(rest, "```\n")
+	if !ok || !ok2 || !ok3 || !strings.Contains(block, "/var/cache/gomod") {
+		t.Fatal("no yaml block naming /var/cache/gomod under 'What a declaration may reach'")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tools.yaml")
+	cache := filepath.Join(dir, "gomod")
+	if err := os.Mkdir(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(block, "/var/cache/gomod", cache)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list, err := wrapped.LoadFile(path, wrapped.LoadOptions{Path: os.Getenv("PATH")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	build, _ := list[0].Verb("build")
+	download, _ := list[0].Verb("download")
+	if build.Network() || !download.Network() || !slices.Equal(build.WritePaths(), []string{cache}) || !slices.Equal(download.WritePaths(), []string{cache}) {
+		t.Errorf("build: %v %q; download: %v %q", build.Network(), build.WritePaths(), download.Network(), download.WritePaths())
+	}
+	if !strings.Contains(download.Help(), "\nnetwork: on\n") {
+		t.Errorf("download help:\n%s", download.Help())
+	}
+
+	// The load error the doc shows, for the same file with a verb's cache
+	// that does not exist.
+	_, line, _ := strings.Cut(string(data), "\ntools.yaml:11:23: go download: ")
+	line, _, _ = strings.Cut(line, "\n")
+	line = "tools.yaml:11:23: go download: " + line
+	src := strings.ReplaceAll(block, "/var/cache/gomod", cache)
+	src = strings.Replace(src, "network: true", "network: true\n        write_paths: [/var/cache/gomod]", 1)
+	if os.WriteFile(path, []byte(src), 0o644) != nil {
+		t.Fatal("cannot write the file")
+	}
+	if _, err := os.Stat("/var/cache/gomod"); err == nil {
+		t.Skip("/var/cache/gomod exists here")
+	}
+	_, err = wrapped.LoadFile(path, wrapped.LoadOptions{Path: os.Getenv("PATH")})
+	if err == nil || !strings.HasSuffix(err.Error(), "/"+line) {
+		t.Errorf("got %v, the doc says %s", err, line)
+	}
+}
