@@ -47,7 +47,8 @@ func bashScript(t *testing.T, name, script string, more func(*wrapped.CommandSpe
 
 // TestReachNetwork: in the sandbox a declared program cannot connect to
 // a listener on the host's loopback; with network: true it can, and so
-// can a verb that asks for it.
+// can a verb that asks for it. In the agent profile, which does not
+// confine its programs, all of them can.
 func TestReachNetwork(t *testing.T) {
 	needConfinement(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -91,6 +92,14 @@ func TestReachNetwork(t *testing.T) {
 		res := run(t, s, script)
 		if res.ExitCode != 0 || res.Stdout != "hello from the host\n" {
 			t.Errorf("%s: exit %d stdout %q stderr %q; want the listener's line", script, res.ExitCode, res.Stdout, res.Stderr)
+		}
+	}
+	// Where the session does not confine its programs, the key changes
+	// nothing: every program has the host's network.
+	host := profileSession(t, kernel.ProfileAgent, offline, online, perVerb)
+	for _, script := range []string{"offline " + port, "fetcher build " + port, "online " + port} {
+		if res := run(t, host, script); res.ExitCode != 0 || res.Stdout != "hello from the host\n" {
+			t.Errorf("agent profile: %s: exit %d stdout %q stderr %q; want the listener's line", script, res.ExitCode, res.Stdout, res.Stderr)
 		}
 	}
 }
