@@ -142,7 +142,7 @@ func (c *CommandSpec) reachPaths(scope, key string, paths []declPath) ([]string,
 	for _, p := range paths {
 		switch {
 		case p.path == "":
-			return nil, p.pos.errorf("%s: %s: an empty path; allowed: existing files and directories, absolute or relative to the declaration's directory", scope, key)
+			return nil, p.pos.errorf("%s: %s: an empty path; allowed: existing files and directories", scope, key)
 		case strings.IndexByte(p.path, 0) >= 0:
 			return nil, p.pos.errorf("%s: %s: a path contains a NUL byte", scope, key)
 		}

@@ -112,7 +112,7 @@ func TestReachLoadErrors(t *testing.T) {
 		{"verb write_paths missing", head + "    verbs:\n      fetch:\n        write_paths: [/no/such/cache]\n",
 			"6:23: git fetch: write_paths: '/no/such/cache' does not exist; allowed: existing files and directories"},
 		{"root read_paths empty", head + "    root:\n      read_paths: ['']\n",
-			"5:20: git: read_paths: an empty path; allowed: existing files and directories, absolute or relative to the declaration's directory"},
+			"5:20: git: read_paths: an empty path; allowed: existing files and directories"},
 		{"unknown key near the reach", head + "    root: {}\n    networks: true\n",
 			"5:5: unknown key 'networks' in command 'git'; allowed: about, env, executable, lead, network, pass_env, read_paths, root, tty, verbs, write_paths"},
 		{"unknown verb key near the reach", head + "    verbs:\n      fetch: {read_path: [/usr]}\n",
