@@ -10,7 +10,7 @@ import (
 )
 
 // The operating system's hold on a session's programs (docs/sandbox.md,
-// "Programs the sandbox runs"): the opener holds the shell and the
+// "Programs the sandbox starts"): the opener holds the shell and the
 // builtins; this holds every process the session starts, through
 // spawn's Confinement.
 
@@ -81,7 +81,10 @@ func (s *Session) holdCmd(cmd *spawn.Cmd) error {
 	if asked != nil {
 		h.Read = append(h.Read, asked.Read...)
 		h.Write = append(slices.Clip(h.Write), asked.Write...)
-		h.Network = h.Network || asked.Network
+		if asked.Network && !h.Network {
+			h.Network = true
+			s.netGiven.Store(true)
+		}
 	}
 	if missing := s.k.support.Missing(h.Network); len(missing) > 0 && !h.BestEffort {
 		return &HoldError{Missing: missing}
@@ -124,7 +127,10 @@ func (s *Session) noteHold(res *Result) {
 			})
 		}
 	}
-	if !s.hold.Network && res.ExitCode != 0 && s.k.support.NetNS {
+	// A declaration's program that had the network failed for its own
+	// reasons; the note would mislead.
+	given := s.netGiven.Swap(false)
+	if !s.hold.Network && !given && res.ExitCode != 0 && s.k.support.NetNS {
 		if m := networkFailure.FindString(tail(res.Stderr) + "\n" + tail(res.Stdout)); m != "" {
 			res.Issues = append(res.Issues, Issue{
 				Severity: SeverityWarning, Code: CodeNetworkOff,

@@ -64,6 +64,9 @@ type Session struct {
 	// hold is what the operating system lets the session's programs
 	// reach; nil when they are not confined.
 	hold *spawn.Confinement
+	// netGiven is set when a program of the latest call had the network
+	// by its declaration while the session's programs have none.
+	netGiven atomic.Bool
 	// startEnv is the session's variables as it started, PWD aside: what
 	// a declared program inherits in the sandbox.
 	startEnv map[string]string
