@@ -40,6 +40,14 @@
 // [Config.Subreaper] (Linux) processes that left their group end with the
 // call that started them. docs/security.md says where each promise ends.
 //
+// Two layers hold a sandbox: the [Opener] keeps the shell and the
+// builtins beneath the root, and with [Config.Confine] (on in the sandbox
+// profile) the operating system holds every program a session starts,
+// through spawn's Confinement ([Session] adds its root, $TMPDIR and each
+// program's install prefix; a declaration may add its network or paths).
+// A host that cannot confine refuses programs with a [*HoldError], unless
+// the kernel settles for best effort and says so in every [Result].
+//
 // A [Config] is built from a [Profile] preset (host, agent, sandbox) with
 // [Preset]; every field stays overridable.
 package kernel

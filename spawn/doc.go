@@ -44,6 +44,18 @@
 // and a set-user-ID program, and the program may run a moment under
 // shelter's.
 //
+// A confined child ([Cmd.Confine], Linux) is held by the operating
+// system to the paths, network and signals a [Confinement] names:
+// Landlock, a network namespace of its own with loopback up, scoped
+// signals and abstract sockets, no_new_privs and, for root, a reduced
+// bounding set. Landlock restricts the thread that asks, so the child is
+// started as the program's own executable run again, as spawn's helper:
+// [Init], the first call of main, confines the thread it runs on and
+// executes the program from it. [Probe] says what the host can enforce;
+// a start the host cannot confine fails with [*ConfineError] unless the
+// confinement settles for best effort. [Cmd.NoPtrace] keeps a child of
+// root from the capabilities that read shelter's /proc entries.
+//
 // Other systems: spawn builds on macOS and the BSDs, where children get no
 // parent-death signal, [Cmd.Umask] and [Cmd.Limits] are ignored (the child
 // gets shelter's), [EnableSubreaper] returns an error and windows end
