@@ -131,14 +131,19 @@ func (o *Opener) OpenFile(ctx context.Context, name string, flag int, perm fs.Fi
 		return nil, pathErr("open", name, err)
 	}
 	f, err := o.openFile(ctx, name, abs, flag, perm)
+	var own *ownFile
+	if errors.As(err, &own) {
+		s, err := o.ownStream(own.held, flag)
+		return s, pathErr("open", name, err)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOpened(f); err != nil {
-		f.Close()
-		return nil, pathErr("open", name, err)
+	if abs == os.DevNull {
+		return f, nil
 	}
-	return f, nil
+	rw, err := o.vetOpened(f, flag)
+	return rw, pathErr("open", name, err)
 }
 
 func (o *Opener) openFile(ctx context.Context, name, abs string, flag int, perm fs.FileMode) (*os.File, error) {
@@ -150,6 +155,15 @@ func (o *Opener) openFile(ctx context.Context, name, abs string, flag int, perm 
 	fi, err := o.stat(name, abs, true)
 	if err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
 		return o.openFIFO(ctx, name, abs, flag, perm)
+	}
+	if err == nil && flag&os.O_TRUNC != 0 && fi.Mode().IsRegular() {
+		// Truncating is done by the open: shelter's own standard
+		// streams are recognised before it (vetOpened sees the rest).
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			if held, any := ownStdio(st); any {
+				return nil, &ownFile{held}
+			}
+		}
 	}
 	mask, masked := sessionUmask(ctx)
 	if flag&os.O_CREATE == 0 || err == nil || !masked {
@@ -488,16 +502,23 @@ func (o *Opener) stream(abs string, flag int) (io.ReadWriteCloser, bool, error) 
 	if !ok {
 		return nil, false, nil
 	}
+	s, err := o.streamOf(fd, flag)
+	return s, true, err
+}
+
+// streamOf returns the call's stream fd, opened with flag: stdin for
+// reading, stdout or stderr for writing; EBADF for any other.
+func (o *Opener) streamOf(fd int, flag int) (io.ReadWriteCloser, error) {
 	write := flag&(os.O_WRONLY|os.O_RDWR) != 0
 	switch {
 	case fd == 0 && o.stdin != nil && !write:
-		return nopCloser{r: o.stdin}, true, nil
+		return nopCloser{r: o.stdin}, nil
 	case fd == 1 && o.stdout != nil && write:
-		return nopCloser{w: o.stdout}, true, nil
+		return nopCloser{w: o.stdout}, nil
 	case fd == 2 && o.stderr != nil && write:
-		return nopCloser{w: o.stderr}, true, nil
+		return nopCloser{w: o.stderr}, nil
 	}
-	return nil, true, syscall.EBADF
+	return nil, syscall.EBADF
 }
 
 // streamFor returns the call's stream abs stands for, nil when the call
@@ -616,13 +637,9 @@ func checkProcPath(abs string, follow bool) error {
 	return nil
 }
 
-// checkOpened refuses an opened file that is one of shelter's own /proc
-// entries, however the name led there (a symbolic link, a race).
+// checkOpened refuses an opened file on /proc that is one of shelter's
+// own entries, however the name led there (a symbolic link, a race).
 func checkOpened(f *os.File) error {
-	fi, err := f.Stat()
-	if err != nil || !onProc(fi) {
-		return nil
-	}
 	p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
 	if err != nil || shelterProc(p) {
 		return ErrShelterProc
