@@ -2,7 +2,8 @@
 // and bounding what it prints.
 //
 // [Run] starts a [Cmd] with exactly the environment, working directory and
-// standard streams it is given, in a process group of its own, with a
+// standard streams it is given, in a process group of its own (and, off
+// a terminal, a session of its own, with no controlling terminal), with a
 // parent-death signal, optionally on a pseudo-terminal ([Cmd.TTY]) and
 // with a niceness ([Cmd.Nice]), a umask ([Cmd.Umask]) and resource limits
 // ([Cmd.Limits]) of its own.

@@ -195,6 +195,9 @@ var ErrOutputCut = errors.New("output cut: still held open by a process that lef
 // conventions: the code it exited with, or 128+n when signal n killed it;
 // 126 when the file cannot be executed, 127 when it does not exist. On
 // Linux the child gets SIGKILL if shelter's thread that started it dies.
+// A child that does not run in a terminal's foreground leads a session
+// of its own too (setsid): it has no controlling terminal, and /dev/tty
+// is not the terminal of whoever started shelter.
 //
 // When ctx ends first, the whole group gets [Cmd.Signal] (SIGTERM) and,
 // after the grace, SIGKILL; Run returns once the child is reaped, with
@@ -265,6 +268,12 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 		// A child with a deadline or a niceness of its own is signalled
 		// and reniced as a group: it does not share one.
 		fg = takeForeground(c.Terminal, cmd.SysProcAttr, c.Stderr, !c.Deadline.IsZero() || c.Nice != 0)
+		if fg == nil {
+			// Off a terminal, a session of its own as well: no
+			// controlling terminal, so no /dev/tty of whoever started
+			// shelter. Its group is still its own, numbered by its pid.
+			cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Setsid = false, true
+		}
 		err = children.start(cmd, func() error { return start(cmd, cs, threadOf(c), c.Limits) })
 		if err != nil && fg.retryAlone(cmd.SysProcAttr, err) {
 			reset(cmd)

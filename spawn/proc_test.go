@@ -365,3 +365,25 @@ func TestRunRetriesAProgramBusyForWriting(t *testing.T) {
 		t.Errorf("Run = %d, %v; stdout %q, stderr %q; retried %v", status, err, out.Bytes(), errOut.Bytes(), retried)
 	}
 }
+
+// A child off a terminal leads a session of its own, whose number is
+// its pid, as is its process group's: it has no controlling terminal.
+func TestRunOwnSession(t *testing.T) {
+	var out strings.Builder
+	c := shCmd(t, "cat /proc/$$/stat")
+	c.Stdout = &out
+	var pid int
+	c.Started = func(p int) { pid = p }
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	if status, err := spawn.Run(context.Background(), c); status != 0 || err != nil {
+		t.Fatalf("Run: %d %v", status, err)
+	}
+	stat := out.String()
+	f := strings.Fields(stat[strings.LastIndexByte(stat, ')')+1:])
+	// After the comm: state ppid pgrp session tty_nr.
+	if want := strconv.Itoa(pid); f[2] != want || f[3] != want || f[4] != "0" {
+		t.Errorf("group %s, session %s, terminal %s; want %s, %s, 0", f[2], f[3], f[4], want, want)
+	}
+}
