@@ -25,6 +25,7 @@ import (
 type serveOptions struct {
 	http        string
 	tokenFile   string
+	profileSet  bool // --profile was given
 	sessionTTL  time.Duration
 	maxSessions int
 	expose      []mcp.Family
@@ -37,12 +38,17 @@ const serveUsage = `usage:
   shelter serve --http ADDR [flags]      streamable HTTP (stateless) on ADDR
 
 An MCP server (docs/mcp.md): the tools are bash, the harness tools, one
-per verb of each wrapped command, and session_close. The profile is agent
-unless --profile says otherwise. On stdio, a call without a session runs
-in the process's one default session; over HTTP it starts a new session,
-whose handle its result names. A non-loopback --http needs --token-file.
-SIGTERM or Ctrl-C: no new sessions, running calls get --grace, then every
-session is closed and the server exits 0. Logs go to stderr.
+per verb of each wrapped command, and session_close. On stdio the profile
+is sandbox: a session runs the declared commands and no program from PATH
+(--allow-external NAME lets one), none of its choosing that could reach
+the client's pipes; over HTTP it is agent. --profile chooses another: on
+stdio, --profile agent lets every program run, with the route to the
+client docs/security.md describes. On stdio, a call without a session
+runs in the process's one default session; over HTTP it starts a new
+session, whose handle its result names. A non-loopback --http needs
+--token-file. SIGTERM or Ctrl-C: no new sessions, running calls get
+--grace, then every session is closed and the server exits 0. Logs go
+to stderr.
 `
 
 func init() {
@@ -67,10 +73,11 @@ func init() {
 	// Before --help, which help lists last.
 	at := len(flagSpecs) - 1
 	flagSpecs = slices.Insert(flagSpecs, at, serveFlags...)
-	// serve's profile is agent.
+	// serve's profile is sandbox on stdio, agent over HTTP.
 	for i, f := range flagSpecs {
 		if f.name == "profile" && strings.Contains(f.verbs, "serve") {
-			f.verbs, f.def = "serve", string(kernel.ProfileAgent)
+			f.verbs, f.def = "serve", "sandbox on stdio, agent with --http"
+			f.value = func(o *options) flag.Value { return &serveProfileFlag{o} }
 			flagSpecs[i].verbs = strings.TrimSpace(strings.ReplaceAll(" "+flagSpecs[i].verbs+" ", " serve ", " "))
 			flagSpecs = slices.Insert(flagSpecs, i+1, f)
 			break
@@ -88,6 +95,9 @@ func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	if len(rest) > 0 {
 		fmt.Fprintf(stderr, "shelter serve: unexpected argument '%s'; allowed: (none)\n", rest[0])
 		return 2
+	}
+	if !o.serve.profileSet && o.serve.http == "" {
+		o.profile = string(kernel.ProfileSandbox)
 	}
 	so := o.serve
 	var tokens []string
@@ -125,7 +135,11 @@ func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	closeInheritedOnExec()
 	if so.http == "" {
+		if o.profile != string(kernel.ProfileSandbox) {
+			fmt.Fprintf(stderr, "shelter serve: profile %s on stdio: the programs a session runs can reach the client's pipes unless the system keeps them apart (docs/security.md)\n", o.profile)
+		}
 		err := srv.Run(ctx, &mcp.StreamTransport{Reader: stdin, Writer: nopCloser{stdout}})
 		srv.Close()
 		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
@@ -176,6 +190,16 @@ func unwrapOp(err error) error {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// serveProfileFlag is serve's --profile, which records that it was
+// given: the default depends on --http.
+type serveProfileFlag struct{ o *options }
+
+func (f *serveProfileFlag) String() string { return "" }
+func (f *serveProfileFlag) Set(v string) error {
+	f.o.profile, f.o.serve.profileSet = v, true
+	return nil
+}
 
 type serveDuration struct {
 	o    *options
