@@ -56,15 +56,26 @@ func ownStdio(st *syscall.Stat_t) (held [3]bool, any bool) {
 // inertDevices are the device numbers of the devices a confined session
 // reaches too ([hostDevice]): they hold nothing of anyone's.
 var inertDevices = sync.OnceValue(func() map[uint64]bool {
+	return deviceNumbers(os.DevNull, "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+})
+
+// openToAll are the devices a session opens even when shelter holds
+// them too: the inert ones, and /dev/tty, which is each process's own
+// controlling terminal (the prompt's, at the REPL).
+var openToAll = sync.OnceValue(func() map[uint64]bool {
+	return deviceNumbers(os.DevNull, "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty")
+})
+
+func deviceNumbers(paths ...string) map[uint64]bool {
 	m := map[uint64]bool{}
-	for _, p := range []string{os.DevNull, "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"} {
+	for _, p := range paths {
 		var st syscall.Stat_t
 		if syscall.Stat(p, &st) == nil && uint32(st.Mode)&syscall.S_IFMT == syscall.S_IFCHR {
 			m[uint64(st.Rdev)] = true
 		}
 	}
 	return m
-})
+}
 
 // heldByShelter reports whether st is a file with no name of its own
 // that shelter holds open on a descriptor other than skip: an anonymous
@@ -147,11 +158,12 @@ func (o *Opener) ownStream(held [3]bool, flag int) (io.ReadWriteCloser, error) {
 
 // vetOpened checks the file an open gave, however the name led to it:
 // one of shelter's own /proc entries is refused, one of its standard
-// descriptors becomes the call's stream of that number, and a pipe
-// shelter holds otherwise is refused. A regular file that is one of the
-// standard descriptors is kept when opened for reading: that reads
-// what shelter wrote, and takes nothing from anyone. f is closed when it
-// is not what vetOpened returns.
+// descriptors becomes the call's stream of that number, and a pipe,
+// terminal or device shelter holds otherwise is refused. A file that is
+// one of the call's own streams already opens as it is, and so does a
+// regular file opened for reading, even one of shelter's standard
+// descriptors: that reads what shelter wrote, and takes nothing from
+// anyone. f is closed when it is not what vetOpened returns.
 func (o *Opener) vetOpened(f *os.File, flag int) (io.ReadWriteCloser, error) {
 	fi, err := f.Stat()
 	if err != nil {
@@ -165,17 +177,17 @@ func (o *Opener) vetOpened(f *os.File, flag int) (io.ReadWriteCloser, error) {
 		return f, nil
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || fi.IsDir() || o.callHolds(st) {
+	write := flag&(os.O_WRONLY|os.O_RDWR) != 0
+	if !ok || fi.IsDir() || fi.Mode().IsRegular() && !write || o.callHolds(st) {
+		// The commonest open of all, a regular file read, costs nothing
+		// more: it takes nothing from anyone.
 		return f, nil
 	}
 	if held, any := ownStdio(st); any {
-		if fi.Mode().IsRegular() && flag&(os.O_WRONLY|os.O_RDWR) == 0 {
-			return f, nil
-		}
 		f.Close()
 		return o.ownStream(held, flag)
 	}
-	if uint32(st.Mode)&syscall.S_IFMT == syscall.S_IFCHR && inertDevices()[uint64(st.Rdev)] {
+	if uint32(st.Mode)&syscall.S_IFMT == syscall.S_IFCHR && openToAll()[uint64(st.Rdev)] {
 		return f, nil
 	}
 	if heldByShelter(st, rawFD(f)) {

@@ -141,15 +141,17 @@ func TestOpenerInertStdio(t *testing.T) {
 }
 
 // A pipe shelter holds beyond its standard streams (another session's,
-// a protocol's) is refused by every name that reaches it; a named FIFO
-// shelter holds open (a process substitution's) opens as usual.
+// a protocol's) is refused by every name that reaches it; the call's own
+// stream, when it is a pipe, and a named FIFO shelter holds open (a
+// process substitution's) open as usual.
 func TestOpenerRefusesHeldPipes(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the routes go through /proc")
 	}
 	r, w := pipe(t)
+	mineR, mineW := pipe(t)
 	dir := t.TempDir()
-	for name, target := range map[string]string{"w": procFD(w), "r": procFD(r), "fd": "/proc/self/fd"} {
+	for name, target := range map[string]string{"w": procFD(w), "r": procFD(r), "fd": "/proc/self/fd", "mine": procFD(mineW)} {
 		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)
 		}
@@ -163,8 +165,7 @@ func TestOpenerRefusesHeldPipes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	var callOut strings.Builder
-	o := &Opener{dir: dir, stdout: &callOut}
+	o := &Opener{dir: dir, stdout: mineW}
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string
@@ -189,6 +190,16 @@ func TestOpenerRefusesHeldPipes(t *testing.T) {
 		t.Fatalf("the named FIFO: %v", err)
 	}
 	f.Close()
+	f, err = o.OpenFile(ctx, "mine", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatalf("the call's own stdout: %v", err)
+	}
+	io.WriteString(f, "mine\n")
+	f.Close()
+	mineW.Close()
+	if b, _ := io.ReadAll(mineR); string(b) != "mine\n" {
+		t.Errorf("the call's own stdout got %q", b)
+	}
 	w.Close()
 	if b, _ := io.ReadAll(r); len(b) != 0 {
 		t.Errorf("the held pipe got %q", b)
