@@ -15,8 +15,8 @@ import (
 // (spawn's discipline); what each does with its asks:
 //
 //   - setsid runs its command as shelter runs every program: the leader
-//     of a process group of its own. A new session would let the command
-//     leave the call's kill discipline, which shelter keeps; -w is
+//     of a process group of its own and, off a terminal, of a session of
+//     its own too, under the call's kill discipline either way; -w is
 //     accepted, as shelter always waits, and -f without -w, which would
 //     return at once and leave the command running, is refused with a
 //     line naming a job (&) instead.
@@ -35,7 +35,7 @@ import (
 var launchSetsid = &launcher{
 	name:  "setsid",
 	usage: "[-f] [-w] COMMAND [ARG]...",
-	about: "Run a command through the session's own rules, in a process group of its own (as every program shelter starts) but not a new session: it stays under the call's timeout, cancel and Close.",
+	about: "Run a command through the session's own rules, as every program shelter starts: in a process group of its own and, off a terminal, a session of its own; it stays under the call's timeout, cancel and Close.",
 	opts: []option{
 		{short: 'f', long: "fork", about: "only with -w: a command cannot outlive its call; run it as a job (COMMAND &)"},
 		{short: 'w', long: "wait", about: "accepted: shelter always waits for the command and returns its status"},
