@@ -24,7 +24,10 @@ import (
 //
 // In every profile, /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N and
 // /proc/self/fd/N are the call's own streams, and shelter's own /proc
-// entries are refused. In the sandbox profile every name resolves beneath
+// entries are refused. The file an open gives is checked too, whatever
+// the name: shelter's own stdin, stdout or stderr is the call's stream
+// of that number, and a pipe, terminal or device shelter holds on
+// another descriptor is refused with [ErrShelterDescriptor]. In the sandbox profile every name resolves beneath
 // the session's root: "..", absolute names and symbolic links cannot
 // leave it. Errors are *fs.PathError values naming what was asked for.
 type Opener struct {

@@ -77,14 +77,14 @@ func deviceNumbers(paths ...string) map[uint64]bool {
 	return m
 }
 
-// heldByShelter reports whether st is a file with no name of its own
-// that shelter holds open on a descriptor other than skip: an anonymous
-// pipe, a terminal or a device, an anonymous inode (an eventfd, an
-// epoll). A name reaches such a file only through /proc/PID/fd; the
-// ones shelter holds are the pipes and terminals of its sessions and
-// children, its runtime's, or a protocol's. Regular files, directories
-// and named FIFOs (a process substitution's) are not looked at. It is
-// Linux only; elsewhere it reports false.
+// heldByShelter reports whether st is an anonymous pipe, a terminal or
+// a device that shelter holds open on a descriptor other than skip. A
+// name reaches an anonymous pipe only through /proc/PID/fd; the pipes
+// and terminals shelter holds are its sessions' and children's, or a
+// protocol's. Regular files, directories and named FIFOs (a process
+// substitution's) are not looked at; sockets and anonymous inodes
+// (eventfd, epoll) cannot be opened by name at all (ENXIO). It is Linux
+// only; elsewhere it reports false.
 func heldByShelter(st *syscall.Stat_t, skip int) bool {
 	switch uint32(st.Mode) & syscall.S_IFMT {
 	case syscall.S_IFREG, syscall.S_IFDIR, syscall.S_IFLNK:
