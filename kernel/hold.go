@@ -77,7 +77,9 @@ func (s *Session) holdCmd(cmd *spawn.Cmd) error {
 		return nil
 	}
 	h := *s.hold
-	h.Read = append(slices.Clip(h.Read), installPrefix(cmd.Path))
+	if prefix := installPrefix(cmd.Path); prefix != "/" {
+		h.Read = append(slices.Clip(h.Read), prefix)
+	}
 	if asked != nil {
 		h.Read = append(h.Read, asked.Read...)
 		h.Write = append(slices.Clip(h.Write), asked.Write...)
@@ -96,7 +98,7 @@ func (s *Session) holdCmd(cmd *spawn.Cmd) error {
 // installPrefix is the directory a program is installed under: the
 // parent of its directory when that is a bin, sbin or shims directory
 // (/usr/local/go for /usr/local/go/bin/go), else its directory; links
-// are resolved first.
+// are resolved first. A program in / gets no prefix: that would be all.
 func installPrefix(path string) string {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real

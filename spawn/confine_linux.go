@@ -16,26 +16,27 @@ import (
 )
 
 // Probe reports what this host can enforce of a [Confinement]. It looks
-// once, the first time it is called, and answers the same after: the
-// Landlock ABI, and a real start of the helper in a network namespace of
-// its own (a user namespace too when shelter is not root), which is what
-// containers that forbid namespaces refuse.
+// once, the first time it is called after [Init], and answers the same
+// after: the Landlock ABI, and a real start of the helper in a network
+// namespace of its own (a user namespace too when shelter is not root),
+// which is what containers that forbid namespaces refuse. Before Init
+// there is no helper to start, and it says so.
 func Probe() Support {
 	if f := fakeSupport.Load(); f != nil {
 		return *f
 	}
-	s := probed()
-	s.Helper = helperReady.Load()
-	return s
+	if !helperReady.Load() {
+		s := Support{Landlock: landlockABI()}
+		s.Why = append(s.Why, "helper: the program does not call spawn.Init first in main")
+		return s
+	}
+	return probed()
 }
 
 var probed = sync.OnceValue(func() Support {
-	var s Support
+	s := Support{Helper: true}
 	if s.Landlock = landlockABI(); s.Landlock == 0 {
 		s.Why = append(s.Why, "landlock: not offered by this kernel (Linux 5.13 or later, with landlock in its lsm= list)")
-	}
-	if !helperReady.Load() {
-		return s // no helper to start: the namespace cannot be tried
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
