@@ -1,0 +1,42 @@
+package beneath
+
+import (
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// openBeneath opens rel beneath fd with openat2(2), RESOLVE_BENEATH and
+// RESOLVE_NO_SYMLINKS, or by walking it where openat2 is not served.
+func openBeneath(fd int, rel string, flag int, perm uint32) (int, error) {
+	if !haveOpenat2() {
+		return walk(fd, rel, flag, perm)
+	}
+	how := &unix.OpenHow{
+		Flags:   uint64(flag),
+		Mode:    uint64(perm),
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS,
+	}
+	if flag&unix.O_CREAT == 0 {
+		how.Mode = 0 // openat2 refuses a mode without O_CREAT
+	}
+	for range 64 {
+		nfd, err := unix.Openat2(fd, rel, how)
+		// EAGAIN: a concurrent rename may have let a lookup escape.
+		if err != unix.EAGAIN && err != unix.EINTR {
+			return nfd, err
+		}
+	}
+	return -1, unix.EAGAIN
+}
+
+// haveOpenat2 reports whether the kernel serves openat2(2) (Linux 5.6); a
+// seccomp filter may refuse it with ENOSYS or EPERM.
+var haveOpenat2 = sync.OnceValue(func() bool {
+	fd, err := unix.Openat2(unix.AT_FDCWD, "/", &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC})
+	if err != nil {
+		return false
+	}
+	unix.Close(fd)
+	return true
+})
