@@ -181,3 +181,24 @@ func TestLogCap(t *testing.T) {
 		t.Errorf("the log lost its end: %q", body[len(body)-100:])
 	}
 }
+
+// TestNewLogFile: a Log over a file the caller made writes to it, keeps
+// its cap and closes it.
+func TestNewLogFile(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "job-*.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := spawn.NewLogFile(f, 8)
+	log.Write([]byte("0123456789"))
+	if err := log.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(f.Name())
+	if want := "[log truncated: its first 2 bytes were dropped]\n23456789"; string(got) != want || log.Name() != f.Name() {
+		t.Errorf("log %s holds %q; want %q", log.Name(), got, want)
+	}
+	if _, err := f.Write([]byte("x")); err == nil {
+		t.Error("the file is still open after Close")
+	}
+}

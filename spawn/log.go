@@ -26,14 +26,23 @@ type Log struct {
 // that keeps at most limit bytes of the stream in it; a limit of zero or
 // less means [DefaultSpillCap].
 func NewLog(path string, limit int64) (*Log, error) {
-	if limit <= 0 {
-		limit = DefaultSpillCap
-	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	return &Log{file: capFile{f: f, limit: limit, header: logHeader}}, nil
+	return NewLogFile(f, limit), nil
+}
+
+// NewLogFile returns a Log that writes to f, an empty file open for
+// reading and writing that the Log then owns, and keeps at most limit
+// bytes of the stream in it; a limit of zero or less means
+// [DefaultSpillCap]. It is for a caller that makes the file itself,
+// beneath a directory it holds open.
+func NewLogFile(f *os.File, limit int64) *Log {
+	if limit <= 0 {
+		limit = DefaultSpillCap
+	}
+	return &Log{file: capFile{f: f, limit: limit, header: logHeader}}
 }
 
 func logHeader(dropped int64) []byte {

@@ -33,6 +33,7 @@ type Sink struct {
 	spillDir   string
 	spillName  string
 	spillCap   int64
+	create     func(pattern string) (*os.File, error)
 
 	mu        sync.Mutex
 	buf       []byte // everything, until the first overflow; then the head
@@ -69,6 +70,16 @@ func (s *Sink) Init(head, tail int, dir, name string, spillCap int64) {
 	s.head, s.tail, s.spillDir, s.spillName, s.spillCap = max(head, 0), max(tail, 0), dir, name, spillCap
 }
 
+// SpillWith makes the sink create its spill file by calling create with
+// the pattern name+"-*.out" instead of calling [os.CreateTemp] in its
+// directory: for a caller that makes files beneath a directory it holds
+// open, so that no symbolic link on the way is followed. The file must
+// be new and open for reading and writing; its Name is the path the
+// marker line reports. Call SpillWith after Init, before the first Write.
+func (s *Sink) SpillWith(create func(pattern string) (*os.File, error)) {
+	s.create = create
+}
+
 // Write records p. It never fails for lack of memory; a failure to create or
 // write the spill file is kept and returned by [Sink.Close] so that the
 // writing process is not killed by it.
@@ -102,7 +113,13 @@ func (s *Sink) toSpill(p []byte) {
 // it goes to the file before p; then the buffer shrinks to the head and
 // the ring keeps the tail.
 func (s *Sink) overflow(p []byte) {
-	f, err := os.CreateTemp(s.spillDir, s.spillName+"-*.out")
+	var f *os.File
+	var err error
+	if s.create != nil {
+		f, err = s.create(s.spillName + "-*.out")
+	} else {
+		f, err = os.CreateTemp(s.spillDir, s.spillName+"-*.out")
+	}
 	if err == nil {
 		s.spillPath = f.Name()
 		s.spill = &capFile{f: f, bw: bufio.NewWriterSize(f, spillBuffer), limit: s.spillCap}

@@ -157,3 +157,43 @@ func TestSinkIsNotAReaderFrom(t *testing.T) {
 		t.Error("Sink implements io.ReaderFrom; os/exec would bypass its lock")
 	}
 }
+
+// TestSinkSpillWith: a sink given a create function spills to the file it
+// makes, never to one in its directory, and reports that file's name.
+func TestSinkSpillWith(t *testing.T) {
+	unused, held := t.TempDir(), t.TempDir()
+	s := NewSink(4, 4, unused, "stdout")
+	var asked string
+	s.SpillWith(func(pattern string) (*os.File, error) {
+		asked = pattern
+		return os.CreateTemp(held, pattern)
+	})
+	s.Write([]byte("one\ntwo\nthree\n"))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if asked != "stdout-*.out" {
+		t.Errorf("create got %q; want stdout-*.out", asked)
+	}
+	if got, _ := os.ReadFile(s.SpillPath()); string(got) != "one\ntwo\nthree\n" {
+		t.Errorf("spill file %s holds %q", s.SpillPath(), got)
+	}
+	if entries, _ := os.ReadDir(unused); len(entries) != 0 {
+		t.Errorf("the sink's directory holds %v; want nothing", entries)
+	}
+}
+
+// TestSinkSpillWithError: a create that fails is Close's error, and the
+// marker says the spill failed.
+func TestSinkSpillWithError(t *testing.T) {
+	s := NewSink(4, 4, t.TempDir(), "stdout")
+	refused := fmt.Errorf("refused")
+	s.SpillWith(func(string) (*os.File, error) { return nil, refused })
+	s.Write([]byte("one\ntwo\nthree\n"))
+	if err := s.Close(); err != refused {
+		t.Errorf("Close() = %v; want %v", err, refused)
+	}
+	if got := s.String(); !bytes.Contains([]byte(got), []byte("(spill failed)")) {
+		t.Errorf("text %q names no failed spill", got)
+	}
+}
