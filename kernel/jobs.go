@@ -91,13 +91,14 @@ func (t *jobTable) exited(j *job, pid int) {
 	}
 }
 
-// newJobLog creates a job's log, and the spill directory it lives in
-// when this is the session's first.
+// newJobLog creates a job's log afresh, and the spill directory it lives
+// in when this is the session's first, following no symbolic link.
 func (s *Session) newJobLog(path string) (*spawn.Log, error) {
-	if err := s.spills.ensure(); err != nil {
+	f, err := s.spills.create(filepath.Base(path))
+	if err != nil {
 		return nil, err
 	}
-	return spawn.NewLog(path, s.k.cfg.SpillCap)
+	return spawn.NewLogFile(f, s.k.cfg.SpillCap), nil
 }
 
 // startJob runs st, which jobs lists as command, in a subshell of the

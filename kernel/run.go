@@ -555,6 +555,8 @@ func (s *Session) newFrame(opts RunOptions) *callFrame {
 	limit, spillCap := s.k.cfg.OutputLimit, s.k.cfg.SpillCap
 	f.stdout.Init(limit/2, limit-limit/2, s.spills.path, "stdout", spillCap)
 	f.stderr.Init(limit/2, limit-limit/2, s.spills.path, "stderr", spillCap)
+	f.stdout.SpillWith(s.spillCreate)
+	f.stderr.SpillWith(s.spillCreate)
 	f.out.sink, f.out.live = &f.stdout, opts.Stdout
 	f.errOut.sink, f.errOut.live = &f.stderr, opts.Stderr
 	// The spill directory is made when a stream first outgrows what the

@@ -54,10 +54,13 @@ type Session struct {
 	guard  *guard
 	// tmp and spills are the session's $TMPDIR and the directory of its
 	// spill files and job logs: named in NewSession, made on first need.
-	tmp     lazyDir
-	spills  lazyDir
-	devnull *os.File // the process's one /dev/null, never closed
-	discard bool
+	tmp    lazyDir
+	spills lazyDir
+	// spillCreate is spills.createTemp, made once: each call's sinks
+	// create their spill files with it.
+	spillCreate func(pattern string) (*os.File, error)
+	devnull     *os.File // the process's one /dev/null, never closed
+	discard     bool
 	// root confines the session's files in the sandbox profile; nil
 	// elsewhere.
 	root *confinement
@@ -158,13 +161,14 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	if dir, err = s.confine(dir); err != nil {
 		return nil, err
 	}
-	temp := ""
+	root := ""
 	if s.root != nil {
 		// A confined session's temporary files, spill files and job logs
 		// live inside its root.
-		temp = filepath.Join(s.root.dir, ".shelter")
+		root = s.root.dir
 	}
-	nameDirs(&s.tmp, &s.spills, temp, s.root != nil)
+	nameDirs(&s.tmp, &s.spills, root)
+	s.spillCreate = s.spills.createTemp
 	s.hold = s.programHold(dir)
 	if s.devnull, err = devNull(); err != nil {
 		s.cleanup()
@@ -337,16 +341,13 @@ func (s *Session) cleanup() error {
 		defer s.root.r.Close()
 	}
 	if s.spills.close() {
-		if s.discard {
-			os.RemoveAll(s.spills.path)
-		} else {
-			os.Remove(s.spills.path) // only when nothing spilled
-		}
+		// With everything in it, or only when nothing spilled.
+		s.spills.remove(s.discard)
 	}
 	if !s.tmp.close() {
 		return nil
 	}
-	return os.RemoveAll(s.tmp.path)
+	return s.tmp.remove(true)
 }
 
 // devNull is the process's /dev/null, opened once and shared by every

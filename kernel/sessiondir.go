@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -10,40 +11,65 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
+
+	"github.com/shelter-sh/shelter/internal/beneath"
 )
 
 // lazyDir is a directory of the session's (its $TMPDIR, its spill
 // directory) that is named when the session starts and created when first
 // needed, so that a session that never needs it touches no disk.
 //
-// The name is random and the directory is made with a single Mkdir, which
+// The name is random and the directory is made with a single mkdir, which
 // fails when the name exists: a directory someone else made under that
 // name in a shared parent (/tmp) is never used, and the session reports
-// that instead.
+// that instead. Everything shelter makes or removes in it is reached from
+// the parent (base) by descriptor, following no symbolic link
+// (internal/beneath): a link the session planted at ROOT/.shelter, at the
+// directory's name or at a file's is refused, never followed.
 type lazyDir struct {
 	path   string
 	name   string // the last element of path, its random name
-	parent bool   // the parent may be missing (a sandbox's ROOT/.shelter): make it first
+	base   string // the directory the session does not write: the root, or the system's temporary directory
+	rel    string // path relative to base: name, or stateDir/name
+	parent bool   // rel has a parent to make first (a sandbox's ROOT/.shelter)
 	made   atomic.Bool
 
 	mu     sync.Mutex
 	closed bool // removed by Close: never made again
 }
 
-// nameDirs names a session's two directories in parent (the system's
-// temporary directory when empty): its temporary directory and its spill
-// directory, which share one random part. It creates nothing.
-func nameDirs(tmp, spills *lazyDir, parent string, makeParent bool) {
-	if parent == "" {
-		parent = os.TempDir()
+// stateDir is the directory, in a sandbox's root, of its sessions'
+// temporary and spill directories.
+const stateDir = ".shelter"
+
+// nameDirs names a session's two directories: its temporary directory
+// and its spill directory, which share one random part. A sandbox's
+// (root not "") are in ROOT/.shelter, others' in the system's temporary
+// directory. It creates nothing.
+func nameDirs(tmp, spills *lazyDir, root string) {
+	base, sub := root, stateDir
+	if root == "" {
+		base, sub = os.TempDir(), ""
 	}
 	// math/rand/v2's global source is seeded from the system's randomness:
 	// the names cannot be predicted by another user.
 	var digits [16]byte
 	random := strconv.AppendUint(digits[:0], rand.Uint64(), 36)
-	tmp.path, tmp.parent = dirPath(parent, "shelter-", random), makeParent
-	spills.path, spills.parent = dirPath(parent, "shelter-spill-", random), makeParent
-	tmp.name, spills.name = filepath.Base(tmp.path), filepath.Base(spills.path)
+	for _, d := range [2]struct {
+		dir    *lazyDir
+		prefix string
+	}{{tmp, "shelter-"}, {spills, "shelter-spill-"}} {
+		d.dir.base, d.dir.parent = base, sub != ""
+		d.dir.name = d.prefix + string(random)
+		d.dir.rel = d.dir.name
+		parent := base
+		if sub != "" {
+			d.dir.rel = sub + "/" + d.dir.name
+			parent = filepath.Join(base, sub)
+		}
+		d.dir.path = dirPath(parent, d.prefix, random)
+	}
 }
 
 // dirPath is filepath.Join(parent, prefix+random), in one allocation
@@ -61,6 +87,11 @@ func dirPath(parent, prefix string, random []byte) string {
 // errSessionClosedDir is the error of a directory needed after Close.
 var errSessionClosedDir = errors.New("the session is closed")
 
+// openBase opens the directory the session's directories are named from.
+func (d *lazyDir) openBase() (*os.File, error) {
+	return os.OpenFile(d.base, os.O_RDONLY|syscall.O_DIRECTORY, 0)
+}
+
 // ensure makes the directory unless it exists already.
 func (d *lazyDir) ensure() error {
 	if d.made.Load() {
@@ -74,19 +105,82 @@ func (d *lazyDir) ensure() error {
 	if d.closed {
 		return fmt.Errorf("%s: %w", d.path, errSessionClosedDir)
 	}
+	base, err := d.openBase()
+	if err != nil {
+		return err
+	}
+	defer base.Close()
 	if d.parent {
-		if err := os.MkdirAll(filepath.Dir(d.path), 0o700); err != nil {
+		err := beneath.Mkdir(base, stateDir, 0o700)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
 			return err
 		}
 	}
-	if err := os.Mkdir(d.path, 0o700); err != nil {
-		if errors.Is(err, os.ErrExist) {
+	if err := beneath.Mkdir(base, d.rel, 0o700); err != nil {
+		if errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("%s exists already and is not this session's; refusing to use it", d.path)
 		}
 		return err
 	}
 	d.made.Store(true)
 	return nil
+}
+
+// open opens the directory, made already, beneath its base.
+func (d *lazyDir) open() (*os.File, error) {
+	base, err := d.openBase()
+	if err != nil {
+		return nil, err
+	}
+	defer base.Close()
+	return beneath.OpenDir(base, d.rel)
+}
+
+// createTemp makes a new file in the directory, named after pattern
+// (prefix*suffix) as os.CreateTemp does: a [spawn.Sink]'s spill file.
+func (d *lazyDir) createTemp(pattern string) (*os.File, error) {
+	if err := d.ensure(); err != nil {
+		return nil, err
+	}
+	dir, err := d.open()
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	prefix, suffix, _ := strings.Cut(pattern, "*")
+	return beneath.CreateTemp(dir, prefix, suffix)
+}
+
+// create makes the file name in the directory afresh: what held the name
+// before (an earlier job's log of the same number) is removed first, and
+// the file is made new, so that nothing planted there is opened.
+func (d *lazyDir) create(name string) (*os.File, error) {
+	if err := d.ensure(); err != nil {
+		return nil, err
+	}
+	dir, err := d.open()
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	if err := beneath.Remove(dir, name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return beneath.Create(dir, name, 0o600)
+}
+
+// remove removes the directory: with everything in it when all, else only
+// when it is empty.
+func (d *lazyDir) remove(all bool) error {
+	base, err := d.openBase()
+	if err != nil {
+		return err
+	}
+	defer base.Close()
+	if all {
+		return beneath.RemoveAll(base, d.rel)
+	}
+	return beneath.Remove(base, d.rel)
 }
 
 // touches makes the directory when abs, a clean absolute path, may lie in
