@@ -34,6 +34,7 @@ type Opener struct {
 	dir    string
 	root   *confinement // nil outside the sandbox
 	tmp    *lazyDir     // the session's $TMPDIR, made when a name reaches it
+	spills *lazyDir     // the session's spill directory, shelter's own
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
@@ -44,7 +45,7 @@ type Opener struct {
 func (c *Call) Opener() *Opener {
 	o := &Opener{dir: c.Dir, stdin: c.Stdin, stdout: c.Stdout, stderr: c.Stderr}
 	if c.session != nil {
-		o.root, o.tmp = c.session.root, &c.session.tmp
+		o.root, o.tmp, o.spills = c.session.root, &c.session.tmp, &c.session.spills
 	}
 	return o
 }
@@ -52,7 +53,7 @@ func (c *Call) Opener() *Opener {
 // handlerOpener is the opener of the command an mvdan/sh handler serves.
 func (s *Session) handlerOpener(ctx context.Context) Opener {
 	hc := interp.HandlerCtx(ctx)
-	return Opener{dir: hc.Dir, root: s.root, tmp: &s.tmp, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr}
+	return Opener{dir: hc.Dir, root: s.root, tmp: &s.tmp, spills: &s.spills, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr}
 }
 
 // ErrOutsideRoot is the error of a name that leads outside the sandbox's
@@ -132,6 +133,11 @@ func (o *Opener) OpenFile(ctx context.Context, name string, flag int, perm fs.Fi
 	}
 	if err := o.allowed(abs); err != nil {
 		return nil, pathErr("open", name, err)
+	}
+	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0 && !hostDevice(abs) {
+		if err := o.own(abs, true); err != nil {
+			return nil, pathErr("open", name, err)
+		}
 	}
 	f, err := o.openFile(ctx, name, abs, flag, perm)
 	var own *ownFile
@@ -398,6 +404,9 @@ func (o *Opener) Link(oldname, newname string) error {
 // the root is written relative, which is how a confined link must read.
 func (o *Opener) Symlink(target, name string) error {
 	abs, err := o.resolve(name)
+	if err == nil {
+		err = o.own(abs, false)
+	}
 	if err != nil {
 		return pathErr("symlink", name, err)
 	}
@@ -461,6 +470,11 @@ func (o *Opener) do(op, name string, host func(string) error, rooted func(*os.Ro
 	if _, ok := o.streamFor(abs); ok {
 		return pathErr(op, name, syscall.EPERM)
 	}
+	if op != "readlink" {
+		if err := o.own(abs, op == "chmod" || op == "chtimes"); err != nil {
+			return pathErr(op, name, err)
+		}
+	}
 	if o.root == nil {
 		return named(host(abs), name)
 	}
@@ -478,6 +492,9 @@ func (o *Opener) do2(op, oldname, newname string, host func(string, string) erro
 		var err error
 		if abs[i], err = o.resolve(name); err == nil {
 			err = o.allowed(abs[i])
+		}
+		if err == nil {
+			err = o.own(abs[i], false)
 		}
 		if err != nil {
 			return pathErr(op, name, err)

@@ -25,7 +25,7 @@ import (
 )
 
 // ErrSymlink is the error of a name that meets a symbolic link.
-var ErrSymlink = errors.New("a symbolic link, which shelter never follows in its own directories")
+var ErrSymlink = errors.New("is a symbolic link, and shelter follows none to its own files; allowed: a real directory, or none (shelter makes it)")
 
 // errName is the error of a name that is not plain elements.
 var errName = errors.New("not a plain relative name")
@@ -172,12 +172,13 @@ func walk(fd int, rel string, flag int, perm uint32) (int, error) {
 	}
 }
 
-// linkMet tells a link on rel's way from another ENOTDIR: a link opened
-// as a directory with O_NOFOLLOW is "not a directory". Each element is
-// looked at without following it, after the ones before it were found
-// to be no links.
+// linkMet names the link an open met on rel's way (ELOOP; EMLINK on
+// FreeBSD), and tells one from another ENOTDIR: a link opened as a
+// directory with O_NOFOLLOW is "not a directory". Each element is looked
+// at without following it, after the ones before it were found to be no
+// links.
 func linkMet(fd int, rel string, err error) error {
-	if err != unix.ENOTDIR {
+	if err != unix.ENOTDIR && err != unix.ELOOP && err != unix.EMLINK {
 		return err
 	}
 	for i := 0; i <= len(rel); i++ {
@@ -189,7 +190,7 @@ func linkMet(fd int, rel string, err error) error {
 			return err
 		}
 		if st.Mode&unix.S_IFMT == unix.S_IFLNK {
-			return ErrSymlink
+			return linkAt(rel[:i])
 		}
 	}
 	return err
@@ -214,11 +215,19 @@ func join(dir, rel string) string {
 	return dir + "/" + rel
 }
 
-// pathErr names the full path, and reports a link met on the way (ELOOP;
-// EMLINK on FreeBSD) as ErrSymlink.
+// linkAt is ErrSymlink met at the element(s) it holds.
+type linkAt string
+
+func (l linkAt) Error() string { return ErrSymlink.Error() }
+
+// pathErr names the full path, or the link met on the way, and reports
+// that link (ELOOP; EMLINK on FreeBSD) as ErrSymlink.
 func pathErr(op string, dir *os.File, rel string, err error) error {
 	if err == nil {
 		return nil
+	}
+	if l, ok := err.(linkAt); ok {
+		rel, err = string(l), ErrSymlink
 	}
 	if err == unix.ELOOP || err == unix.EMLINK {
 		err = ErrSymlink

@@ -85,8 +85,9 @@ func TestNoLinkFollowed(t *testing.T) {
 					t.Errorf("Open(%q): %v; want ErrSymlink", rel, err)
 				}
 			}
-			if err := Mkdir(d, "to-dir/made", 0o700); !errors.Is(err, ErrSymlink) {
-				t.Errorf("Mkdir through a link: %v; want ErrSymlink", err)
+			err := Mkdir(d, "to-dir/made", 0o700)
+			if want := "mkdir " + base + "/to-dir: " + ErrSymlink.Error(); err == nil || err.Error() != want {
+				t.Errorf("Mkdir through a link: %v; want %s", err, want)
 			}
 			if err := Mkdir(d, "dangling", 0o700); !errors.Is(err, fs.ErrExist) {
 				t.Errorf("Mkdir at a link: %v; want ErrExist", err)
