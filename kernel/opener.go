@@ -76,6 +76,17 @@ var ErrShelterProc = errors.New("shelter's own /proc entries are not readable")
 // Abs returns name as an absolute, clean path, relative names joined to
 // the working directory.
 func (o *Opener) Abs(name string) string {
+	abs := o.lexical(name)
+	if o.tmp != nil {
+		// Every name an opener serves passes here: $TMPDIR exists before
+		// the first that may lie in it is used.
+		o.tmp.touches(abs)
+	}
+	return abs
+}
+
+// lexical is name made absolute and clean.
+func (o *Opener) lexical(name string) string {
 	var abs string
 	switch {
 	case name == os.DevNull:
@@ -85,12 +96,21 @@ func (o *Opener) Abs(name string) string {
 	default:
 		abs = filepath.Join(o.dir, name)
 	}
-	if o.tmp != nil {
-		// Every name an opener serves passes here: $TMPDIR exists before
-		// the first that may lie in it is used.
-		o.tmp.touches(abs)
-	}
 	return abs
+}
+
+// absMade is Abs, and the error of making $TMPDIR when the name may lie
+// in it and it could not be made (a name taken, a link planted): such a
+// name is not used, so that it leads nowhere but the session's own
+// directory.
+func (o *Opener) absMade(name string) (string, error) {
+	abs := o.lexical(name)
+	if o.tmp != nil {
+		if err := o.tmp.touches(abs); err != nil {
+			return "", err
+		}
+	}
+	return abs, nil
 }
 
 // resolve is Abs of name, or ENOENT for the empty name, which is no
@@ -100,7 +120,7 @@ func (o *Opener) resolve(name string) (string, error) {
 	if name == "" {
 		return "", syscall.ENOENT
 	}
-	return o.Abs(name), nil
+	return o.absMade(name)
 }
 
 // Dir is the working directory names are relative to.

@@ -184,15 +184,14 @@ func (d *lazyDir) remove(all bool) error {
 }
 
 // touches makes the directory when abs, a clean absolute path, may lie in
-// it. It matches on the directory's own random name, so that a path that
-// reaches it through a symbolic link to its parent counts too.
-func (d *lazyDir) touches(abs string) {
-	if d.path == "" || d.made.Load() {
-		return
+// it, and returns the error of making it. It matches on the directory's
+// own random name, so that a path that reaches it through a symbolic
+// link to its parent counts too.
+func (d *lazyDir) touches(abs string) error {
+	if d.path == "" || d.made.Load() || !strings.Contains(abs, d.name) {
+		return nil
 	}
-	if strings.Contains(abs, d.name) {
-		d.ensure()
-	}
+	return d.ensure()
 }
 
 // close stops the directory from being made, and reports whether it was.
