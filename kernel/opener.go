@@ -107,11 +107,20 @@ func (o *Opener) absMade(name string) (string, error) {
 	abs := o.lexical(name)
 	if o.tmp != nil {
 		if err := o.tmp.touches(abs); err != nil {
-			return "", err
+			return "", tmpDirError{err}
 		}
 	}
 	return abs, nil
 }
+
+// tmpDirError is the error of a name under $TMPDIR when $TMPDIR could not
+// be made. It does not unwrap to the *fs.PathError of the mkdir, so that
+// the refusal names the name the script gave, then the mkdir.
+type tmpDirError struct{ err error }
+
+func (e tmpDirError) Error() string { return "temporary directory: " + e.err.Error() }
+
+func (e tmpDirError) Is(target error) bool { return errors.Is(e.err, target) }
 
 // resolve is Abs of name, or ENOENT for the empty name, which is no
 // file, as for the system: joined to the working directory it would name

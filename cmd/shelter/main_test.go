@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,6 +52,7 @@ func TestScripts(t *testing.T) {
 			"jsonfields": jsonFields,
 			"cmpdoc":     cmpDoc,
 			"nolive":     noLive,
+			"treehash":   treeHash,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "race" {
@@ -115,6 +118,46 @@ func cmpDoc(ts *testscript.TestScript, neg bool, args []string) {
 	if got := ts.ReadFile("stdout"); (got == want) == neg {
 		ts.Fatalf("stdout is not docs/cli.md's block for %s:\n%s", args[0], diffLines(got, want))
 	}
+}
+
+// treeHash prints a line for every entry under DIR but the SKIP ones
+// (names relative to DIR): its path, type, link target and the SHA-256 of
+// a regular file's content, sorted: treehash DIR [SKIP...]. Compare two of
+// them to show that nothing in a tree changed.
+func treeHash(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 || neg {
+		ts.Fatalf("usage: treehash DIR [SKIP...]")
+	}
+	dir := ts.MkAbs(args[0])
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if slices.Contains(args[1:], rel) {
+			return filepath.SkipDir
+		}
+		line := rel + " " + d.Type().String()
+		switch {
+		case d.Type().IsRegular():
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			line += fmt.Sprintf(" %x", sha256.Sum256(b))
+		case d.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			line += " -> " + target
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	slices.Sort(lines)
+	fmt.Fprintln(ts.Stdout(), strings.Join(lines, "\n"))
 }
 
 // jsonFields checks that stdout is one JSON object with exactly the named
