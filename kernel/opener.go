@@ -164,7 +164,7 @@ func (o *Opener) OpenFile(ctx context.Context, name string, flag int, perm fs.Fi
 		return nil, pathErr("open", name, err)
 	}
 	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0 && !hostDevice(abs) {
-		if err := o.own(abs, true); err != nil {
+		if err := o.own(abs, changeFile); err != nil {
 			return nil, pathErr("open", name, err)
 		}
 	}
@@ -434,7 +434,7 @@ func (o *Opener) Link(oldname, newname string) error {
 func (o *Opener) Symlink(target, name string) error {
 	abs, err := o.resolve(name)
 	if err == nil {
-		err = o.own(abs, false)
+		err = o.own(abs, changeEntry)
 	}
 	if err != nil {
 		return pathErr("symlink", name, err)
@@ -500,7 +500,7 @@ func (o *Opener) do(op, name string, host func(string) error, rooted func(*os.Ro
 		return pathErr(op, name, syscall.EPERM)
 	}
 	if op != "readlink" {
-		if err := o.own(abs, op == "chmod" || op == "chtimes"); err != nil {
+		if err := o.own(abs, opChange(op)); err != nil {
 			return pathErr(op, name, err)
 		}
 	}
@@ -523,7 +523,7 @@ func (o *Opener) do2(op, oldname, newname string, host func(string, string) erro
 			err = o.allowed(abs[i])
 		}
 		if err == nil {
-			err = o.own(abs[i], false)
+			err = o.own(abs[i], opChange(op))
 		}
 		if err != nil {
 			return pathErr(op, name, err)

@@ -29,29 +29,48 @@ func (e *ShelterDirError) Error() string {
 
 func (e *ShelterDirError) Is(target error) bool { return target == ErrShelterDir }
 
+// How a change treats the name it is given.
+type change int
+
+const (
+	changeFile    change = iota // follows a link at the last element: open, chmod
+	changeEntry                 // acts on the entry itself: mkdir, link, symlink
+	changeSubtree               // takes the entry and all below it: remove, rename
+)
+
+// opChange is how the opener's operation op treats its names.
+func opChange(op string) change {
+	switch op {
+	case "chmod", "chtimes":
+		return changeFile
+	case "remove", "rename":
+		return changeSubtree
+	}
+	return changeEntry
+}
+
 // own refuses a change at abs, a clean absolute name, that would reach
 // shelter's own directories, by its name and, once the session made one
-// of them, by the name its links lead to. follow says whether the change
-// follows a link at abs's last element (open, chmod) or acts on the entry
-// itself (remove, rename, link, mkdir).
+// of them, by the name its links lead to. A change of a subtree that
+// holds one of them (an ancestor) is refused too.
 //
 // The check is by name: a link swapped between it and the change can
 // slip a change past it. What makes shelter safe is that it opens its own
 // files by descriptor and follows no link there (sessiondir.go); this
 // keeps a session from moving, replacing or rewriting them by mistake or
 // on purpose through the builtins.
-func (o *Opener) own(abs string, follow bool) error {
+func (o *Opener) own(abs string, how change) error {
 	if o.spills == nil || o.tmp == nil {
 		return nil
 	}
-	if dir := o.ownDir(abs, follow); dir != "" {
+	if dir := o.ownDir(abs, how); dir != "" {
 		return &ShelterDirError{Dir: dir, TmpDir: o.tmp.path}
 	}
 	if !o.spills.made.Load() && !o.tmp.made.Load() {
 		return nil
 	}
-	if real := o.real(abs, follow); real != abs {
-		if dir := o.ownDir(real, follow); dir != "" {
+	if real := o.real(abs, how == changeFile); real != abs {
+		if dir := o.ownDir(real, how); dir != "" {
 			return &ShelterDirError{Dir: dir, TmpDir: o.tmp.path}
 		}
 	}
@@ -59,7 +78,7 @@ func (o *Opener) own(abs string, follow bool) error {
 }
 
 // ownDir is shelter's directory a change at p reaches, or "".
-func (o *Opener) ownDir(p string, follow bool) string {
+func (o *Opener) ownDir(p string, how change) string {
 	tmp, spills := o.tmp.path, o.spills.path
 	switch {
 	case within(p, spills):
@@ -74,7 +93,7 @@ func (o *Opener) ownDir(p string, follow bool) string {
 			return state
 		}
 	}
-	if !follow && (within(spills, p) || within(tmp, p)) {
+	if how == changeSubtree && (within(spills, p) || within(tmp, p)) {
 		return p // an ancestor: removing or renaming it takes shelter's along
 	}
 	return ""

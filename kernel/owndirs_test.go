@@ -311,3 +311,30 @@ func TestOwnDirsRefusals(t *testing.T) {
 		})
 	}
 }
+
+// What holds shelter's directories is still the session's: mkdir -p
+// and touch of the root work, and rm -rf of it removes the
+// session's files but none of shelter's.
+func TestOwnDirsAncestors(t *testing.T) {
+	_, root := ownTree(t)
+	s := ownSession(t, kernel.ProfileSandbox, root)
+	res := run(t, s, `sleep 60 & : > "$TMPDIR/made"; mkdir -p . sub/x && touch . sub && echo ok`)
+	if res.Stdout != "ok\n" || res.ExitCode != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	res = run(t, s, `rm -rf "$PWD"`)
+	if res.ExitCode == 0 || !strings.Contains(res.Stderr, "is shelter's own, which a session reads but does not change") {
+		t.Errorf("rm -rf of the root: exit %d, stderr %q; want shelter's directories refused", res.ExitCode, res.Stderr)
+	}
+	for _, p := range []string{s.TempDir(), filepath.Join(s.SpillDir(), "job-1.log")} {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	for _, p := range []string{filepath.Join(root, "sub"), filepath.Join(s.TempDir(), "made")} {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Errorf("%s: %v; want it removed", p, err)
+		}
+	}
+	run(t, s, "kill %1")
+}
