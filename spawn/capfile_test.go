@@ -202,3 +202,24 @@ func TestNewLogFile(t *testing.T) {
 		t.Error("the file is still open after Close")
 	}
 }
+
+// TestNewLogFollowsNoLink: a link at the log's name is an error, and the
+// file it points to is left alone.
+func TestNewLogFollowsNoLink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "job.log")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if log, err := spawn.NewLog(link, 0); err == nil {
+		log.Close()
+		t.Fatal("NewLog followed the link")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Errorf("target holds %q", b)
+	}
+}

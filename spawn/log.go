@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"syscall"
 )
 
 // Log is a file that keeps the last part of a stream, as a background
@@ -24,9 +25,10 @@ type Log struct {
 
 // NewLog creates the file at path, or truncates it, and returns a Log
 // that keeps at most limit bytes of the stream in it; a limit of zero or
-// less means [DefaultSpillCap].
+// less means [DefaultSpillCap]. A symbolic link at path is not followed:
+// NewLog fails instead (ELOOP).
 func NewLog(path string, limit int64) (*Log, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, err
 	}

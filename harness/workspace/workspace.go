@@ -125,7 +125,9 @@ func (ws *Workspace) inbox(id string) string { return filepath.Join(ws.Dir, "inb
 // lock takes the workspace's lock file, shared by every process that
 // opens the workspace; the returned function releases it.
 func (ws *Workspace) lock() (func(), error) {
-	f, err := os.OpenFile(filepath.Join(ws.Dir, "repo.git", "shelter.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	// O_NOFOLLOW: a link planted at the lock's name is refused, so that
+	// taking the lock creates no file elsewhere.
+	f, err := os.OpenFile(filepath.Join(ws.Dir, "repo.git", "shelter.lock"), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, err
 	}
