@@ -50,7 +50,7 @@ const stateDir = ".shelter"
 func nameDirs(tmp, spills *lazyDir, root string) {
 	base, sub := root, stateDir
 	if root == "" {
-		base, sub = os.TempDir(), ""
+		base, sub = filepath.Clean(os.TempDir()), ""
 	}
 	// math/rand/v2's global source is seeded from the system's randomness:
 	// the names cannot be predicted by another user.
