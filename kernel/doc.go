@@ -32,6 +32,9 @@
 // ([Session.SpillDir]) are named at once and made on first need, and a
 // name is searched for on PATH once per call, by the static pass, whose
 // result the run reuses while PATH and the directory are unchanged.
+// Those directories, the spill files and the job logs are made by
+// descriptor, following no symbolic link, and the opener lets a session
+// read them but not change them ([ShelterDirError]; docs/security.md).
 //
 // A session cannot take its host down: constructs that crash the
 // interpreter are refused, a panic becomes a [Result], each call has a
