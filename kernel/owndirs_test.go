@@ -144,6 +144,9 @@ func TestOwnFilesPlantedLinks(t *testing.T) {
 		if err := os.Symlink(target, link); err != nil {
 			t.Fatal(err)
 		}
+		// In the agent profile the links are in the system's temporary
+		// directory.
+		t.Cleanup(func() { os.Remove(link) })
 	}
 	cases := []struct {
 		name    string
@@ -185,6 +188,7 @@ func TestOwnFilesPlantedLinks(t *testing.T) {
 			if err := os.Rename(spill, spill+".old"); err != nil {
 				e.t.Fatal(err)
 			}
+			e.t.Cleanup(func() { os.RemoveAll(spill + ".old") })
 			plant(e.t, filepath.Join(e.base, "outside"), spill)
 			res := run(e.t, e.s, bigOutput+"; "+bigOutput+" >&2; true & kill %1")
 			if res.SpillPath != "" || res.StderrSpillPath != "" {
