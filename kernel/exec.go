@@ -204,7 +204,7 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	}
 	if t := s.tools[name]; t != nil {
 		// A tool may use $TMPDIR as it likes (a harness tool's program).
-		if err := s.tmp.ensure(); err != nil {
+		if err := s.needTmp(c.Stderr); err != nil {
 			fmt.Fprintf(c.Stderr, "shelter: %s: temporary directory: %v\n", name, err)
 			return 126, nil
 		}
@@ -280,7 +280,7 @@ func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) 
 		Stdout: c.Stdout,
 		Stderr: c.Stderr,
 	}
-	if err := s.tmp.ensure(); err != nil {
+	if err := s.needTmp(c.Stderr); err != nil {
 		fmt.Fprintf(c.Stderr, "shelter: %s: temporary directory: %v\n", c.Args[0], err)
 		return 126, nil
 	}

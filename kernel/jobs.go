@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,9 +122,21 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string,
 	j := &job{id: id, command: command, done: make(chan struct{}), running: make(chan struct{}), launch: newLaunchNote()}
 	j.logPath = filepath.Join(s.spills.path, fmt.Sprintf("job-%d.log", id))
 	log, err := s.newJobLog(j.logPath)
-	if err != nil {
+	if err != nil && !noRoom(err) {
 		fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
 		return nil
+	}
+	if err != nil {
+		// No log can be written (a read-only /tmp): the job runs all the
+		// same, and what it prints after its call is dropped.
+		devnull, derr := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		if derr != nil {
+			fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
+			return nil
+		}
+		s.noteNoDirs(stderr, err)
+		j.logPath = ""
+		log = spawn.NewLogFile(devnull, s.k.cfg.SpillCap)
 	}
 	ctx := new(budgetContext)
 	s.startBudget(ctx, context.WithValue(s.life, jobKey{}, j), time.Now(), 0)

@@ -174,8 +174,8 @@ func TestOwnFilesPlantedLinks(t *testing.T) {
 		{name: "spill directory", do: func(e env) {
 			plant(e.t, filepath.Join(e.base, "outside"), e.s.SpillDir())
 			res := run(e.t, e.s, bigOutput+"; "+bigOutput+" >&2; true & wait")
-			if res.SpillPath != "" || res.StderrSpillPath != "" || !strings.Contains(res.Stdout, "full output at (spill failed)") {
-				e.t.Errorf("spill %q, %q; stdout marker: %v", res.SpillPath, res.StderrSpillPath, strings.Contains(res.Stdout, "spill failed"))
+			if res.SpillPath != "" || res.StderrSpillPath != "" || !strings.Contains(res.Stdout, "; no spill file could be written: ") {
+				e.t.Errorf("spill %q, %q; stdout marker: %v", res.SpillPath, res.StderrSpillPath, strings.Contains(res.Stdout, "no spill file"))
 			}
 			want := "shelter: job log: " + e.s.SpillDir() + " exists already and is not this session's; refusing to use it"
 			if !strings.Contains(res.Stderr, want) {

@@ -67,6 +67,9 @@ type Session struct {
 	// hold is what the operating system lets the session's programs
 	// reach; nil when they are not confined.
 	hold *spawn.Confinement
+	// tmpNoted is set once the session said that its $TMPDIR could not
+	// be made.
+	tmpNoted atomic.Bool
 	// netGiven is set when a program of the latest call had the network
 	// by its declaration while the session's programs have none.
 	netGiven atomic.Bool

@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -84,6 +85,14 @@ func dirPath(parent, prefix string, random []byte) string {
 	return parent + string(filepath.Separator) + prefix + string(random)
 }
 
+// squattedError is ensure's error when the directory's name exists: made
+// by someone else, in a shared parent, and never used.
+type squattedError struct{ path string }
+
+func (e *squattedError) Error() string {
+	return e.path + " exists already and is not this session's; refusing to use it"
+}
+
 // errSessionClosedDir is the error of a directory needed after Close.
 var errSessionClosedDir = errors.New("the session is closed")
 
@@ -118,7 +127,7 @@ func (d *lazyDir) ensure() error {
 	}
 	if err := beneath.Mkdir(base, d.rel, 0o700); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s exists already and is not this session's; refusing to use it", d.path)
+			return &squattedError{d.path}
 		}
 		return err
 	}
@@ -200,4 +209,42 @@ func (d *lazyDir) close() (made bool) {
 	defer d.mu.Unlock()
 	d.closed = true
 	return d.made.Load()
+}
+
+// needTmp makes $TMPDIR for a command that may use it. Where it cannot
+// be made (a read-only /tmp, as in a container with a read-only root),
+// the command runs all the same, and the session says so once, on that
+// command's stderr: a program that writes to $TMPDIR fails by itself, and
+// output past the limit is cut without a spill file. Only a directory
+// someone else made under the session's name stops the command: a
+// program would write into theirs.
+func (s *Session) needTmp(stderr io.Writer) error {
+	err := s.tmp.ensure()
+	if err == nil || !noRoom(err) {
+		return err
+	}
+	s.noteNoDirs(stderr, err)
+	return nil
+}
+
+// noRoom reports whether err says that the file system has no room for
+// the session's directories (read-only, not writable by shelter's user,
+// full), as opposed to a name someone else took or a link planted there,
+// which stop the command.
+func noRoom(err error) bool {
+	for _, e := range []error{syscall.EROFS, syscall.EACCES, syscall.EPERM, syscall.ENOSPC, syscall.EDQUOT} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// noteNoDirs says, once a session, that its directories could not be
+// made and what the session does without them.
+func (s *Session) noteNoDirs(stderr io.Writer, err error) {
+	if !s.tmpNoted.Swap(true) {
+		fmt.Fprintf(stderr, "shelter: the session's directories in %s could not be made (%v): commands run without $TMPDIR, output past the limit is cut with no spill file, and what a job prints after its call is dropped\n",
+			filepath.Dir(s.tmp.path), unwrapPathError(err))
+	}
 }

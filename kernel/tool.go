@@ -157,7 +157,7 @@ func (c *Call) Spawn(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 		cmd.Dir = c.Dir
 	}
 	if c.session != nil {
-		if err := c.session.tmp.ensure(); err != nil {
+		if err := c.session.needTmp(c.Stderr); err != nil {
 			return 126, fmt.Errorf("temporary directory: %w", err)
 		}
 		if err := c.session.applyLaunch(ctx, cmd); err != nil {

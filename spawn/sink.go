@@ -3,6 +3,7 @@ package spawn
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -280,11 +281,11 @@ func (s *Sink) cut() []byte {
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}
-	path := "(spill failed)"
 	if s.spill != nil {
-		path = s.spillPath
+		out = fmt.Appendf(out, "[output truncated: %d bytes total; full output at %s", s.total, s.spillPath)
+	} else {
+		out = fmt.Appendf(out, "[output truncated: %d bytes total; no spill file could be written: %s", s.total, spillError(s.err))
 	}
-	out = fmt.Appendf(out, "[output truncated: %d bytes total; full output at %s", s.total, path)
 	if s.spill != nil && s.spill.dropped > 0 {
 		out = fmt.Appendf(out, ", less its first %d bytes", s.spill.dropped)
 	}
@@ -326,4 +327,17 @@ func (s *Sink) tailLines() (tail []byte, cut bool) {
 		return tail[i+1:], false
 	}
 	return tail, true
+}
+
+// spillError words why the spill file could not be made: the system's
+// reason, without the path of a file that does not exist.
+func spillError(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + " " + pe.Path + ": " + pe.Err.Error()
+	}
+	if err == nil {
+		return "unknown error"
+	}
+	return err.Error()
 }

@@ -193,7 +193,7 @@ func TestSinkSpillWithError(t *testing.T) {
 	if err := s.Close(); err != refused {
 		t.Errorf("Close() = %v; want %v", err, refused)
 	}
-	if got := s.String(); !bytes.Contains([]byte(got), []byte("(spill failed)")) {
+	if got := s.String(); !bytes.Contains([]byte(got), []byte("; no spill file could be written: refused;")) {
 		t.Errorf("text %q names no failed spill", got)
 	}
 }
