@@ -279,14 +279,11 @@ func (w *jobWriter) Write(p []byte) (int, error) {
 	return w.log.Write(p)
 }
 
-// pid is the process a job is known by: the one it runs now, else the
-// first it ran; 0 when it has run none. t.mu must be held.
-func (j *job) pid() int {
-	if len(j.pids) > 0 {
-		return j.pids[0]
-	}
-	return j.firstPID
-}
+// pid is the process a job is known by: its $!, the first process it
+// ran (or the id it has while it ran none), which kill, wait and disown
+// take for the whole job, as bash's jobs -p prints the process that runs
+// the whole job. t.mu must be held.
+func (j *job) pid() int { return j.firstPID }
 
 // running lists the jobs still running, for Result.Jobs.
 func (t *jobTable) running() []Job {
