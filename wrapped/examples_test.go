@@ -111,8 +111,8 @@ func TestExampleGit(t *testing.T) {
 		t.Errorf("refusal: %+v", res.Issues)
 	}
 	res = run(t, s, "git push origin main")
-	// The root takes a word that is no verb, and has no positional for it.
-	if !res.Rejected || res.Issues[0].Message != "git: unexpected argument 'push'" {
+	// The root takes no word but flags: a word that is no verb names them.
+	if !res.Rejected || res.Issues[0].Message != "git: unknown verb 'push'; allowed: add, commit, diff, log, show, status" {
 		t.Errorf("push: %+v", res.Issues)
 	}
 	// The pinned git runs with PATH gone.

@@ -222,7 +222,9 @@ func (p *call) chooseVerb() (v *Verb, next int, err error) {
 	if v := c.byName[args[0]]; v != nil {
 		return v, 1, nil
 	}
-	if c.root == nil {
+	// A root that takes no word but flags cannot take this one either:
+	// the agent meant a verb (git push), and the refusal names them.
+	if c.root == nil || len(c.root.args) == 0 && c.root.tail != TailForward {
 		return nil, 0, &UnknownVerbError{Command: c.name, Verb: args[0], Allowed: c.verbNames()}
 	}
 	return c.root, 0, nil

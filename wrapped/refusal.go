@@ -15,7 +15,8 @@ import (
 // quoted in a line are shown with control characters escaped and cut at
 // 80 characters, so the line stays one line; the fields hold them whole.
 
-// UnknownVerbError: the first word names no verb and there is no root.
+// UnknownVerbError: the first word names no verb, and there is no root or
+// the root takes no such word.
 type UnknownVerbError struct {
 	Command, Verb string
 	Allowed       []string // sorted
