@@ -5,7 +5,7 @@
 //
 // The tests build their image without any registry: a static shelter in
 // a root file system the test writes, loaded with `docker import`. They
-// run when SHELTER_DOCKER=1 (.ci/run sets it, installs Debian's docker.io
+// run when SHELTER_DOCKER=1 (.ci/docker sets it, installs Debian's docker.io
 // and starts dockerd where none answers); without it they skip, saying
 // so, and with it a missing daemon is a failure, never a skip.
 package deploy

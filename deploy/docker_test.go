@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ type docker struct {
 func needDocker(t *testing.T) *docker {
 	t.Helper()
 	if os.Getenv("SHELTER_DOCKER") != "1" {
-		t.Skip("SHELTER_DOCKER is not 1: the container tests need a Docker daemon (.ci/run installs and starts one, and sets it)")
+		t.Skip("SHELTER_DOCKER is not 1: the container tests need a Docker daemon (.ci/docker, which .ci/run runs, starts one and sets it)")
 	}
 	if _, err := exec.LookPath("docker"); err != nil {
 		t.Fatalf("SHELTER_DOCKER=1, but: %v", err)
@@ -122,19 +123,51 @@ func (d *docker) buildImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.image = "shelter-test:" + d.run
-	r := d.exec(t, rootfs, "import",
-		"-c", "USER 65534:65534",
-		"-c", "WORKDIR /work",
-		"-c", "EXPOSE 8765",
-		"-c", `ENTRYPOINT ["/usr/local/bin/shelter"]`,
-		"-c", "LABEL "+label+"="+d.run,
-		"-", d.image)
+	args := []string{"import"}
+	for _, c := range append(imageConfig, "LABEL "+label+"="+d.run) {
+		args = append(args, "-c", c)
+	}
+	r := d.exec(t, rootfs, append(args, "-", d.image)...)
 	if r.code != 0 {
 		t.Fatalf("docker import: %s", r.stderr)
 	}
 }
 
-// rootFS is a tar of the image's files.
+// imageConfig is the configuration of the Dockerfile's sandbox stage
+// (TestDockerfileSandboxStage), given to docker import.
+var imageConfig = []string{
+	"USER 65534:65534",
+	"WORKDIR /work",
+	"EXPOSE 8765",
+	`ENTRYPOINT ["/usr/local/bin/shelter"]`,
+}
+
+// TestDockerfileSandboxStage: the image the container tests import is
+// configured as the Dockerfile's last stage, which they cannot build
+// without a registry.
+func TestDockerfileSandboxStage(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stages := strings.Split(string(src), "\nFROM ")
+	last := stages[len(stages)-1]
+	if !strings.HasPrefix(last, "scratch AS sandbox\n") {
+		t.Fatalf("the Dockerfile's last stage is FROM %s; want FROM scratch AS sandbox", strings.SplitN(last, "\n", 2)[0])
+	}
+	lines := strings.Split(last, "\n")
+	for _, c := range imageConfig {
+		if !slices.Contains(lines, c) {
+			t.Errorf("the Dockerfile's sandbox stage has no line %q", c)
+		}
+	}
+	if !slices.Contains(lines, "COPY --from=build /out/ /") {
+		t.Errorf("the Dockerfile's sandbox stage does not copy /out/, the root file system rootFS writes")
+	}
+}
+
+// rootFS is a tar of the image's files: those the Dockerfile's build
+// stage puts in /out.
 func rootFS(bin string) (string, error) {
 	shelter, err := os.ReadFile(bin)
 	if err != nil {
