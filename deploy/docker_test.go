@@ -17,8 +17,8 @@ import (
 	"time"
 )
 
-// label marks every image and container the tests make, so that .ci/run
-// can remove what a killed run left.
+// label marks every image and container the tests make, so that
+// .ci/docker can remove what a killed run left.
 const label = "shelter.test"
 
 // podFlags are docker run's flags for a per-agent pod (docs/deploy.md),
