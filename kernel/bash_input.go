@@ -80,7 +80,11 @@ func (in *inputReader) close() {
 		if !in.stop() {
 			<-in.stopped
 		}
-		in.f.SetReadDeadline(time.Time{})
+		var none time.Time
+		if endedFor(in.ctx) {
+			none = time.Now() // the file was armed (armFile): it stays so
+		}
+		in.f.SetReadDeadline(none)
 	}
 	if in.regular && in.pos < len(in.chunk) {
 		in.f.Seek(int64(in.pos-len(in.chunk)), io.SeekCurrent)

@@ -78,9 +78,10 @@ func (s *Session) startBudget(c *budgetContext, parent context.Context, start ti
 // call or job that is not there.
 type budgetContext struct {
 	endable
-	b    budget
-	job  *job
-	call *callState
+	b     budget
+	job   *job
+	call  *callState
+	files fileEnds // what its end interrupts (armFile)
 }
 
 // budgetContextKey finds the budget context itself.
@@ -454,6 +455,11 @@ func (s *Session) catShortcut(ctx context.Context, hc interp.HandlerContext, b *
 			return 0
 		}
 		if err != nil {
+			if ctx.Err() != nil {
+				// The deadline the call's end set on a FIFO (armFile).
+				dropCapture(hc.Stdout)
+				return 1
+			}
 			fmt.Fprintf(hc.Stderr, "shelter: %v\n", err)
 			return 1
 		}

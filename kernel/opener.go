@@ -151,7 +151,9 @@ func (o *Opener) Open(ctx context.Context, name string) (io.ReadCloser, error) {
 
 // OpenFile opens name as os.OpenFile does. A file it creates gets the
 // permissions the session's umask lets through. An open that would block
-// (a FIFO with no other end) gives up when ctx ends.
+// (a FIFO with no other end) gives up when ctx ends, and a FIFO's reads
+// and writes fail once ctx ends (with os.ErrDeadlineExceeded, on systems
+// whose FIFOs have deadlines: Linux).
 func (o *Opener) OpenFile(ctx context.Context, name string, flag int, perm fs.FileMode) (io.ReadWriteCloser, error) {
 	abs, err := o.resolve(name)
 	if err != nil {
@@ -192,7 +194,12 @@ func (o *Opener) openFile(ctx context.Context, name, abs string, flag int, perm 
 	}
 	fi, err := o.stat(name, abs, true)
 	if err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
-		return o.openFIFO(ctx, name, abs, flag, perm)
+		f, err := o.openFIFO(ctx, name, abs, flag, perm)
+		if err == nil {
+			// Its reads and writes end with ctx, whoever makes them.
+			armFile(ctx, f)
+		}
+		return f, err
 	}
 	if err == nil && flag&os.O_TRUNC != 0 && fi.Mode().IsRegular() {
 		// Truncating is done by the open: shelter's own standard

@@ -1,0 +1,135 @@
+package kernel
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Reads and writes done inside shelter's process (the builtins, `$(<f)`,
+// the shell's own redirections) cannot be killed as a child can: a read
+// from a FIFO whose writer is silent would hold the call past its end.
+// So every file that can block (a FIFO the opener opens, the call's own
+// input when it is a pipe) is armed: when the call, job or launcher
+// deadline it was opened under ends, its deadline is set to now, and
+// every read or write pending on it or made after fails with
+// os.ErrDeadlineExceeded. Only files the Go runtime polls have
+// deadlines: on Linux a FIFO or a pipe; a regular file never blocks.
+
+// armFile makes f's reads and writes fail once ctx ends, and reports
+// whether it could: a file the runtime does not poll (a regular file, a
+// FIFO on systems other than Linux, a descriptor a child made blocking)
+// has no deadline to set.
+func armFile(ctx context.Context, f *os.File) bool {
+	if f.SetDeadline(time.Time{}) != nil {
+		return false
+	}
+	if bc, ok := ctx.Value(budgetContextKey{}).(*budgetContext); ok && ctx.Done() == bc.Done() {
+		// The call's or job's end: one list for all its files, which a
+		// loop opening a FIFO at every turn does not grow without end.
+		bc.files.add(&bc.endable, f)
+		return true
+	}
+	// A shorter end (a launcher's deadline) lives only as long as the
+	// command under it: its registrations go with it.
+	context.AfterFunc(ctx, func() { f.SetDeadline(time.Now()) })
+	return true
+}
+
+// fileEnds is the list of files a call's or job's end interrupts.
+type fileEnds struct {
+	mu       sync.Mutex
+	files    []*os.File
+	prune    int  // the length at which closed files are dropped
+	watching bool // the end's AfterFunc is registered
+	ended    bool
+}
+
+func (e *fileEnds) add(end *endable, f *os.File) {
+	e.mu.Lock()
+	if e.ended {
+		e.mu.Unlock()
+		f.SetDeadline(time.Now())
+		return
+	}
+	if !e.watching {
+		e.watching = true
+		end.AfterFunc(e.end)
+	}
+	if len(e.files) >= e.prune {
+		e.files = slices.DeleteFunc(e.files, closedFile)
+		e.prune = max(8, 2*len(e.files))
+	}
+	e.files = append(e.files, f)
+	e.mu.Unlock()
+}
+
+func (e *fileEnds) end() {
+	e.mu.Lock()
+	e.ended = true
+	files := e.files
+	e.files = nil
+	e.mu.Unlock()
+	for _, f := range files {
+		f.SetDeadline(time.Now())
+	}
+}
+
+// endedFor reports whether the call or job ctx belongs to has ended:
+// what a reader that set a deadline of its own on an armed file (read -t)
+// restores is then a deadline in the past, not none.
+func endedFor(ctx context.Context) bool {
+	bc, ok := ctx.Value(budgetContextKey{}).(*budgetContext)
+	return ok && bc.Err() != nil
+}
+
+// closedFile reports whether f was closed.
+func closedFile(f *os.File) bool {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return true
+	}
+	return rc.Control(func(uintptr) {}) != nil
+}
+
+// pollable returns a file on the same pipe as f whose reads (flag
+// O_RDONLY) or writes (O_WRONLY) have deadlines, and whether it is a new
+// file the caller must close. A pipe or FIFO shelter was given in
+// blocking mode (the CLI's own stdin and stdout) is opened again through
+// /proc/self/fd: a new open file description, non-blocking, which leaves
+// f's mode, shared with whoever else holds it, alone. Where that cannot
+// be done (no /proc, a socket, a pipe with no reader), f itself is
+// returned.
+func pollable(f *os.File, flag int) (*os.File, bool) {
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		return f, false
+	}
+	fd, err := syscall.Open("/proc/self/fd/"+strconv.Itoa(int(fdOf(f))), flag|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return f, false
+	}
+	// Non-blocking, it is polled; its name is f's (/dev/stdin), which a
+	// message about it shows.
+	g := os.NewFile(uintptr(fd), f.Name())
+	if gi, err := g.Stat(); err != nil || !os.SameFile(fi, gi) || g.SetDeadline(time.Time{}) != nil {
+		g.Close()
+		return f, false
+	}
+	return g, true
+}
+
+// fdOf is f's descriptor, read without os.File.Fd, which would put a
+// non-blocking descriptor in blocking mode for good.
+func fdOf(f *os.File) uintptr {
+	fd := ^uintptr(0)
+	if rc, err := f.SyscallConn(); err == nil {
+		rc.Control(func(d uintptr) { fd = d })
+	}
+	return fd
+}
