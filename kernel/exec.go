@@ -316,6 +316,7 @@ func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) 
 // kill "$!" of the nested background running it wait for its pid.
 func (s *Session) spawnRun(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 	ctx = afterFuncs(ctx) // spawn ends the process with context.AfterFunc
+	cmd.Stdin = s.childInput(ctx, cmd.Stdin)
 	var done func()
 	if j := jobOf(ctx); j != nil {
 		done = j.launch.begin()
@@ -333,6 +334,17 @@ func (s *Session) spawnRun(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 		done()
 	}
 	return spawn.Run(ctx, cmd)
+}
+
+// childInput is what a child gets for stdin: the call's input as it was
+// given when the shell reads it through a file of its own (callInput).
+func (s *Session) childInput(ctx context.Context, stdin io.Reader) io.Reader {
+	if st := s.callOf(ctx); st != nil && st.inherit != nil {
+		if f, ok := stdin.(*os.File); ok && f == st.stdin {
+			return st.inherit
+		}
+	}
+	return stdin
 }
 
 func unwrapPathError(err error) error {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -82,12 +83,15 @@ type TermSize struct {
 
 // callState is what the handlers need to know of the running call.
 type callState struct {
-	stdin  *os.File       // the call's own input, as every command inherits it
-	stdout io.Writer      // the stream commands write the result's stdout to
-	runner *interp.Runner // the interpreter running the call, which its jobs copy
-	funcs  []string       // the functions the session and the script define
-	source string         // RunOptions.Source
-	bg     backgrounds    // the nested backgrounds, for kill "$!"
+	stdin *os.File // the call's own input, as every command inherits it
+	// inherit, when not nil, is what a child gets in stdin's place: the
+	// same pipe, in a file the shell does not read (see callInput).
+	inherit *os.File
+	stdout  io.Writer      // the stream commands write the result's stdout to
+	runner  *interp.Runner // the interpreter running the call, which its jobs copy
+	funcs   []string       // the functions the session and the script define
+	source  string         // RunOptions.Source
+	bg      backgrounds    // the nested backgrounds, for kill "$!"
 
 	out, errOut *stream        // the call's streams, as jobs started by it write them
 	jobs        []*syntax.Stmt // the top-level `cmd &` statements, by index
@@ -342,11 +346,12 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	hold.end = &bctx.endable
 	callCtx := context.Context(bctx)
 
-	stdin, owned, err := s.callInput(opts.Stdin)
+	stdin, inherit, owned, err := s.callInput(callCtx, opts.Stdin)
 	if err != nil {
 		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: stdin: " + err.Error()}})
 	}
 	hold.input = owned
+	hold.output = [2]*os.File{liveOutput(callCtx, out), liveOutput(callCtx, errOut)}
 	r := s.runner
 	hold.out, hold.errOut = out, errOut
 	errOut.ended = callCtx
@@ -368,7 +373,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		interp.Params(append([]string{"--"}, opts.Args...)...)(r)
 	}
 	state := &f.state
-	state.stdin, state.stdout, state.source = stdin, shellOut, opts.Source
+	state.stdin, state.inherit, state.stdout, state.source = stdin, inherit, shellOut, opts.Source
 	state.runner = r
 	if opts.TTY == nil && opts.Terminal != nil {
 		state.terminal = opts.Terminal
@@ -481,26 +486,57 @@ func runGuarded(ctx context.Context, r *interp.Runner, node syntax.Node) (crash 
 	return nil, r.Run(ctx, node)
 }
 
-// callInput turns a call's input into the file the shell and its children
-// inherit: /dev/null when there is none; a pipe fed by a goroutine for a
-// reader that is not a file, which is also returned as owned: the call
-// closes it.
-func (s *Session) callInput(in io.Reader) (stdin, owned *os.File, err error) {
+// callInput turns a call's input into the file the shell reads: /dev/null
+// when there is none; for a reader that is not a file, a pipe fed by a
+// goroutine. A pipe or FIFO is read through a file of its own whose
+// reads end with ctx (pollable, armFile); children inherit the
+// other, given or made (inherit), since handing a file to a child puts it
+// in blocking mode for good. The files the call must close come back in
+// owned.
+func (s *Session) callInput(ctx context.Context, in io.Reader) (stdin, inherit *os.File, owned [2]*os.File, err error) {
+	var f *os.File
 	switch in := in.(type) {
 	case nil:
-		return s.devnull, nil, nil
+		return s.devnull, nil, owned, nil
 	case *os.File:
-		return in, nil, nil
+		f = in
+	default:
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			return nil, nil, owned, err
+		}
+		go func() {
+			io.Copy(pw, in)
+			pw.Close()
+		}()
+		f, owned[0] = pr, pr
 	}
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return nil, nil, err
+	g, reopened := pollable(f, syscall.O_RDONLY)
+	if !reopened {
+		return f, nil, owned, nil
 	}
-	go func() {
-		io.Copy(pw, in)
-		pw.Close()
-	}()
-	return pr, pr, nil
+	armFile(ctx, g)
+	owned[1] = g
+	return g, f, owned, nil
+}
+
+// liveOutput lets the live copy of a call's stream (RunOptions.Stdout or
+// Stderr) that is a pipe nobody reads hold the call no longer than ctx:
+// it is written through a file of its own, armed (pollable, armFile).
+// What ctx's end cut short is not forwarded; the Result still holds it.
+// It returns the file the call must close, nil when it made none.
+func liveOutput(ctx context.Context, st *stream) *os.File {
+	f, ok := st.live.(*os.File)
+	if !ok {
+		return nil
+	}
+	g, reopened := pollable(f, syscall.O_WRONLY)
+	if !reopened {
+		return nil
+	}
+	armFile(ctx, g)
+	st.live = g
+	return g
 }
 
 // callHold is what a call holds until it returns, or until the job it
@@ -508,8 +544,9 @@ func (s *Session) callInput(in io.Reader) (stdin, owned *os.File, err error) {
 // call allocates nothing to remember them.
 type callHold struct {
 	window      *orphanWindow
-	end         *endable // the call's context, ended
-	input       *os.File // closed: the pipe callInput made
+	end         *endable    // the call's context, ended
+	input       [2]*os.File // closed: the files callInput made
+	output      [2]*os.File // closed: the files liveOutput made
 	out, errOut *stream
 	after       []func() // what a yield adds, released first
 }
@@ -525,8 +562,10 @@ func (h *callHold) release() {
 	if h.out != nil {
 		h.out.stop()
 	}
-	if h.input != nil {
-		h.input.Close()
+	for _, f := range append(h.input[:], h.output[:]...) {
+		if f != nil {
+			f.Close()
+		}
 	}
 	if h.end != nil {
 		h.end.cancel()
