@@ -3,7 +3,6 @@ package builtins
 import (
 	"bufio"
 	"context"
-	"errors"
 	"io"
 	"strconv"
 
@@ -91,7 +90,7 @@ func runCat(ctx context.Context, c *kernel.Call, a *args) error {
 			return status(1)
 		}
 		if rerr != nil {
-			if errors.Is(rerr, context.Canceled) || errors.Is(rerr, context.DeadlineExceeded) {
+			if interrupted(ctx, rerr) {
 				w.Flush()
 				return rerr
 			}

@@ -112,7 +112,12 @@ func (c *command) Help() string                 { return c.help() }
 func (c *command) InputSchema() json.RawMessage { return c.schema() }
 
 // Run parses the words and runs the command. --help prints the usage.
+// Once ctx ends the command's messages are dropped: a read or write it
+// was in fails then (the kernel's deadlines on FIFOs and pipes), and what
+// it would say of that is noise beside the call's own report, as a
+// killed program says nothing.
 func (c *command) Run(ctx context.Context, call *kernel.Call) error {
+	call.Stderr = quietAfterEnd{ctx: ctx, w: call.Stderr}
 	if c.raw {
 		if len(call.Args) > 1 && call.Args[1] == "--help" {
 			_, err := io.WriteString(call.Stdout, c.help())
@@ -337,6 +342,27 @@ func reason(err error) string {
 // failf prints "NAME: MESSAGE" on the call's stderr.
 func failf(c *kernel.Call, format string, a ...any) {
 	fmt.Fprintf(c.Stderr, "%s: %s\n", c.Args[0], fmt.Sprintf(format, a...))
+}
+
+// quietAfterEnd writes to w until ctx ends, and drops what comes after.
+type quietAfterEnd struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (q quietAfterEnd) Write(p []byte) (int, error) {
+	if q.ctx.Err() != nil {
+		return len(p), nil
+	}
+	return q.w.Write(p)
+}
+
+// interrupted reports whether err is how ctx's end reached a read or a
+// write: ctx's own error, or the deadline the kernel sets on a FIFO or a
+// pipe when the call ends.
+func interrupted(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && (errors.Is(err, context.Canceled) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded))
 }
 
 // openInput opens an operand for reading: "-" is the call's stdin (empty

@@ -132,7 +132,7 @@ func runHeadTail(ctx context.Context, c *kernel.Call, a *args, tail bool) error 
 		}
 		if rerr != nil {
 			w.Flush()
-			if errors.Is(rerr, context.Canceled) || errors.Is(rerr, context.DeadlineExceeded) {
+			if interrupted(ctx, rerr) {
 				return rerr
 			}
 			failf(c, "error reading '%s': %s", name, headReason(rerr))

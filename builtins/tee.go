@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 
@@ -79,7 +78,7 @@ func runTee(ctx context.Context, c *kernel.Call, a *args) error {
 				break
 			}
 			if err != nil {
-				if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				if interrupted(ctx, err) {
 					return err
 				}
 				failf(c, "read error: %s", reason(err))

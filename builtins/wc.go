@@ -90,7 +90,7 @@ func runWc(ctx context.Context, c *kernel.Call, a *args) error {
 		r.Close()
 		if rerr != nil {
 			out.Flush()
-			if errors.Is(rerr, context.Canceled) || errors.Is(rerr, context.DeadlineExceeded) {
+			if interrupted(ctx, rerr) {
 				return rerr
 			}
 			failf(c, "%s: %s", name, reason(rerr))
