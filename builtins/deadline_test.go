@@ -112,6 +112,9 @@ func TestDeadlineEndsFIFORead(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if silent.Outlived() {
+					t.Fatalf("the call returned only once the FIFO's other end went, after %s", fifotest.WriterHolds)
+				}
 				end.check(t, res)
 				checkUsable(t, s)
 			})
@@ -127,20 +130,17 @@ func TestDeadlineEndsStdinRead(t *testing.T) {
 		t.Run(end.name, func(t *testing.T) {
 			t.Parallel()
 			s := deadlineSession(t, t.TempDir())
-			r, w, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { r.Close(); w.Close() })
-			writerGoes := time.AfterFunc(fifotest.WriterHolds, func() { w.Close() })
-			t.Cleanup(func() { writerGoes.Stop() })
+			in := fifotest.HoldPipe(t)
 			// Cancelled once the script is under way, cat next.
 			started := &firstWrite{done: make(chan struct{})}
 			ctx, opts := end.start(t, started.done)
-			opts.Stdin, opts.Stderr = r, started
+			opts.Stdin, opts.Stderr = in.R, started
 			res, err := s.Run(ctx, "echo go >&2; cat", opts)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if in.Outlived() {
+				t.Fatalf("the call returned only once its stdin's writer went, after %s", fifotest.WriterHolds)
 			}
 			end.check(t, res)
 			checkUsable(t, s)
@@ -184,6 +184,9 @@ func TestDeadlineKeepsWhatWasRead(t *testing.T) {
 	res, err := s.Run(context.Background(), "cat ff", kernel.RunOptions{Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if silent.Outlived() {
+		t.Fatalf("the call returned only once the FIFO's other end went, after %s", fifotest.WriterHolds)
 	}
 	deadlineEnds[0].check(t, res)
 	if res.Stdout != "before the deadline\n" {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -15,8 +16,8 @@ import (
 
 // WriterHolds is how long the silent end stays open: as `sleep 60 > ff`,
 // it then goes, and a command still blocked on the FIFO ends on its own
-// (end of file, a broken pipe), with a status other than the deadline's.
-// A deadline that holds ends the call long before.
+// (end of file, a broken pipe). A deadline that holds ends the call long
+// before; [Silent.Outlived] tells which came first.
 const WriterHolds = 60 * time.Second
 
 // A Row is a command that blocks on the FIFO ff in its working directory.
@@ -65,6 +66,7 @@ type Silent struct {
 	once   sync.Once
 	file   chan *os.File // the end, once open; nil when the open failed
 	timer  *time.Timer
+	went   atomic.Bool // the end went after WriterHolds
 }
 
 // Hold opens the other end of the FIFO at path in the background: for
@@ -86,10 +88,17 @@ func Hold(t testing.TB, path string, writes bool) *Silent {
 		close(s.opened)
 		s.file <- f
 	}()
-	s.timer = time.AfterFunc(WriterHolds, s.Go)
+	s.timer = time.AfterFunc(WriterHolds, func() {
+		s.went.Store(true)
+		s.Go()
+	})
 	t.Cleanup(s.Go)
 	return s
 }
+
+// Outlived reports whether the end went after [WriterHolds], which a
+// call that obeys its deadline never waits for.
+func (s *Silent) Outlived() bool { return s.went.Load() }
 
 // Opened is closed once the command opened its end of the FIFO.
 func (s *Silent) Opened() <-chan struct{} { return s.opened }
@@ -117,3 +126,34 @@ func (s *Silent) Go() {
 		}
 	})
 }
+
+// SilentPipe is a pipe whose writer, the test, stays open and silent for
+// [WriterHolds], then goes: a command's stdin.
+type SilentPipe struct {
+	R     *os.File // the read end, for the command
+	w     *os.File
+	timer *time.Timer
+	went  atomic.Bool
+}
+
+// HoldPipe makes a SilentPipe; both ends are closed when the test ends.
+func HoldPipe(t testing.TB) *SilentPipe {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &SilentPipe{R: r, w: w}
+	p.timer = time.AfterFunc(WriterHolds, func() {
+		p.went.Store(true)
+		w.Close()
+	})
+	t.Cleanup(func() {
+		p.timer.Stop()
+		r.Close()
+		w.Close()
+	})
+	return p
+}
+
+// Outlived reports whether the writer went after [WriterHolds].
+func (p *SilentPipe) Outlived() bool { return p.went.Load() }
