@@ -39,7 +39,8 @@
 // A session cannot take its host down: constructs that crash the
 // interpreter are refused, a panic becomes a [Result], each call has a
 // memory budget ([Config.MemoryLimit]), spill files and job logs a cap
-// ([Config.SpillCap]), in-process reads the call's deadline, and with
+// ([Config.SpillCap]), in-process reads and writes the call's deadline
+// (of FIFOs and the call's pipes, on Linux), and with
 // [Config.Subreaper] (Linux) processes that left their group end with the
 // call that started them. docs/security.md says where each promise ends.
 //
