@@ -14,31 +14,31 @@ import (
 // Reads and writes done inside shelter's process (the builtins, `$(<f)`,
 // the shell's own redirections) cannot be killed as a child can: a read
 // from a FIFO whose writer is silent would hold the call past its end.
-// So every file that can block (a FIFO the opener opens, the call's own
-// input when it is a pipe) is armed: when the call, job or launcher
-// deadline it was opened under ends, its deadline is set to now, and
-// every read or write pending on it or made after fails with
-// os.ErrDeadlineExceeded. Only files the Go runtime polls have
-// deadlines: on Linux a FIFO or a pipe; a regular file never blocks.
+// So every file that can block there (a FIFO the opener opens, the
+// call's own input and the live copy of its output when they are pipes)
+// is armed: when the call, job or launcher deadline it was opened under
+// ends, its deadline is set to now, and every read or write pending on
+// it or made after fails with os.ErrDeadlineExceeded. Only files the Go
+// runtime polls have deadlines: a pipe, and on Linux a FIFO opened by
+// name; a regular file never blocks.
 
-// armFile makes f's reads and writes fail once ctx ends, and reports
-// whether it could: a file the runtime does not poll (a regular file, a
-// FIFO on systems other than Linux, a descriptor a child made blocking)
-// has no deadline to set.
-func armFile(ctx context.Context, f *os.File) bool {
+// armFile makes f's reads and writes fail once ctx ends. A file the
+// runtime does not poll (a regular file, a FIFO on systems other than
+// Linux, a descriptor a child made blocking) has no deadline to set, and
+// is left as it is.
+func armFile(ctx context.Context, f *os.File) {
 	if f.SetDeadline(time.Time{}) != nil {
-		return false
+		return
 	}
 	if bc, ok := ctx.Value(budgetContextKey{}).(*budgetContext); ok && ctx.Done() == bc.Done() {
 		// The call's or job's end: one list for all its files, which a
 		// loop opening a FIFO at every turn does not grow without end.
 		bc.files.add(&bc.endable, f)
-		return true
+		return
 	}
 	// A shorter end (a launcher's deadline) lives only as long as the
 	// command under it: its registrations go with it.
 	context.AfterFunc(ctx, func() { f.SetDeadline(time.Now()) })
-	return true
 }
 
 // fileEnds is the list of files a call's or job's end interrupts.
