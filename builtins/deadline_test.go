@@ -130,11 +130,11 @@ func TestDeadlineEndsStdinRead(t *testing.T) {
 		t.Run(end.name, func(t *testing.T) {
 			t.Parallel()
 			s := deadlineSession(t, t.TempDir())
-			in := fifotest.HoldPipe(t)
+			in := fifotest.HoldPipe(t, false)
 			// Cancelled once the script is under way, cat next.
 			started := &firstWrite{done: make(chan struct{})}
 			ctx, opts := end.start(t, started.done)
-			opts.Stdin, opts.Stderr = in.R, started
+			opts.Stdin, opts.Stderr = in.End, started
 			res, err := s.Run(ctx, "echo go >&2; cat", opts)
 			if err != nil {
 				t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -522,9 +523,10 @@ func (s *Session) callInput(ctx context.Context, in io.Reader) (stdin, inherit *
 
 // liveOutput lets the live copy of a call's stream (RunOptions.Stdout or
 // Stderr) that is a pipe nobody reads hold the call no longer than ctx:
-// it is written through a file of its own, armed (pollable, armFile).
-// What ctx's end cut short is not forwarded; the Result still holds it.
-// It returns the file the call must close, nil when it made none.
+// it is written through a file of its own (pollable), and a write still
+// waiting for room when ctx ends fails (liveFile). What that cut short
+// is not forwarded; the Result still holds it. It returns the file the
+// call must close, nil when it made none.
 func liveOutput(ctx context.Context, st *stream) *os.File {
 	f, ok := st.live.(*os.File)
 	if !ok {
@@ -534,9 +536,40 @@ func liveOutput(ctx context.Context, st *stream) *os.File {
 	if !reopened {
 		return nil
 	}
-	armFile(ctx, g)
-	st.live = g
+	lf := &liveFile{f: g}
+	context.AfterFunc(ctx, lf.end)
+	st.live = lf
 	return g
+}
+
+// liveGrace bounds how long a write to a live output made after the
+// call's end waits for room: what shelter says then (`shelter: timed out
+// after 2s`, an EXIT trap's output) still reaches a pipe that is read.
+const liveGrace = 100 * time.Millisecond
+
+// liveFile is a live output whose writes end with the call: the call's
+// end interrupts the write that waits for room, and each write made
+// after it waits at most liveGrace.
+type liveFile struct {
+	f     *os.File
+	mu    sync.Mutex
+	ended bool
+}
+
+func (l *liveFile) end() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ended = true
+	l.f.SetWriteDeadline(time.Now())
+}
+
+func (l *liveFile) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	if l.ended {
+		l.f.SetWriteDeadline(time.Now().Add(liveGrace))
+	}
+	l.mu.Unlock()
+	return l.f.Write(p)
 }
 
 // callHold is what a call holds until it returns, or until the job it

@@ -53,8 +53,8 @@ func TestCLIDeadlineEndsFIFORead(t *testing.T) {
 				var ready <-chan struct{}
 				var outlived func() bool
 				if row.Name == "stdin" {
-					in := fifotest.HoldPipe(t)
-					cmd.Stdin, outlived = in.R, in.Outlived
+					in := fifotest.HoldPipe(t, false)
+					cmd.Stdin, outlived = in.End, in.Outlived
 					ready = scriptStarted(t, cmd, root)
 				} else {
 					silent := fifotest.Hold(t, fifotest.Make(t, root), row.Writes)
@@ -109,4 +109,38 @@ func scriptStarted(t *testing.T, cmd *exec.Cmd, root string) <-chan struct{} {
 	last := len(cmd.Args) - 1
 	cmd.Args[last] = ": > ready; " + cmd.Args[last]
 	return fifotest.Hold(t, path, true).Opened()
+}
+
+// TestCLIDeadlineEndsLiveWrite checks a write in shelter's process to
+// shelter's own stdout, a pipe whose reader stays open and reads nothing
+// for fifotest.WriterHolds: `seq` fills the pipe, and the call still ends
+// with its timeout (124) before the reader goes.
+func TestCLIDeadlineEndsLiveWrite(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("pipes shelter was given have deadlines on Linux only (docs/security.md)")
+	}
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	cmd := exec.Command(exe, "--profile", "sandbox", "--root", root, "--timeout", "2s", "-c", "seq 1 100000000")
+	cmd.Args[0] = "shelter" // testscript's Main runs it as shelter
+	cmd.Dir = root
+	out := fifotest.HoldPipe(t, true)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = out.End, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	out.End.Close() // shelter's now
+	cmd.Wait()
+	if out.Outlived() {
+		t.Fatalf("shelter exited only once its stdout's reader went, after %s", fifotest.WriterHolds)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 124 || !bytes.Contains(stderr.Bytes(), []byte("timed out")) {
+		t.Fatalf("status %d, stderr %q, want 124 and the timeout's line", code, stderr.String())
+	}
 }

@@ -127,25 +127,31 @@ func (s *Silent) Go() {
 	})
 }
 
-// SilentPipe is a pipe whose writer, the test, stays open and silent for
-// [WriterHolds], then goes: a command's stdin.
+// SilentPipe is a pipe whose other end, the test's, stays open and
+// silent for [WriterHolds], then goes: a command's stdin whose writer
+// writes nothing, or its stdout whose reader reads nothing.
 type SilentPipe struct {
-	R     *os.File // the read end, for the command
-	w     *os.File
+	End   *os.File // the command's end
 	timer *time.Timer
 	went  atomic.Bool
 }
 
-// HoldPipe makes a SilentPipe; both ends are closed when the test ends.
-func HoldPipe(t testing.TB) *SilentPipe {
+// HoldPipe makes a SilentPipe; End is the read end, or the write end
+// when the command writes (writes). Both ends are closed when the test
+// ends.
+func HoldPipe(t testing.TB, writes bool) *SilentPipe {
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &SilentPipe{R: r, w: w}
+	p := &SilentPipe{End: r}
+	other := w
+	if writes {
+		p.End, other = w, r
+	}
 	p.timer = time.AfterFunc(WriterHolds, func() {
 		p.went.Store(true)
-		w.Close()
+		other.Close()
 	})
 	t.Cleanup(func() {
 		p.timer.Stop()
@@ -155,5 +161,5 @@ func HoldPipe(t testing.TB) *SilentPipe {
 	return p
 }
 
-// Outlived reports whether the writer went after [WriterHolds].
+// Outlived reports whether the other end went after [WriterHolds].
 func (p *SilentPipe) Outlived() bool { return p.went.Load() }
