@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -171,28 +172,30 @@ func TestDeadlineKeepsWhatWasRead(t *testing.T) {
 	s := deadlineSession(t, root)
 	ff := fifotest.Make(t, root)
 
-	silent := fifotest.Hold(t, ff, false)
-	go func() {
-		// The writer writes once the call holds the FIFO, then is silent.
-		<-silent.Opened()
-		f, err := os.OpenFile(ff, os.O_WRONLY, 0)
-		if err == nil {
-			f.WriteString("before the deadline\n")
-			f.Close()
-		}
-	}()
+	// A writer that wrote, and is silent since: the FIFO opened for
+	// reading and writing takes what it writes before any reader comes.
+	held, err := os.OpenFile(ff, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var went atomic.Bool
+	writerGoes := time.AfterFunc(fifotest.WriterHolds, func() { went.Store(true); held.Close() })
+	if _, err := held.WriteString("before the deadline\n"); err != nil {
+		t.Fatal(err)
+	}
 	res, err := s.Run(context.Background(), "cat ff", kernel.RunOptions{Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if silent.Outlived() {
-		t.Fatalf("the call returned only once the FIFO's other end went, after %s", fifotest.WriterHolds)
+	writerGoes.Stop()
+	held.Close()
+	if went.Load() {
+		t.Fatalf("the call returned only once the FIFO's writer went, after %s", fifotest.WriterHolds)
 	}
 	deadlineEnds[0].check(t, res)
 	if res.Stdout != "before the deadline\n" {
 		t.Errorf("stdout %q, want what the writer wrote before the deadline", res.Stdout)
 	}
-	silent.Go()
 
 	for _, tc := range []struct{ script, want string }{
 		{"cat ff", "written\nand gone\n"},
@@ -200,11 +203,14 @@ func TestDeadlineKeepsWhatWasRead(t *testing.T) {
 		{"sort ff", "and gone\nwritten\n"},
 	} {
 		go func() {
+			// Opened once the call opens its end, it writes and goes.
 			f, err := os.OpenFile(ff, os.O_WRONLY, 0)
-			if err == nil {
-				f.WriteString("written\nand gone\n")
-				f.Close()
+			if err != nil {
+				t.Error(err)
+				return
 			}
+			f.WriteString("written\nand gone\n")
+			f.Close()
 		}()
 		res, err := s.Run(context.Background(), tc.script, kernel.RunOptions{Timeout: fifotest.WriterHolds})
 		if err != nil {
