@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -219,5 +220,45 @@ func TestDeadlineKeepsWhatWasRead(t *testing.T) {
 		if res.ExitCode != 0 || res.Stdout != tc.want {
 			t.Errorf("%s: exit %d, stdout %q, want 0 and %q; stderr %q", tc.script, res.ExitCode, res.Stdout, tc.want, res.Stderr)
 		}
+	}
+}
+
+// TestDeadlineEndsFIFOReadAfterAProgram checks a FIFO that a program got
+// before a builtin reads or writes it, in one redirection: the program
+// gets a file of its own, and the builtin's still ends with the call.
+func TestDeadlineEndsFIFOReadAfterAProgram(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("FIFOs and pipes have deadlines on Linux only (docs/security.md)")
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	t.Parallel()
+	for _, row := range []fifotest.Row{
+		{Name: "read", Script: "{ sh -c :; cat; } < ff"},
+		{Name: "write", Script: "{ sh -c :; seq 1 1000000; } > ff", Writes: true},
+	} {
+		t.Run(row.Name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			k, err := kernel.New(kernel.Config{Tools: Coreutils()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := k.NewSession(kernel.SessionOptions{Dir: root, DiscardSpills: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			silent := fifotest.Hold(t, fifotest.Make(t, root), row.Writes)
+			res, err := s.Run(context.Background(), row.Script, kernel.RunOptions{Timeout: 2 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if silent.Outlived() {
+				t.Fatalf("the call returned only once the FIFO's other end went, after %s", fifotest.WriterHolds)
+			}
+			deadlineEnds[0].check(t, res)
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -316,7 +317,7 @@ func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) 
 // kill "$!" of the nested background running it wait for its pid.
 func (s *Session) spawnRun(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 	ctx = afterFuncs(ctx) // spawn ends the process with context.AfterFunc
-	cmd.Stdin = s.childInput(ctx, cmd.Stdin)
+	defer s.childStreams(ctx, cmd)()
 	var done func()
 	if j := jobOf(ctx); j != nil {
 		done = j.launch.begin()
@@ -336,15 +337,41 @@ func (s *Session) spawnRun(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 	return spawn.Run(ctx, cmd)
 }
 
-// childInput is what a child gets for stdin: the call's input as it was
-// given when the shell reads it through a file of its own (callInput).
-func (s *Session) childInput(ctx context.Context, stdin io.Reader) io.Reader {
+// childStreams gives cmd, in place of each stream that is a pipe or
+// FIFO the shell polls, a file of its own on the same pipe, in blocking
+// mode: handed to a child, the shell's would be put in blocking mode for
+// good, and its later reads and writes in the process would lose their
+// deadline (armFile). The call's input goes as it was given (callInput).
+// release closes the files it made, once the child has started.
+func (s *Session) childStreams(ctx context.Context, cmd *spawn.Cmd) (release func()) {
 	if st := s.callOf(ctx); st != nil && st.inherit != nil {
-		if f, ok := stdin.(*os.File); ok && f == st.stdin {
-			return st.inherit
+		if f, ok := cmd.Stdin.(*os.File); ok && f == st.stdin {
+			cmd.Stdin = st.inherit
 		}
 	}
-	return stdin
+	var made [3]*os.File
+	if f, ok := cmd.Stdin.(*os.File); ok {
+		if made[0] = blockingCopy(f, syscall.O_RDONLY); made[0] != nil {
+			cmd.Stdin = made[0]
+		}
+	}
+	if f, ok := cmd.Stdout.(*os.File); ok {
+		if made[1] = blockingCopy(f, syscall.O_WRONLY); made[1] != nil {
+			cmd.Stdout = made[1]
+		}
+	}
+	if f, ok := cmd.Stderr.(*os.File); ok {
+		if made[2] = blockingCopy(f, syscall.O_WRONLY); made[2] != nil {
+			cmd.Stderr = made[2]
+		}
+	}
+	return func() {
+		for _, f := range made {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}
 }
 
 func unwrapPathError(err error) error {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Reads and writes done inside shelter's process (the builtins, `$(<f)`,
@@ -122,6 +124,46 @@ func pollable(f *os.File, flag int) (*os.File, bool) {
 		return f, false
 	}
 	return g, true
+}
+
+// blockingCopy returns a file on the same pipe as f, in blocking mode,
+// for a child, when f is a pipe or FIFO in non-blocking mode (one the
+// runtime polls); nil otherwise, or where it cannot be made (no /proc, a
+// FIFO opened for writing that has no reader).
+func blockingCopy(f *os.File, flag int) *os.File {
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		return nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	fd, nonblocking := -1, false
+	rc.Control(func(d uintptr) {
+		fl, err := unix.FcntlInt(d, unix.F_GETFL, 0)
+		fd, nonblocking = int(d), err == nil && fl&unix.O_NONBLOCK != 0
+	})
+	if !nonblocking {
+		return nil
+	}
+	// Opened without blocking, as a FIFO's open would wait for the
+	// other end, then put in blocking mode: its own open file
+	// description, so f's stays as it is.
+	copied, err := syscall.Open("/proc/self/fd/"+strconv.Itoa(fd), flag|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	if syscall.SetNonblock(copied, false) != nil {
+		syscall.Close(copied)
+		return nil
+	}
+	g := os.NewFile(uintptr(copied), f.Name())
+	if gi, err := g.Stat(); err != nil || !os.SameFile(fi, gi) {
+		g.Close()
+		return nil
+	}
+	return g
 }
 
 // fdOf is f's descriptor, read without os.File.Fd, which would put a

@@ -163,7 +163,7 @@ func (c *Call) Spawn(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 		if err := c.session.applyLaunch(ctx, cmd); err != nil {
 			return 126, err
 		}
-		cmd.Stdin = c.session.childInput(ctx, cmd.Stdin)
+		defer c.session.childStreams(ctx, cmd)()
 	}
 	return spawn.Run(ctx, cmd)
 }
