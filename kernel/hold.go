@@ -1,10 +1,13 @@
 package kernel
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -35,6 +38,8 @@ func (k *Kernel) Confinement() spawn.Support { return k.support }
 // programHold is the session's part of what its programs may reach: the
 // system's directories, its root and $TMPDIR, the configured paths. Each
 // start adds its program's install prefix and its declaration's needs.
+// Every path is canonical (spawn.Confinement): resolved here, when the
+// session starts, so that nothing the session does later moves it.
 func (s *Session) programHold(dir string) *spawn.Confinement {
 	cfg := &s.k.cfg
 	if cfg.Confine == ConfineOff {
@@ -43,14 +48,39 @@ func (s *Session) programHold(dir string) *spawn.Confinement {
 	root := dir
 	if s.root != nil {
 		root = s.root.dir
+	} else if c, err := spawn.Canonical(dir); err == nil {
+		root = c
 	}
-	h := &spawn.Confinement{
-		Read:       slices.Concat(spawn.SystemRead(), cfg.ReadPaths),
-		Write:      slices.Concat([]string{root, s.tmp.path}, spawn.SystemDevices(), cfg.WritePaths),
+	write := []string{root}
+	if !within(s.tmp.path, root) {
+		// $TMPDIR is made later, by its name: its parent resolved now.
+		if parent, err := spawn.Canonical(filepath.Dir(s.tmp.path)); err == nil {
+			write = append(write, filepath.Join(parent, filepath.Base(s.tmp.path)))
+		}
+	}
+	return &spawn.Confinement{
+		Read:       slices.Concat(spawn.SystemRead(), s.k.readPaths),
+		Write:      slices.Concat(write, spawn.SystemDevices(), s.k.writePaths),
 		Network:    cfg.Network,
 		BestEffort: cfg.Confine == ConfineBestEffort,
 	}
-	return h
+}
+
+// canonicalPaths checks and resolves Config.ReadPaths or WritePaths when
+// the kernel is built: each must be absolute and exist.
+func canonicalPaths(field string, paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("Config.%s: '%s' is not an absolute path; allowed: absolute paths of existing files and directories", field, p)
+		}
+		c, err := spawn.Canonical(p)
+		if err != nil {
+			return nil, fmt.Errorf("Config.%s: '%s' does not exist; allowed: absolute paths of existing files and directories", field, p)
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // HoldError refuses to start a program that a confining session cannot
@@ -77,15 +107,21 @@ func (s *Session) holdCmd(cmd *spawn.Cmd) error {
 		return nil
 	}
 	h := *s.hold
-	if prefix := installPrefix(cmd.Path); prefix != "/" {
-		h.Read = append(slices.Clip(h.Read), prefix)
-	}
+	h.Read = append(slices.Clip(h.Read), s.programReach(cmd.Path, h.Write)...)
+	h.Write = slices.Clip(h.Write)
 	if asked != nil {
-		h.Read = append(h.Read, asked.Read...)
-		h.Write = append(slices.Clip(h.Write), asked.Write...)
+		h.Read = append(h.Read, canonicalSome(asked.Read)...)
+		h.Write = append(h.Write, canonicalSome(asked.Write)...)
 		if asked.Network && !h.Network {
 			h.Network = true
 			s.netGiven.Store(true)
+		}
+	}
+	if h.Network {
+		// The resolver's configuration is often a link out of /etc
+		// (systemd-resolved's, in /run): the file itself, then.
+		if c, err := spawn.Canonical("/etc/resolv.conf"); err == nil {
+			h.Read = append(h.Read, c)
 		}
 	}
 	if missing := s.k.support.Missing(h.Network); len(missing) > 0 && !h.BestEffort {
@@ -95,22 +131,67 @@ func (s *Session) holdCmd(cmd *spawn.Cmd) error {
 	return nil
 }
 
+// programReach is what a program may read and execute to run: its own
+// file, and its install prefix (see installPrefix). A program that lies
+// where the session writes needs neither, and gets no prefix: there its
+// path, links and all, is the agent's to choose. Nor does a prefix that
+// would hold the host's home or temporary directory, or everything.
+func (s *Session) programReach(path string, write []string) []string {
+	real, err := spawn.Canonical(path)
+	if err != nil {
+		return nil
+	}
+	for _, w := range write {
+		if within(path, w) || within(real, w) {
+			return nil
+		}
+	}
+	out := []string{real}
+	prefix := installPrefix(real)
+	for _, wide := range hostWide() {
+		if within(wide, prefix) {
+			return out
+		}
+	}
+	return append(out, prefix)
+}
+
+// hostWide are the directories a program's install prefix may not hold:
+// the host's home and temporary directories (a program in ~/bin would
+// give all of ~), and so the root of everything.
+var hostWide = sync.OnceValue(func() []string {
+	var out []string
+	for _, p := range []string{os.Getenv("HOME"), os.TempDir(), "/tmp", "/var/tmp"} {
+		if c, err := spawn.Canonical(p); err == nil && p != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+})
+
 // installPrefix is the directory a program is installed under: the
 // parent of its directory when that is a bin, sbin or shims directory
-// (/usr/local/go for /usr/local/go/bin/go), else its directory; links
-// are resolved first. A program in / gets no prefix: that would be all.
+// (/usr/local/go for /usr/local/go/bin/go, ~/.pyenv for
+// ~/.pyenv/shims/python3), else its directory. path is canonical.
 func installPrefix(path string) string {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
 	dir := filepath.Dir(path)
 	switch filepath.Base(dir) {
 	case "bin", "sbin", "shims":
-		if parent := filepath.Dir(dir); parent != "/" {
-			return parent
-		}
+		return filepath.Dir(dir)
 	}
 	return dir
+}
+
+// canonicalSome resolves a declaration's paths, dropping those gone since
+// it was loaded.
+func canonicalSome(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if c, err := spawn.Canonical(p); err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // noteHold adds to res what its session's confinement leaves open: on a

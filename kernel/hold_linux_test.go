@@ -88,7 +88,7 @@ func TestHoldTable(t *testing.T) {
 	defer func() { victim.Process.Kill(); victim.Wait() }()
 	// The embedding process would die of the SIGTERM; here it is caught,
 	// and must never arrive.
-	term := make(chan os.Signal, 1)
+	term := make(chan os.Signal, 2)
 	signal.Notify(term, syscall.SIGTERM)
 	defer signal.Stop(term)
 	outside := func() string {
@@ -119,29 +119,29 @@ row("abstract", lambda: socket.socket(socket.AF_UNIX).connect("\0%[6]s"))
 	if after := outside(); after != before {
 		t.Errorf("the files outside the root changed:\n%s\n%s", before, after)
 	}
+	// A SIGTERM of the sandbox's would have been queued long before the
+	// test's own, sent now: the first received must be the only one.
+	syscall.Kill(os.Getpid(), syscall.SIGTERM)
+	<-term
 	select {
 	case <-term:
 		t.Error("the embedding process got the sandbox's SIGTERM")
 	default:
 	}
-	if err := victim.Process.Signal(syscall.Signal(0)); err != nil {
-		t.Errorf("the unrelated process died: %v", err)
+	if !proctest.Alive(victim.Process.Pid) {
+		t.Errorf("the unrelated process died")
 	}
-	sentinel, _ := net.Dial("tcp", tcp.Addr().String())
-	defer sentinel.Close()
-	c, err := tcp.Accept()
-	if err != nil {
-		t.Fatal(err)
+	if ok, err := proctest.FirstIsSentinel(tcp); err != nil || !ok {
+		t.Errorf("the listener got the sandbox's connection first (%v)", err)
 	}
-	if c.RemoteAddr().String() != sentinel.LocalAddr().String() {
-		t.Errorf("the listener got the sandbox's connection")
+	if ok, err := proctest.FirstIsSentinel(abstract); err != nil || !ok {
+		t.Errorf("the abstract socket got the sandbox's connection first (%v)", err)
 	}
-	c.Close()
 }
 
 // TestHoldAsNobody runs the hold's tests as an unprivileged user.
 func TestHoldAsNobody(t *testing.T) {
-	proctest.AsNobody(t, "^TestHold(Table|KeepsTmp)$")
+	proctest.AsNobody(t, "^TestHold(Table|KeepsTmp|TmpLinkSwap)$")
 }
 
 // TestHoldKeepsTmp: a program writes the session's $TMPDIR and root.
@@ -160,7 +160,7 @@ func TestHoldKeepsTmp(t *testing.T) {
 // missing, and the shell and builtins go on; best effort runs them and
 // every Result says what is not confined.
 func TestHoldRefusedWhereMissing(t *testing.T) {
-	restore := kernel.FakeConfinementSupport(spawn.Support{Landlock: 0, NetNS: true, Helper: true})
+	restore := kernel.FakeConfinementSupport(spawn.Support{Landlock: 0, NetNS: true, Helper: true, Caps: true})
 	defer restore()
 	root := t.TempDir()
 	s := confinedSession(t, root, nil)
@@ -208,5 +208,58 @@ func TestNoPtraceAsRoot(t *testing.T) {
 		if got := res.Stdout == "read\n"; got == noPtrace {
 			t.Errorf("NoPtrace %v: the environment read: %v (stderr %q)", noPtrace, got, res.Stderr)
 		}
+	}
+}
+
+// TestHoldTmpLinkSwap: a program renames the session's $TMPDIR and puts
+// a link to / in its place; the next program gets nothing of /. In the
+// sandbox $TMPDIR is under the root, whose rule is the root's own; in
+// the agent profile $TMPDIR's rule follows no link, so the start fails.
+func TestHoldTmpLinkSwap(t *testing.T) {
+	needConfinement(t)
+	parent := t.TempDir()
+	os.Chmod(parent, 0o755)
+	secret := filepath.Join(parent, "secret")
+	os.WriteFile(secret, []byte(outsideMarker+"\n"), 0o644)
+	swap := `sh -c 'mv "$TMPDIR" "$TMPDIR.old" && ln -s / "$TMPDIR"' && echo swapped; ` +
+		`sh -c 'cat ` + secret + `; echo x > "$TMPDIR/tmp/shelter-swap-escape"'; echo "status $?"`
+	for _, p := range []kernel.Profile{kernel.ProfileSandbox, kernel.ProfileAgent} {
+		t.Run(string(p), func(t *testing.T) {
+			root := filepath.Join(parent, string(p))
+			os.Mkdir(root, 0o755)
+			s := confinedSession(t, root, func(c *kernel.Config) {
+				if p == kernel.ProfileAgent {
+					c.Profile, c.Externals, c.AllowExternal = p, kernel.ExternalsAllowed, nil
+				}
+			})
+			res, _ := s.Run(context.Background(), `echo warm > "$TMPDIR/w"; `+swap, kernel.RunOptions{})
+			// In the sandbox the program may swap it (it lies in the root).
+			swapped := strings.Contains(res.Stdout, "swapped\n")
+			if strings.Contains(res.Stdout, outsideMarker) || swapped != (p == kernel.ProfileSandbox) {
+				t.Errorf("exit %d\nstdout %q\nstderr %q", res.ExitCode, res.Stdout, res.Stderr)
+			}
+			if _, err := os.Lstat("/tmp/shelter-swap-escape"); err == nil {
+				os.Remove("/tmp/shelter-swap-escape")
+				t.Errorf("a program wrote /tmp through the swapped $TMPDIR")
+			}
+			if p != kernel.ProfileAgent {
+				return
+			}
+			// There $TMPDIR is beside the root, where a program may not
+			// rename it; a link planted by other means fails the start.
+			tmp := s.TempDir()
+			if err := os.Rename(tmp, tmp+".old"); err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(tmp + ".old")
+			if err := os.Symlink("/", tmp); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Remove(tmp)
+			res, _ = s.Run(context.Background(), `sh -c 'cat `+secret+`'`, kernel.RunOptions{})
+			if res.ExitCode != 126 || strings.Contains(res.Stdout, outsideMarker) || !strings.Contains(res.Stderr, "a symbolic link was planted there since it was checked") {
+				t.Errorf("exit %d stdout %q stderr %q; want the start refused", res.ExitCode, res.Stdout, res.Stderr)
+			}
+		})
 	}
 }

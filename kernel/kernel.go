@@ -23,6 +23,9 @@ type Kernel struct {
 	allowed map[string]string
 	// support is what the host enforces of Config.Confine, probed once.
 	support spawn.Support
+	// readPaths and writePaths are Config.ReadPaths and WritePaths,
+	// canonical.
+	readPaths, writePaths []string
 }
 
 // New builds a kernel from cfg. It fails when two tools share a name or a
@@ -46,6 +49,13 @@ func New(cfg Config) (*Kernel, error) {
 	k := &Kernel{cfg: cfg, allowed: resolveAllowed(cfg)}
 	if cfg.Confine != ConfineOff {
 		k.support = probeConfinement()
+		var err error
+		if k.readPaths, err = canonicalPaths("ReadPaths", cfg.ReadPaths); err != nil {
+			return nil, err
+		}
+		if k.writePaths, err = canonicalPaths("WritePaths", cfg.WritePaths); err != nil {
+			return nil, err
+		}
 	}
 	nonDumpable()
 	tools, err := registry(nil, cfg.Tools)

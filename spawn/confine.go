@@ -3,7 +3,10 @@ package spawn
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -23,6 +26,12 @@ var fakeSupport atomic.Pointer[Support]
 //     own descendants (Landlock ABI 6 and later);
 //   - privileges: no_new_privs always; a child of root also loses from
 //     its bounding set every capability but those a file owner needs.
+//
+// Every path must be absolute with no symbolic link in it, as
+// [Canonical] makes one: the helper follows none, so that a link planted
+// after the path was resolved (a directory the program may write,
+// renamed and replaced by a link to /) fails the start rather than
+// widen it.
 type Confinement struct {
 	// Read are files and directories the child may read and execute,
 	// each with everything beneath it. A path that does not exist is
@@ -43,16 +52,43 @@ type Confinement struct {
 
 // SystemRead are the directories of the system that a confined program
 // reads and executes: its libraries, its configuration (the CA
-// certificates, the user database) and /proc and /sys, read-only.
-func SystemRead() []string {
-	return []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/sys"}
-}
+// certificates, the user database) and /proc and /sys, read-only; each
+// as [Canonical] resolves it (/lib64 is /usr/lib64 where /usr is
+// merged), those that exist. The caller may change the slice.
+func SystemRead() []string { return slices.Clone(systemRead()) }
+
+var systemRead = sync.OnceValue(func() []string {
+	return canonicalAll([]string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/sys"})
+})
 
 // SystemDevices are the device files a confined program may read and
 // write: the null, zero, full and random devices and its own controlling
-// terminal.
-func SystemDevices() []string {
-	return []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
+// terminal. The caller may change the slice.
+func SystemDevices() []string { return slices.Clone(systemDevices()) }
+
+var systemDevices = sync.OnceValue(func() []string {
+	return canonicalAll([]string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"})
+})
+
+// Canonical is path made absolute, with every symbolic link resolved, as
+// a [Confinement] takes it. It fails for a path that does not exist.
+func Canonical(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// canonicalAll is the canonical form of each path that exists, once.
+func canonicalAll(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if c, err := Canonical(p); err == nil && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Support is what this host can enforce of a [Confinement], as [Probe]
@@ -67,6 +103,10 @@ type Support struct {
 	// Helper reports whether the program called [Init], which confined
 	// starts go through.
 	Helper bool
+	// Caps reports whether a program of root can be started without the
+	// capabilities a confined root does not keep: true when shelter is
+	// not root, or is root with CAP_SETPCAP.
+	Caps bool
 	// Why say, for each protection that is missing, why.
 	Why []string
 }
@@ -85,6 +125,12 @@ func (s Support) Missing(network bool) []string {
 	case s.Landlock < 6:
 		out = append(out, fmt.Sprintf("signals and abstract sockets (Landlock ABI %d, 6 needed)", s.Landlock))
 	}
+	if s.Landlock > 0 && s.Landlock < 3 {
+		out = append(out, fmt.Sprintf("truncation (Landlock ABI %d, 3 needed)", s.Landlock))
+	}
+	if !s.Caps {
+		out = append(out, "privileges (root without CAP_SETPCAP: programs keep root's capabilities)")
+	}
 	if !s.NetNS && !network {
 		switch {
 		case s.Landlock >= 4:
@@ -99,8 +145,8 @@ func (s Support) Missing(network bool) []string {
 // String is one line: what holds, and what is missing and why.
 func (s Support) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "landlock ABI %d; network namespaces %s; helper %s",
-		s.Landlock, yesNo(s.NetNS), yesNo(s.Helper))
+	fmt.Fprintf(&b, "landlock ABI %d; network namespaces %s; helper %s; capabilities dropped %s",
+		s.Landlock, yesNo(s.NetNS), yesNo(s.Helper), yesNo(s.Caps))
 	if len(s.Why) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(s.Why, "; "))
 	}

@@ -3,6 +3,7 @@ package spawn
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,7 +27,7 @@ func Probe() Support {
 		return *f
 	}
 	if !helperReady.Load() {
-		s := Support{Landlock: landlockABI()}
+		s := Support{Landlock: landlockABI(), Caps: os.Geteuid() != 0 || holdsSetpcap()}
 		s.Why = append(s.Why, "helper: the program does not call spawn.Init first in main")
 		return s
 	}
@@ -34,7 +35,10 @@ func Probe() Support {
 }
 
 var probed = sync.OnceValue(func() Support {
-	s := Support{Helper: true}
+	s := Support{Helper: true, Caps: os.Geteuid() != 0 || holdsSetpcap()}
+	if !s.Caps {
+		s.Why = append(s.Why, "capabilities: shelter is root without CAP_SETPCAP, so it cannot drop its programs' capabilities")
+	}
 	if s.Landlock = landlockABI(); s.Landlock == 0 {
 		s.Why = append(s.Why, "landlock: not offered by this kernel (Linux 5.13 or later, with landlock in its lsm= list)")
 	}
@@ -45,7 +49,9 @@ var probed = sync.OnceValue(func() Support {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
-	cmd.Args = append(append([]string{helperName}, netNamespace(cmd.SysProcAttr)...), "-lo", "-probe", "--")
+	// Landlock is probed on its own above: -best keeps a kernel without
+	// it from reading as one without namespaces.
+	cmd.Args = append(append([]string{helperName}, netNamespace(cmd.SysProcAttr)...), "-lo", "-best", "-probe", "--")
 	if err := cmd.Run(); err != nil {
 		why := err.Error()
 		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
@@ -80,6 +86,10 @@ func netNamespace(attr *syscall.SysProcAttr) []string {
 	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_NET_ADMIN}
 	return []string{"-map", strconv.Itoa(os.Geteuid()) + ":" + strconv.Itoa(os.Getegid())}
 }
+
+// helperWait bounds the time between a confined start and the program's
+// execve.
+const helperWait = time.Minute
 
 // confinedStart turns the start of a [Cmd] with Confine into a start of
 // the helper, which confines itself and executes the program.
@@ -125,6 +135,17 @@ func newConfinedStart(c *Cmd) (*confinedStart, error) {
 	if conf.BestEffort {
 		cs.args = append(cs.args, "-best")
 	}
+	// The limits are set right before the program's execve, so they are
+	// the program's and not the helper's (a Go runtime under ulimit -v
+	// of a Python script would not start).
+	for _, l := range c.Limits {
+		cs.args = append(cs.args, "-limit", fmt.Sprintf("%d:%d:%d", l.Resource, l.Cur, l.Max))
+	}
+	env := c.Env
+	if env == nil {
+		env = []string{}
+	}
+	cs.args = append(append(cs.args, "-env", strconv.Itoa(len(env))), env...)
 	cs.program = append([]string{c.Path}, c.Args...)
 	return cs, nil
 }
@@ -151,6 +172,9 @@ func (cs *confinedStart) start(cmd *exec.Cmd, start func() error) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.Path = "/proc/self/exe"
+	// The helper runs with no environment: the program's (LD_PRELOAD
+	// among it) reaches the program only, as words of the helper's argv.
+	cmd.Env = []string{}
 	cmd.Args = []string{helperName}
 	if cs.netns {
 		cmd.Args = append(cmd.Args, netNamespace(cmd.SysProcAttr)...)
@@ -164,8 +188,16 @@ func (cs *confinedStart) start(cmd *exec.Cmd, start func() error) error {
 		return err
 	}
 	// The pipe reaches end of file when the program's execve closes it,
-	// or when the helper dies; a failure arrives before either.
-	msg, _ := io.ReadAll(r)
+	// or when the helper dies; a failure arrives before either. A helper
+	// that neither execs nor dies in a minute (a hung file system) is
+	// killed: this wait holds off the reaper of orphans.
+	r.SetReadDeadline(time.Now().Add(helperWait))
+	msg, err := io.ReadAll(r)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		cmd.Process.Kill()
+		cmd.Process.Wait()
+		return fmt.Errorf("%w: the helper did not execute the program within %v", ErrConfineSetup, helperWait)
+	}
 	if len(msg) == 0 {
 		return nil
 	}

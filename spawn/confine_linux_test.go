@@ -10,9 +10,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/shelter-sh/shelter/internal/proctest"
 	"github.com/shelter-sh/shelter/spawn"
@@ -92,7 +93,7 @@ func lookSystem(name string) (string, error) {
 // unprivileged user, which gets its network namespace inside a user
 // namespace of its own.
 func TestConfineAsNobody(t *testing.T) {
-	proctest.AsNobody(t, "^TestConfine(Files|Network|Signals|AbstractSocket|Keeps)")
+	proctest.AsNobody(t, "^TestConfine(Files|Network|Signals|AbstractSocket|Keeps|Limits|HelperHasNo|InheritsNo)")
 }
 
 func TestConfineFiles(t *testing.T) {
@@ -138,19 +139,9 @@ func TestConfineNetwork(t *testing.T) {
 		t.Errorf("TCP connect to the host's 127.0.0.1 worked (status %d):\n%s", status, out)
 	}
 	// What the child sent arrived before the test's own, if at all.
-	sentinel, err := net.Dial("tcp", tcp.Addr().String())
-	if err != nil {
-		t.Fatal(err)
+	if ok, err := proctest.FirstIsSentinel(tcp); err != nil || !ok {
+		t.Errorf("the TCP listener got the child's connection first (%v)", err)
 	}
-	defer sentinel.Close()
-	c, err := tcp.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.RemoteAddr().String() != sentinel.LocalAddr().String() {
-		t.Errorf("the listener got a connection from the child: %s", c.RemoteAddr())
-	}
-	c.Close()
 	if _, err := udp.WriteTo([]byte("sentinel"), udp.LocalAddr()); err != nil {
 		t.Fatal(err)
 	}
@@ -190,8 +181,8 @@ func TestConfineSignals(t *testing.T) {
 	if status != 3 {
 		t.Errorf("kill of an unrelated process: status %d, want 3 (refused)\n%s", status, out)
 	}
-	if err := victim.Process.Signal(syscall.Signal(0)); err != nil {
-		t.Errorf("the unrelated process is gone: %v", err)
+	if !proctest.Alive(victim.Process.Pid) {
+		t.Errorf("the unrelated process is gone")
 	}
 	status, out = runConfined(t, confinedTo(root), root, "sh", "-c", fmt.Sprintf("kill -0 %d || exit 4", os.Getpid()))
 	if status != 4 {
@@ -227,22 +218,8 @@ print("connected")`, name))
 	if status != 3 {
 		t.Errorf("connect to an abstract socket made outside: status %d, want 3\n%s", status, out)
 	}
-	sentinel, err := net.Dial("unix", "@"+name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sentinel.Close()
-	c, err := l.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Close()
-	if s := l.(*net.UnixListener); s != nil {
-		s.SetDeadline(time.Now())
-		if extra, err := s.Accept(); err == nil {
-			extra.Close()
-			t.Errorf("the listener got a second connection: the child's")
-		}
+	if ok, err := proctest.FirstIsSentinel(l); err != nil || !ok {
+		t.Errorf("the abstract socket got the child's connection first (%v)", err)
 	}
 }
 
@@ -276,7 +253,7 @@ func TestConfineExecFailures(t *testing.T) {
 }
 
 func TestConfineRefusedWithoutSupport(t *testing.T) {
-	restore := spawn.FakeSupport(spawn.Support{Landlock: 0, Helper: true, Why: []string{"faked"}})
+	restore := spawn.FakeSupport(spawn.Support{Landlock: 0, Helper: true, Caps: true, Why: []string{"faked"}})
 	defer restore()
 	root, _ := sandboxDirs(t)
 	var out bytes.Buffer
@@ -341,5 +318,64 @@ func TestNoPtraceBoundingSet(t *testing.T) {
 	}
 	if now, _ := os.ReadFile("/proc/self/status"); bounding(string(now))&ptraceBit != own {
 		t.Errorf("shelter lost capabilities from its own bounding set")
+	}
+}
+
+// TestConfineLimitsAreTheProgram: the limits a script sets reach the
+// program, not the helper that starts it (a Go runtime under ulimit -v
+// of a Python script would not start; one under ulimit -n 4 not load).
+func TestConfineLimitsAreTheProgram(t *testing.T) {
+	needConfinement(t)
+	root, _ := sandboxDirs(t)
+	var out bytes.Buffer
+	status, err := spawn.Run(context.Background(), &spawn.Cmd{
+		Path: "/bin/sh", Args: []string{"sh", "-c", "ulimit -n; ulimit -v"}, Dir: root,
+		Stdout: &out, Stderr: &out, Confine: confinedTo(root),
+		Limits: []spawn.Rlimit{{Resource: unix.RLIMIT_NOFILE, Cur: 16, Max: 16}, {Resource: unix.RLIMIT_AS, Cur: 200 << 20, Max: 200 << 20}},
+	})
+	if status != 0 || err != nil || out.String() != "16\n204800\n" {
+		t.Errorf("status %d, %v; output %q, want 16 and 204800", status, err, out.String())
+	}
+}
+
+// TestConfineHelperHasNoEnvironment: the program's environment reaches
+// the program only. A dynamically linked helper given LD_PRELOAD would
+// load the library before it confines anything; the loader's complaint
+// about a missing one shows who got it.
+func TestConfineHelperHasNoEnvironment(t *testing.T) {
+	needConfinement(t)
+	root, _ := sandboxDirs(t)
+	var out bytes.Buffer
+	status, err := spawn.Run(context.Background(), &spawn.Cmd{
+		Path: "/bin/sh", Args: []string{"sh", "-c", "echo $MARK"}, Dir: root,
+		Env:    []string{"LD_PRELOAD=/nonexistent/shelter-test.so", "MARK=program"},
+		Stdout: &out, Stderr: &out, Confine: confinedTo(root),
+	})
+	if status != 0 || err != nil {
+		t.Fatalf("status %d, %v: %s", status, err, out.String())
+	}
+	// sh, dynamically linked, complains once; the helper must not.
+	if n := strings.Count(out.String(), "shelter-test.so"); n > 1 || !strings.Contains(out.String(), "program\n") {
+		t.Errorf("the loader complained %d times (the helper got the environment?):\n%s", n, out.String())
+	}
+}
+
+// TestConfineInheritsNoStrayDescriptor: a descriptor the embedding
+// process holds without close-on-exec does not reach the program.
+func TestConfineInheritsNoStrayDescriptor(t *testing.T) {
+	needConfinement(t)
+	root, outside := sandboxDirs(t)
+	fd, err := unix.Open(filepath.Join(outside, "secret"), unix.O_RDONLY, 0) // no O_CLOEXEC
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	var out bytes.Buffer
+	status, _ := spawn.Run(context.Background(), &spawn.Cmd{
+		Path: "/bin/sh", Args: []string{"sh", "-c", fmt.Sprintf("cat <&%d", fd)}, Dir: root,
+		Stdout: &out, Stderr: &out, Confine: confinedTo(root),
+	})
+	if status == 0 || strings.Contains(out.String(), "secret") {
+		t.Errorf("status %d: the program read descriptor %d:\n%s", status, fd, out.String())
 	}
 }

@@ -2,7 +2,9 @@ package spawn
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -22,7 +24,9 @@ import (
 // them; the network namespace was the clone's.
 //
 // The helper's argv: helperName, then its options, then "--", the
-// program's path and its argv.
+// program's path and its argv. The helper itself runs with an empty
+// environment, so that nothing in the program's (LD_PRELOAD, GODEBUG)
+// acts on it before it is confined; the program's comes as -env words.
 //
 //	-r PATH   a path to read and execute beneath
 //	-w PATH   a path to write beneath as well
@@ -33,6 +37,8 @@ import (
 //	-caps     drop the capabilities a confined root does not keep
 //	-best     skip what the kernel lacks instead of failing
 //	-e FD     report a failure before the program runs on FD
+//	-env N    the next N words are the program's environment
+//	-limit R:CUR:MAX  set resource limit R right before the execve
 //	-probe    exit 0 once confined instead of executing anything
 const helperName = "shelter:confine"
 
@@ -58,6 +64,8 @@ func Init() {
 type helperOptions struct {
 	read, write          []string
 	mapIDs               string
+	env                  []string
+	limits               []Rlimit
 	loopback, noTCP      bool
 	dropCaps, bestEffort bool
 	probe                bool
@@ -92,6 +100,26 @@ func parseHelper(args []string) (helperOptions, bool) {
 				}
 				o.errFD = fd
 			}
+		case "-env":
+			if len(args) == 0 {
+				return o, false
+			}
+			n, err := strconv.Atoi(args[0])
+			if err != nil || n < 0 || n > len(args)-1 {
+				return o, false
+			}
+			o.env = args[1 : 1+n]
+			args = args[1+n:]
+		case "-limit":
+			if len(args) == 0 {
+				return o, false
+			}
+			l, ok := parseLimit(args[0])
+			if !ok {
+				return o, false
+			}
+			o.limits = append(o.limits, l)
+			args = args[1:]
 		case "-lo":
 			o.loopback = true
 		case "-notcp":
@@ -145,7 +173,16 @@ func runHelper(args []string) int {
 	}
 	if o.dropCaps {
 		if err := dropCapabilities(); err != nil {
-			return fail("dropping capabilities", err)
+			if !o.bestEffort {
+				return fail("dropping capabilities", err)
+			}
+			os.Stderr.WriteString(helperName + ": dropping capabilities: " + err.Error() + "; the program runs with root's (best effort)\n")
+		}
+	}
+	if o.mapIDs != "" {
+		// What the helper held of its namespace is not the program's.
+		if err := clearCapabilities(); err != nil {
+			return fail("clearing capabilities", err)
 		}
 	}
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && err != unix.EINVAL {
@@ -154,13 +191,26 @@ func runHelper(args []string) int {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fail("no_new_privs", err)
 	}
-	if err := restrict(o); err != nil && !o.bestEffort {
-		return fail("landlock", err)
+	if err := restrict(o); err != nil {
+		if !o.bestEffort {
+			return fail("landlock", err)
+		}
+		if err != errNoLandlock {
+			os.Stderr.WriteString(helperName + ": landlock: " + err.Error() + "; the program's files are not held (best effort)\n")
+		}
 	}
 	if o.probe {
 		return 0
 	}
-	err := syscall.Exec(o.path, o.argv, os.Environ())
+	// No descriptor but those the program was given: what the embedding
+	// process inherited without close-on-exec stays out.
+	if o.errFD >= 0 {
+		unix.CloseRange(uint(o.errFD+1), ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	}
+	for _, l := range o.limits {
+		unix.Setrlimit(l.Resource, &unix.Rlimit{Cur: l.Cur, Max: l.Max})
+	}
+	err := syscall.Exec(o.path, o.argv, o.env)
 	var errno syscall.Errno
 	if !errors.As(err, &errno) {
 		errno = syscall.EINVAL
@@ -182,6 +232,31 @@ func report(fd int, kind byte, text string) {
 		return
 	}
 	unix.Write(fd, append([]byte{kind}, text...))
+}
+
+// parseLimit reads "resource:cur:max".
+func parseLimit(w string) (Rlimit, bool) {
+	parts := strings.Split(w, ":")
+	if len(parts) != 3 {
+		return Rlimit{}, false
+	}
+	r, err1 := strconv.Atoi(parts[0])
+	cur, err2 := strconv.ParseUint(parts[1], 10, 64)
+	hi, err3 := strconv.ParseUint(parts[2], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return Rlimit{}, false
+	}
+	return Rlimit{Resource: r, Cur: cur, Max: hi}, true
+}
+
+// clearCapabilities empties the thread's permitted, effective and
+// inheritable sets: a program started as another user than root gets
+// none by its execve anyway, but an inheritable one would meet a file's
+// inheritable capabilities.
+func clearCapabilities() error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	return unix.Capset(&hdr, &data[0])
 }
 
 // mapIDs maps "uid:gid" of the parent namespace to themselves in the
@@ -223,15 +298,17 @@ func loopbackUp() error {
 	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
 }
 
-// keptCapabilities are those a confined root keeps: what owning files
-// takes, as a container's root has them. Every other one (CAP_SYS_PTRACE,
-// CAP_SYS_ADMIN, CAP_NET_ADMIN, CAP_MKNOD, CAP_DAC_READ_SEARCH, …) leaves
-// the bounding set, so no execve can grant it.
+// keptCapabilities are those a confined root keeps: what owning and
+// handing over files takes. Every other one leaves the bounding set, so
+// no execve can grant it: CAP_SYS_PTRACE, CAP_SYS_ADMIN, CAP_NET_ADMIN,
+// CAP_MKNOD; CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, so that root reads
+// and writes only what its own permissions allow; CAP_SETFCAP and
+// CAP_FSETID, so that it cannot give a file capabilities, nor keep a
+// set-group-ID bit that is not its own.
 var keptCapabilities = map[int]bool{
-	unix.CAP_CHOWN: true, unix.CAP_DAC_OVERRIDE: true, unix.CAP_FOWNER: true,
-	unix.CAP_FSETID: true, unix.CAP_KILL: true, unix.CAP_SETGID: true,
-	unix.CAP_SETUID: true, unix.CAP_NET_BIND_SERVICE: true, unix.CAP_AUDIT_WRITE: true,
-	unix.CAP_SETFCAP: true,
+	unix.CAP_CHOWN: true, unix.CAP_FOWNER: true, unix.CAP_KILL: true,
+	unix.CAP_SETGID: true, unix.CAP_SETUID: true, unix.CAP_NET_BIND_SERVICE: true,
+	unix.CAP_AUDIT_WRITE: true,
 }
 
 // dropCapabilities drops from the thread's bounding set every capability
@@ -241,12 +318,15 @@ func dropCapabilities() error {
 		if keptCapabilities[c] {
 			continue
 		}
-		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+		in, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, uintptr(c), 0, 0, 0)
 		if err == unix.EINVAL {
 			return nil // past the last capability
 		}
-		if err != nil {
-			return err
+		if err != nil || in == 0 {
+			continue // not in the bounding set: nothing to drop
+		}
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
+			return fmt.Errorf("%w (the process lacks CAP_SETPCAP)", err)
 		}
 	}
 	return nil
@@ -272,6 +352,9 @@ func fsRights(abi int) uint64 {
 	}
 	if abi >= 5 {
 		r |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	}
+	if abi >= 9 {
+		r |= unix.LANDLOCK_ACCESS_FS_RESOLVE_UNIX
 	}
 	return r
 }
@@ -346,9 +429,21 @@ func restrict(o helperOptions) error {
 // addPathRule allows rights beneath path; a path that does not exist is
 // skipped, and a file gets only the rights that apply to a file.
 func addPathRule(ruleset int, path string, rights uint64) error {
-	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if !filepath.IsAbs(path) {
+		return &os.PathError{Op: "landlock rule", Path: path, Err: errors.New("not absolute")}
+	}
+	// The parent resolved every link of path already: one found now was
+	// planted since (a $TMPDIR renamed and replaced by a link to /), and
+	// is never followed.
+	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
 	if err == unix.ENOENT || err == unix.ENOTDIR || err == unix.EACCES {
 		return nil
+	}
+	if err == unix.ELOOP {
+		return &os.PathError{Op: "landlock rule", Path: path, Err: errors.New("a symbolic link was planted there since it was checked")}
 	}
 	if err != nil {
 		return &os.PathError{Op: "landlock rule", Path: path, Err: err}

@@ -274,10 +274,14 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 			// shelter. Its group is still its own, numbered by its pid.
 			cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Setsid = false, true
 		}
-		err = children.start(cmd, func() error { return start(cmd, cs, threadOf(c), c.Limits) })
+		limits := c.Limits
+		if cs != nil {
+			limits = nil // the helper sets them, right before the program's execve
+		}
+		err = children.start(cmd, func() error { return start(cmd, cs, threadOf(c), limits) })
 		if err != nil && fg.retryAlone(cmd.SysProcAttr, err) {
 			reset(cmd)
-			err = children.start(cmd, func() error { return start(cmd, cs, threadOf(c), c.Limits) })
+			err = children.start(cmd, func() error { return start(cmd, cs, threadOf(c), limits) })
 		}
 		if err == nil {
 			feed.started()
@@ -292,7 +296,7 @@ func Run(ctx context.Context, c *Cmd) (int, error) {
 	}
 	pid := cmd.Process.Pid
 	pgid := fg.group(pid)
-	if term != nil {
+	if term != nil && cs == nil {
 		// A terminal's start is not traced (see Cmd.Limits).
 		setLimits(pid, c.Limits)
 	}

@@ -11,8 +11,12 @@ import (
 // 0, 1 and 2 close-on-exec, so that a program a session starts gets its
 // standard streams and what spawn hands it, never a descriptor of
 // whoever started shelter (an MCP client's own end of the protocol
-// pipes, leaked to it). Go opens its own close-on-exec already.
+// pipes, leaked to it, or a descriptor the caller's shell left open). Go
+// opens its own close-on-exec already. main calls it for every verb.
 func closeInheritedOnExec() {
+	if closeRangeOnExec() {
+		return
+	}
 	dir := "/proc/self/fd"
 	if runtime.GOOS != "linux" {
 		dir = "/dev/fd"

@@ -33,11 +33,13 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	line("network fallback (TCP)", ll >= 4, "Landlock refuses TCP where namespaces are not had (ABI 4)")
 	line("signals, abstract sockets", ll >= 6, "Landlock scopes (ABI 6)")
 	line("no_new_privs", true, "always")
-	root := "children of root lose CAP_SYS_PTRACE and every capability a file owner does not need"
+	root := "a confined program of root keeps only CAP_CHOWN, CAP_FOWNER, CAP_KILL, CAP_SETUID, CAP_SETGID, CAP_NET_BIND_SERVICE, CAP_AUDIT_WRITE"
 	if os.Geteuid() != 0 {
-		root = "not root: children hold no capability"
+		root = "not root: programs hold no capability"
+	} else if !s.Caps {
+		root = "root without CAP_SETPCAP: programs keep root's capabilities"
 	}
-	line("privileges", true, root)
+	line("privileges", s.Caps, root)
 	for _, why := range s.Why {
 		fmt.Fprintf(stdout, "why: %s\n", why)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -446,9 +447,24 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 		}
 		cfg.Confine = mode
 	}
+	if cfg.Confine == kernel.ConfineOff {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"--network", o.network}, {"--allow-read", len(o.allowRead) > 0}, {"--allow-write", len(o.allowWrite) > 0}} {
+			if f.set {
+				return cfg, fmt.Errorf("shelter: %s applies to confined programs; allowed with --confine on or best-effort (the sandbox profile's default)", f.name)
+			}
+		}
+	}
 	cfg.Network = o.network
-	cfg.ReadPaths = absPaths(o.allowRead)
-	cfg.WritePaths = absPaths(o.allowWrite)
+	var err error
+	if cfg.ReadPaths, err = absPaths("--allow-read", o.allowRead); err != nil {
+		return cfg, err
+	}
+	if cfg.WritePaths, err = absPaths("--allow-write", o.allowWrite); err != nil {
+		return cfg, err
+	}
 	// A program run as root reads no /proc entry of the CLI's, its
 	// environment among them.
 	cfg.NoPtrace = true
@@ -469,16 +485,20 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 }
 
 // absPaths makes each path absolute, as the operator meant it from the
-// directory shelter was started in.
-func absPaths(paths []string) []string {
+// directory shelter was started in; each must exist.
+func absPaths(flag string, paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
-		if abs, err := filepath.Abs(p); err == nil {
-			p = abs
+		abs, err := filepath.Abs(p)
+		if err == nil {
+			_, err = os.Stat(abs)
 		}
-		out = append(out, p)
+		if err != nil {
+			return nil, fmt.Errorf("shelter: %s: '%s' does not exist; allowed: existing files and directories", flag, p)
+		}
+		out = append(out, abs)
 	}
-	return out
+	return out, nil
 }
 
 // subreaper is whether the CLI makes its process a child subreaper: it is

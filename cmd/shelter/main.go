@@ -40,6 +40,7 @@ import (
 
 func main() {
 	spawn.Init() // a confined program starts as this binary, confining itself
+	closeInheritedOnExec()
 	exitAfterRun = true
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

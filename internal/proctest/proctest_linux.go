@@ -41,3 +41,18 @@ func Live() []Process {
 	}
 	return found
 }
+
+// Alive reports whether process pid runs: it exists and is not a zombie
+// waiting to be reaped (which a signal 0 would still find).
+func Alive(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 || i+2 >= len(stat) {
+		return false
+	}
+	state := stat[i+2]
+	return state != 'Z' && state != 'X'
+}
