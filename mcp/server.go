@@ -96,8 +96,11 @@ func (s *Server) MCP() *sdk.Server { return s.mcp }
 // Defs are the tools the server lists, sorted by wire name.
 func (s *Server) Defs() []Def { return s.defs }
 
-// Run serves one client over t (stdio: &sdk.StdioTransport{}) until the
-// client goes or ctx ends.
+// Run serves one client over t until the client goes or ctx ends. On
+// stdio, t is a [StreamTransport] over os.Stdin and os.Stdout: at the end
+// of its input every request read is answered before Run returns nil.
+// The SDK's own stdio transports end the calls in flight there and drop
+// their answers.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	return s.mcp.Run(ctx, t)
 }

@@ -30,6 +30,17 @@ const DefaultMaxLine = 16 << 20
 // messages are read in order, and the responses to its requests are
 // written together as one array once the last is ready.
 //
+// The end of input is not the end of the requests read before it: once
+// Reader ends (or fails, or sends a line that is not a message), Read
+// returns the error only when every request it returned has been
+// answered (a Write of a response with the request's id), a Write has
+// failed, or the connection is closed. So a peer that writes its
+// requests and closes its end gets every answer, and the SDK, which ends
+// the connection and cancels the calls in flight when Read fails, sees
+// the end only when nothing is left to answer. A subscriptions/listen
+// request is the exception: it lasts as long as the input, so it is not
+// waited for.
+//
 // Messages are read on the goroutine that calls Read, with one reused
 // buffer, when closing Reader interrupts a pending read: a pipe or a
 // socket, anything with a working SetReadDeadline (os.Stdin is, when it
@@ -69,10 +80,11 @@ func (t *StreamTransport) Connect(context.Context) (sdk.Connection, error) {
 		max = DefaultMaxLine
 	}
 	c := &streamConn{
-		r:      t.Reader,
-		w:      t.Writer,
-		lines:  newLineReader(t.Reader, max),
-		closed: make(chan struct{}),
+		r:        t.Reader,
+		w:        t.Writer,
+		lines:    newLineReader(t.Reader, max),
+		closed:   make(chan struct{}),
+		answered: make(chan struct{}, 1),
 	}
 	if !interruptible(t.Reader) {
 		c.feed = make(chan lineOrErr)
@@ -100,6 +112,12 @@ type streamConn struct {
 
 	wmu     sync.Mutex
 	batches map[jsonrpc.ID]*batch // the batch of each request still unanswered; under wmu
+	// unanswered are the requests Read returned that no Write has
+	// answered yet; broken is a failed Write. Both under wmu; answered
+	// wakes a Read waiting at the end of input for them.
+	unanswered map[jsonrpc.ID]bool
+	broken     bool
+	answered   chan struct{}
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -139,8 +157,56 @@ func (c *streamConn) readLoop(feed chan<- lineOrErr) {
 }
 
 // Read returns the next message, io.EOF when the peer is gone or the
-// connection closed.
+// connection closed. At the end of input it first waits until every
+// request it returned has been answered.
 func (c *streamConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.read(ctx)
+	if err != nil {
+		if werr := c.waitAnswered(ctx); werr != nil {
+			return nil, werr
+		}
+		return nil, err
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method != "subscriptions/listen" {
+		c.wmu.Lock()
+		if c.unanswered == nil {
+			c.unanswered = map[jsonrpc.ID]bool{}
+		}
+		c.unanswered[req.ID] = true
+		c.wmu.Unlock()
+	}
+	return msg, nil
+}
+
+// waitAnswered waits until no request Read returned is unanswered, a
+// Write failed or the connection is closed; it fails only when ctx ends.
+func (c *streamConn) waitAnswered(ctx context.Context) error {
+	for {
+		c.wmu.Lock()
+		done := len(c.unanswered) == 0 || c.broken
+		c.wmu.Unlock()
+		if done {
+			return nil
+		}
+		select {
+		case <-c.answered:
+		case <-c.closed:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// answer wakes a Read waiting in waitAnswered.
+func (c *streamConn) answer() {
+	select {
+	case c.answered <- struct{}{}:
+	default:
+	}
+}
+
+func (c *streamConn) read(ctx context.Context) (jsonrpc.Message, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -238,11 +304,27 @@ func (c *streamConn) readBatch(line []byte) (jsonrpc.Message, error) {
 // Write sends msg as one line, or holds a response to a batch's request
 // until the batch's last response is ready.
 func (c *streamConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	// A response that cannot go out answers its request all the same:
+	// nothing else will.
+	if resp, ok := msg.(*jsonrpc.Response); ok && c.unanswered[resp.ID] {
+		delete(c.unanswered, resp.ID)
+		c.answer()
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
+	err := c.write(msg)
+	if err != nil && !c.broken {
+		c.broken = true
+		c.answer()
+	}
+	return err
+}
+
+// write is Write's; c.wmu is held.
+func (c *streamConn) write(msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok && c.batches[resp.ID] != nil {
 		return c.writeBatched(resp)
 	}

@@ -75,7 +75,8 @@ func connect(t *testing.T, tr *mcp.StreamTransport) sdk.Connection {
 }
 
 // methods reads messages until an error and returns their methods (or
-// "result ID" for a response) and the error.
+// "result ID" for a response) and the error. It answers every request,
+// so that the end of input is not held for it.
 func methods(c sdk.Connection) ([]string, error) {
 	var got []string
 	for {
@@ -86,6 +87,9 @@ func methods(c sdk.Connection) ([]string, error) {
 		switch m := msg.(type) {
 		case *jsonrpc.Request:
 			got = append(got, m.Method)
+			if m.IsCall() {
+				c.Write(context.Background(), &jsonrpc.Response{ID: m.ID, Result: json.RawMessage(`{}`)})
+			}
 		case *jsonrpc.Response:
 			got = append(got, fmt.Sprint("result ", m.ID.Raw()))
 		}
@@ -255,9 +259,16 @@ func TestStreamBatch(t *testing.T) {
 	var out bytes.Buffer
 	batch := `[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":"two","method":"b"}]`
 	c := connect(t, &mcp.StreamTransport{Reader: &chunks{left: []string{batch + "\n" + `{"jsonrpc":"2.0","id":3,"method":"c"}` + "\n"}}, Writer: discard{&out}})
-	got, err := methods(c)
-	if want := "[a n b c]"; fmt.Sprint(got) != want || err != io.EOF {
-		t.Fatalf("messages %q, error %v; want %s, EOF", got, err, want)
+	var got []string
+	for range 4 {
+		msg, err := c.Read(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, msg.(*jsonrpc.Request).Method)
+	}
+	if want := "[a n b c]"; fmt.Sprint(got) != want {
+		t.Fatalf("messages %q, want %s", got, want)
 	}
 	respond := func(id any) {
 		t.Helper()
@@ -276,7 +287,99 @@ func TestStreamBatch(t *testing.T) {
 	if out.String() != want {
 		t.Fatalf("wrote %q, want %q", out.String(), want)
 	}
+	if _, err := c.Read(context.Background()); err != io.EOF {
+		t.Fatalf("Read with every request answered: %v, want EOF", err)
+	}
 }
+
+// TestStreamEndOfInputWaitsForAnswers reads requests up to the end of
+// input: Read returns EOF once each is answered, once a Write has
+// failed, or once the connection is closed, and not before; a
+// subscriptions/listen is not waited for.
+func TestStreamEndOfInputWaitsForAnswers(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"a"}
+{"jsonrpc":"2.0","method":"n"}
+{"jsonrpc":"2.0","id":"listen","method":"subscriptions/listen"}
+{"jsonrpc":"2.0","id":2,"method":"b"}
+`
+	respond := func(t *testing.T, c sdk.Connection, id float64) error {
+		i, _ := jsonrpc.MakeID(id)
+		return c.Write(context.Background(), &jsonrpc.Response{ID: i, Result: json.RawMessage(`{}`)})
+	}
+	// readAll reads the four messages, then waits for the end on a
+	// goroutine.
+	readAll := func(t *testing.T, c sdk.Connection) <-chan error {
+		for range 4 {
+			if _, err := c.Read(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		end := make(chan error, 1)
+		go func() {
+			_, err := c.Read(context.Background())
+			end <- err
+		}()
+		return end
+	}
+	pending := func(t *testing.T, end <-chan error) {
+		t.Helper()
+		select {
+		case err := <-end:
+			t.Fatalf("Read returned %v with a request unanswered", err)
+		default:
+		}
+	}
+	ended := func(t *testing.T, end <-chan error) {
+		t.Helper()
+		select {
+		case err := <-end:
+			if err != io.EOF {
+				t.Fatalf("Read at the end: %v, want EOF", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Read still waiting 10s after the last answer")
+		}
+	}
+	for _, r := range []string{"goroutine", "pipe"} {
+		t.Run("answered/"+r, func(t *testing.T) {
+			var reader io.ReadCloser = &chunks{left: []string{in}}
+			if r == "pipe" {
+				pr, pw, err := os.Pipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				pw.WriteString(in)
+				pw.Close()
+				reader = pr
+			}
+			c := connect(t, &mcp.StreamTransport{Reader: reader})
+			end := readAll(t, c)
+			respond(t, c, 2)
+			pending(t, end)
+			respond(t, c, 1)
+			ended(t, end)
+		})
+	}
+	t.Run("write failed", func(t *testing.T) {
+		c := connect(t, &mcp.StreamTransport{Reader: &chunks{left: []string{in}}, Writer: failing{}})
+		end := readAll(t, c)
+		if err := respond(t, c, 2); err == nil {
+			t.Fatal("a Write to a failing writer succeeded")
+		}
+		ended(t, end)
+	})
+	t.Run("closed", func(t *testing.T) {
+		c := connect(t, &mcp.StreamTransport{Reader: &chunks{left: []string{in}}})
+		end := readAll(t, c)
+		c.Close()
+		ended(t, end)
+	})
+}
+
+type failing struct{}
+
+func (failing) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+func (failing) Close() error              { return nil }
 
 func TestStreamBatchRefused(t *testing.T) {
 	for _, tc := range []struct{ batch, err string }{

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// pipedRequests are what a client that writes its requests and closes
+// stdin sends: the handshake, tools/list and two calls, one still
+// running when the input ends.
+func pipedRequests(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	add := func(id any, method string, params any) {
+		p, err := json.Marshal(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := &jsonrpc.Request{Method: method, Params: p}
+		if id != nil {
+			if req.ID, err = jsonrpc.MakeID(id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		line, err := jsonrpc.EncodeMessage(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(append(line, '\n'))
+	}
+	add(float64(1), "initialize", &sdk.InitializeParams{ProtocolVersion: "2025-06-18", ClientInfo: &sdk.Implementation{Name: "pipe", Version: "1"}, Capabilities: &sdk.ClientCapabilities{}})
+	add(nil, "notifications/initialized", &sdk.InitializedParams{})
+	add(float64(2), "tools/list", &sdk.ListToolsParams{})
+	add(float64(3), "tools/call", &sdk.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "echo one"}})
+	add(float64(4), "tools/call", &sdk.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "sleep 0.1; echo two"}})
+	return b.Bytes()
+}
+
+// TestServeStdioAnswersAfterEOF pipes requests into `shelter serve`
+// and closes its stdin right after them, 20 times: every request is
+// answered, the calls with their output, and the server exits 0 with
+// nothing on stderr.
+func TestServeStdioAnswersAfterEOF(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	requests := pipedRequests(t)
+	dir := t.TempDir()
+	for run := range 20 {
+		cmd := exec.Command(exe, "serve", "--cwd", dir)
+		cmd.Args[0] = "shelter"
+		cmd.Stdin = bytes.NewReader(requests) // closed once written
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("run %d: %v; stderr %q", run, err, stderr.String())
+		}
+		if stderr.Len() > 0 {
+			t.Fatalf("run %d: stderr %q", run, stderr.String())
+		}
+		answers := map[int64]string{}
+		sc := bufio.NewScanner(&stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var resp struct {
+				ID     int64           `json:"id"`
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &resp); err != nil || resp.Error != nil {
+				t.Fatalf("run %d: line %q", run, sc.Text())
+			}
+			answers[resp.ID] = string(resp.Result)
+		}
+		for id, want := range map[int64]string{1: `"protocolVersion"`, 2: `"name":"session_close"`, 3: `"stdout":"one\n"`, 4: `"stdout":"two\n"`} {
+			if !strings.Contains(answers[id], want) {
+				t.Fatalf("run %d: request %d answered %q, want it to hold %s; all answers: %v", run, id, answers[id], want, answers)
+			}
+		}
+	}
+}
