@@ -31,7 +31,7 @@ func (s *Server) Handler(tokens []string) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		if s.table.isDraining() {
-			http.Error(w, "draining", http.StatusServiceUnavailable)
+			http.Error(w, "draining: the server is shutting down and starts no new session", http.StatusServiceUnavailable)
 			return
 		}
 		io.WriteString(w, "ok\n")

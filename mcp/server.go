@@ -112,6 +112,11 @@ func (s *Server) Sessions() int { return s.table.len() }
 // sessions go on.
 func (s *Server) Drain() { s.table.drain() }
 
+// Wait waits until no call is running, or ctx ends; after [Server.Drain]
+// it is how long the server goes on. It returns ctx's error if ctx ends
+// first.
+func (s *Server) Wait(ctx context.Context) error { return s.table.wait(ctx) }
+
 // Close cancels every running call (status 130) and closes every
 // session. The server refuses calls afterwards.
 func (s *Server) Close() error {

@@ -46,11 +46,16 @@ type sessionTable struct {
 	def      *entry // the default session, once made
 	draining bool
 	reaper   *time.Ticker
+	// running is the calls in sessions; idle is closed while it is 0.
+	running int
+	idle    chan struct{}
 }
 
 func (t *sessionTable) init(s *Server) {
 	t.s = s
 	t.byHandle = map[string]*entry{}
+	t.idle = make(chan struct{})
+	close(t.idle)
 	if ttl := s.opts.SessionTTL; ttl > 0 {
 		every := min(max(ttl/4, 10*time.Millisecond), time.Minute)
 		t.reaper = time.NewTicker(every)
@@ -119,9 +124,13 @@ func (t *sessionTable) acquire(owner, handle string) (*entry, string) {
 	}
 	e.busy++
 	e.last = time.Now()
+	if t.running++; t.running == 1 {
+		t.idle = make(chan struct{})
+	}
 	return e, ""
 }
 
+// unknown is the line that refuses a handle the table does not hold.
 func (t *sessionTable) unknown(handle string) string {
 	how := "call without a session to start a new one"
 	if t.s.opts.Default {
@@ -130,10 +139,23 @@ func (t *sessionTable) unknown(handle string) string {
 	return fmt.Sprintf("shelter: unknown session '%s': it was closed, expired or never existed; %s", handle, how)
 }
 
+// wait waits until no call runs in a session, or ctx ends.
+func (t *sessionTable) wait(ctx context.Context) error {
+	t.mu.Lock()
+	idle := t.idle
+	t.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // create makes a session; t.mu is held.
 func (t *sessionTable) create(owner string) (*entry, string) {
 	if t.draining {
-		return nil, "shelter: the server is shutting down and starts no new session"
+		return nil, "shelter: the server is shutting down and starts no new session; start the session on another server"
 	}
 	if max := t.s.opts.MaxSessions; max > 0 && len(t.byHandle) >= max {
 		return nil, fmt.Sprintf("shelter: %d sessions are open, the limit of --max-sessions %d; close one with session_close, or wait for an idle one to expire", len(t.byHandle), max)
@@ -152,6 +174,9 @@ func (t *sessionTable) release(e *entry) {
 	t.mu.Lock()
 	e.busy--
 	e.last = time.Now()
+	if t.running--; t.running == 0 {
+		close(t.idle)
+	}
 	t.mu.Unlock()
 }
 

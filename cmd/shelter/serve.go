@@ -46,9 +46,10 @@ stdio, --profile agent lets every program run, with the route to the
 client docs/security.md describes. On stdio, a call without a session
 runs in the process's one default session; over HTTP it starts a new
 session, whose handle its result names. A non-loopback --http needs
---token-file. SIGTERM or Ctrl-C: no new sessions, running calls get
---grace, then every session is closed and the server exits 0. Logs go
-to stderr.
+--token-file. At the end of stdin every request read is answered, then
+the server exits 0. SIGTERM or Ctrl-C drains: /healthz answers 503 and
+no new session starts while running calls get --grace; then every
+session is closed and the server exits 0. Logs go to stderr.
 `
 
 func init() {
@@ -150,8 +151,10 @@ func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	return serveHTTP(ctx, srv, so, tokens, stderr)
 }
 
-// serveHTTP serves until ctx ends, then drains: no new sessions, running
-// calls get the grace, every session is closed.
+// serveHTTP serves until ctx ends, then drains: the listener stays open,
+// /healthz answers 503, no new session starts, and the calls running get
+// the grace to finish; then the calls left are cancelled, their answers
+// go out, every session is closed and serveHTTP returns 0.
 func serveHTTP(ctx context.Context, srv *mcp.Server, so serveOptions, tokens []string, stderr io.Writer) int {
 	ln, err := net.Listen("tcp", so.http)
 	if err != nil {
@@ -169,15 +172,37 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, so serveOptions, tokens []s
 		return 1
 	case <-ctx.Done():
 	}
-	fmt.Fprintln(stderr, "shelter serve: draining")
 	srv.Drain()
+	fmt.Fprintf(stderr, "shelter serve: draining: /healthz answers 503, no new session starts, running calls get --grace %s\n", so.grace)
 	graceCtx, cancel := context.WithTimeout(context.Background(), so.grace)
 	defer cancel()
-	hs.Shutdown(graceCtx)
+	srv.Wait(graceCtx)
+	// No call runs, or the grace is over: close the listener and let
+	// every request being served finish; past the grace, cancel the
+	// calls so that they answer at once.
+	shutCtx, shutCancel := context.WithCancel(context.Background())
+	defer shutCancel()
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(shutCtx) }()
+	select {
+	case <-shut:
+	case <-graceCtx.Done():
+		fmt.Fprintf(stderr, "shelter serve: --grace %s is over: the calls still running are cancelled\n", so.grace)
+		srv.Close()
+		select {
+		case <-shut:
+		case <-time.After(answersTimeout):
+		}
+	}
+	shutCancel()
 	srv.Close()
 	hs.Close()
 	return 0
 }
+
+// answersTimeout bounds how long the answers of the calls cancelled at
+// the end of the grace may take to go out.
+const answersTimeout = 10 * time.Second
 
 func unwrapOp(err error) error {
 	var op *net.OpError
