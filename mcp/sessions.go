@@ -40,7 +40,11 @@ func (e *entry) callContext(ctx context.Context) (context.Context, func()) {
 
 // sessionTable is the server's sessions, by handle.
 type sessionTable struct {
-	s        *Server
+	s *Server
+	// server begins every handle the table makes: 64 random bits, in
+	// hex, that tell a handle of another server process from one of
+	// this server that is gone.
+	server   string
 	mu       sync.Mutex
 	byHandle map[string]*entry
 	def      *entry // the default session, once made
@@ -53,6 +57,7 @@ type sessionTable struct {
 
 func (t *sessionTable) init(s *Server) {
 	t.s = s
+	t.server = randomHex(serverBytes)
 	t.byHandle = map[string]*entry{}
 	t.idle = make(chan struct{})
 	close(t.idle)
@@ -136,6 +141,9 @@ func (t *sessionTable) unknown(handle string) string {
 	if t.s.opts.Default {
 		how = "call without a session to use the default one"
 	}
+	if server, ok := serverOf(handle); ok && server != t.server {
+		return fmt.Sprintf("shelter: session '%s' is not on this server: a session lives in the server process that made it; send its calls to that server (session affinity), or %s here", handle, how)
+	}
 	return fmt.Sprintf("shelter: unknown session '%s': it was closed, expired or never existed; %s", handle, how)
 }
 
@@ -164,7 +172,7 @@ func (t *sessionTable) create(owner string) (*entry, string) {
 	if err != nil {
 		return nil, "shelter: cannot start a session: " + err.Error()
 	}
-	e := &entry{handle: newHandle(), owner: owner, sess: sess}
+	e := &entry{handle: t.server + randomHex(sessionBytes), owner: owner, sess: sess}
 	e.ctx, e.cancel = context.WithCancel(t.s.ctx)
 	t.byHandle[e.handle] = e
 	return e, ""
@@ -227,11 +235,24 @@ func (e *entry) close() {
 	e.sess.Close()
 }
 
-// newHandle is 128 random bits, in hex.
-func newHandle() string {
-	var b [16]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+// A handle is the server's random bits, then the session's, in hex.
+const serverBytes, sessionBytes = 8, 16
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// serverOf is the server part of a handle, if it is one.
+func serverOf(handle string) (string, bool) {
+	if len(handle) != 2*(serverBytes+sessionBytes) {
+		return "", false
+	}
+	if _, err := hex.DecodeString(handle); err != nil {
+		return "", false
+	}
+	return handle[:2*serverBytes], true
 }
 
 // ownerOf is a digest of the request's credentials: its Authorization

@@ -191,3 +191,45 @@ func TestServeHTTPDrainPastTheGrace(t *testing.T) {
 		t.Fatalf("after SIGTERM: %v", err)
 	}
 }
+
+// TestServeHTTPHandleOfAnotherServer runs two servers with the same
+// token, as two replicas behind a load balancer: a session made on A and
+// named in a call to B is refused with a line that says where it lives,
+// and A still serves it.
+func TestServeHTTPHandleOfAnotherServer(t *testing.T) {
+	urlA, _ := startServeHTTP(t, t.TempDir())
+	urlB, _ := startServeHTTP(t, t.TempDir())
+	a, b := connectServeHTTP(t, urlA), connectServeHTTP(t, urlB)
+	res, r := callBash(t, a, map[string]any{"command": "x=kept; echo made"})
+	if res.IsError || r.Session == "" {
+		t.Fatalf("a session on A: %+v", r)
+	}
+	res, rb := callBash(t, b, map[string]any{"command": "echo $x", "session": r.Session})
+	want := "shelter: session '" + r.Session + "' is not on this server: a session lives in the server process that made it; send its calls to that server (session affinity), or call without a session to start a new one here\n"
+	if !res.IsError || rb.Stderr != want || rb.Stdout != "" || rb.ExitCode != 2 {
+		t.Fatalf("A's session on B: %+v, want the line %q", rb, want)
+	}
+	if rb.Session != r.Session {
+		t.Fatalf("B's refusal names session %q, want A's %q", rb.Session, r.Session)
+	}
+	// An Mcp-Session-Id changes nothing: the servers are stateless at
+	// the MCP level, and the handle is refused all the same.
+	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"bash","arguments":{"command":"echo $x","session":"` + r.Session + `"}}}`
+	req, _ := http.NewRequest("POST", urlB, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", "from-a")
+	resp, err := tokenTransport{}.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if line, _ := json.Marshal(strings.TrimSuffix(want, "\n")); !strings.Contains(string(got), string(line[1:len(line)-1])) {
+		t.Fatalf("A's session on B with an Mcp-Session-Id: %s %s", resp.Status, got)
+	}
+	res, r = callBash(t, a, map[string]any{"command": "echo $x", "session": r.Session})
+	if res.IsError || r.Stdout != "kept\n" {
+		t.Fatalf("A's session on A after B refused it: %+v", r)
+	}
+}
