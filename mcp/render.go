@@ -68,16 +68,23 @@ func addSession(schema json.RawMessage) json.RawMessage {
 	return out
 }
 
-// Render writes defs for an API as one indented JSON array. Names follow
-// [WireName]; schemas are the declared ones, never rewritten. OpenAI's
-// strict is true only for a schema whose every object is closed and
-// requires all its properties ([Strict]).
+// Render writes defs for an API as one indented JSON array. For MCP it
+// is what a [Server] of defs lists in tools/list: every tool with the
+// session property, session_close among them. For OpenAI and Anthropic,
+// whose callers hold no session of a server, it is every tool but
+// session_close with its declared schema. Names follow [WireName];
+// schemas are never rewritten otherwise. OpenAI's strict is true only
+// for a schema whose every object is closed and requires all its
+// properties ([Strict]).
 func Render(defs []Def, f Format) ([]byte, error) {
 	var out []any
 	for _, d := range defs {
+		if d.closer && f != FormatMCP {
+			continue
+		}
 		switch f {
 		case FormatMCP:
-			out = append(out, MCPTool(d, false))
+			out = append(out, MCPTool(d, true))
 		case FormatOpenAI:
 			out = append(out, openAITool{Type: "function", Function: openAIFunction{
 				Name: d.Name, Description: d.Description, Parameters: d.InputSchema, Strict: Strict(d.InputSchema),

@@ -56,6 +56,8 @@ List every command a session with these flags knows: the declared ones
 (wrapped commands, harness tools) first, then shelter's builtins. With
 --json, a JSON array of {"name", "kind", "description", "input_schema"},
 and "output_schema" and "annotations" for the tools that declare them.
+With --format, the tools shelter serve on stdio lists with the same
+flags, as an API takes them (--expose chooses the families).
 `,
 		"help": `usage:
   shelter help [VERB]

@@ -342,14 +342,18 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "shelter tools: unexpected argument '%s'; allowed: (none)\n", rest[0])
 		return 2
 	}
+	if o.format != "" {
+		return printFormat(&o, stdout, stderr)
+	}
+	if o.serve.expose != nil {
+		fmt.Fprintln(stderr, "shelter tools: --expose goes with --format; without it every tool is listed")
+		return 2
+	}
 	s, status := o.session(stderr)
 	if status != 0 {
 		return status
 	}
 	defer s.Close()
-	if o.format != "" {
-		return printFormat(&o, s, stdout, stderr)
-	}
 	infos := kernel.Describe(s.Tools())
 	if o.json {
 		writeJSON(stdout, infos)

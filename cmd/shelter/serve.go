@@ -62,7 +62,7 @@ func init() {
 			value: func(o *options) flag.Value { return &serveDuration{o, "--session-ttl", &o.serve.sessionTTL} }},
 		{name: "max-sessions", arg: "N", meaning: "at most N sessions at once; 0 no bound", def: "256", verbs: "serve",
 			value: func(o *options) flag.Value { return &maxSessionsFlag{o} }},
-		{name: "expose", arg: "LIST", meaning: "the families of tools listed, comma-separated: bash, harness, wrapped", def: "all", verbs: "serve",
+		{name: "expose", arg: "LIST", meaning: "the families of tools listed, comma-separated: bash, harness, wrapped", def: "all", verbs: "serve tools",
 			value: func(o *options) flag.Value { return &exposeFlag{o} }},
 		{name: "yield", arg: "DURATION", meaning: "a bash call's yield_ms when it gives none: past it the call returns and goes on as a job; 0 never", def: "45s", verbs: "serve",
 			value: func(o *options) flag.Value { return &serveDuration{o, "--yield", &o.serve.yield} }},
@@ -74,16 +74,44 @@ func init() {
 	// Before --help, which help lists last.
 	at := len(flagSpecs) - 1
 	flagSpecs = slices.Insert(flagSpecs, at, serveFlags...)
-	// serve's profile is sandbox on stdio, agent over HTTP.
+	// serve's profile is sandbox on stdio, agent over HTTP; tools
+	// --format lists what serve on stdio lists.
 	for i, f := range flagSpecs {
 		if f.name == "profile" && strings.Contains(f.verbs, "serve") {
-			f.verbs, f.def = "serve", "sandbox on stdio, agent with --http"
-			f.value = func(o *options) flag.Value { return &serveProfileFlag{o} }
-			flagSpecs[i].verbs = strings.TrimSpace(strings.ReplaceAll(" "+flagSpecs[i].verbs+" ", " serve ", " "))
-			flagSpecs = slices.Insert(flagSpecs, i+1, f)
+			serve, tools := f, f
+			serve.verbs, serve.def = "serve", "sandbox on stdio, agent with --http"
+			tools.verbs, tools.def = "tools", "host; with --format, sandbox, as serve on stdio"
+			serve.value = func(o *options) flag.Value { return &serveProfileFlag{o} }
+			tools.value = serve.value
+			for _, v := range []string{"serve", "tools"} {
+				flagSpecs[i].verbs = strings.TrimSpace(strings.ReplaceAll(" "+flagSpecs[i].verbs+" ", " "+v+" ", " "))
+			}
+			flagSpecs = slices.Insert(flagSpecs, i+1, serve, tools)
 			break
 		}
 	}
+}
+
+// serveProfile sets serve's default profile, unless --profile gave one:
+// sandbox on stdio, agent over HTTP.
+func serveProfile(o *options) {
+	switch {
+	case o.serve.profileSet:
+	case o.serve.http == "":
+		o.profile = string(kernel.ProfileSandbox)
+	default:
+		o.profile = string(kernel.ProfileAgent)
+	}
+}
+
+// newServer is the MCP server of serve's flags; tools --format lists its
+// tools.
+func newServer(o *options, k *kernel.Kernel, sessOpts kernel.SessionOptions) (*mcp.Server, error) {
+	so := o.serve
+	return mcp.New(mcp.Options{
+		Kernel: k, Session: sessOpts, Expose: so.expose, Default: so.http == "",
+		Yield: so.yield, SessionTTL: so.sessionTTL, MaxSessions: so.maxSessions, Version: version(),
+	})
 }
 
 func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
@@ -97,9 +125,7 @@ func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "shelter serve: unexpected argument '%s'; allowed: (none)\n", rest[0])
 		return 2
 	}
-	if !o.serve.profileSet && o.serve.http == "" {
-		o.profile = string(kernel.ProfileSandbox)
-	}
+	serveProfile(&o)
 	so := o.serve
 	var tokens []string
 	switch {
@@ -126,10 +152,7 @@ func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		// a call costs, for a few MB more heap. GOGC, when set, decides.
 		debug.SetGCPercent(400)
 	}
-	srv, err := mcp.New(mcp.Options{
-		Kernel: k, Session: sessOpts, Expose: so.expose, Default: so.http == "",
-		Yield: so.yield, SessionTTL: so.sessionTTL, MaxSessions: so.maxSessions, Version: version(),
-	})
+	srv, err := newServer(&o, k, sessOpts)
 	if err != nil {
 		fmt.Fprintf(stderr, "shelter serve: %v\n", err)
 		return 2
@@ -216,8 +239,8 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// serveProfileFlag is serve's --profile, which records that it was
-// given: the default depends on --http.
+// serveProfileFlag is the --profile of serve and tools, which records
+// that it was given: serve's default depends on --http.
 type serveProfileFlag struct{ o *options }
 
 func (f *serveProfileFlag) String() string { return "" }

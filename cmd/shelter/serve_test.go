@@ -195,3 +195,60 @@ func TestServeHTTPDrain(t *testing.T) {
 		t.Fatalf("after SIGTERM: %v", err)
 	}
 }
+
+// TestToolsFormatIsServesList compares `shelter tools --format mcp` with
+// the tools/list of a `shelter serve` on stdio given the same flags:
+// the same tools, byte for byte once both are JSON of the same shape.
+func TestToolsFormatIsServesList(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, flags := range [][]string{
+		{"--tools", "../../examples/tools.yaml", "--tools", "../../examples/harness.yaml"},
+		{"--tools", "../../examples/tools.yaml", "--profile", "agent", "--expose", "bash,wrapped"},
+		{"--profile", "host", "--timeout", "5s"},
+	} {
+		t.Run(strings.Join(flags, " "), func(t *testing.T) {
+			flags := append([]string{"--cwd", dir}, flags...)
+			var stdout, stderr bytes.Buffer
+			if code := run(append([]string{"tools", "--format", "mcp"}, flags...), nil, &stdout, &stderr); code != 0 {
+				t.Fatalf("shelter tools: exit %d: %s", code, stderr.String())
+			}
+			var printed []any
+			if err := json.Unmarshal(stdout.Bytes(), &printed); err != nil {
+				t.Fatal(err)
+			}
+
+			cmd := exec.Command(exe, append([]string{"serve"}, flags...)...)
+			cmd.Args[0] = "shelter"
+			cmd.Stderr = os.Stderr
+			client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+			cs, err := client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			var listed []*sdk.Tool
+			for tool, err := range cs.Tools(context.Background(), nil) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				listed = append(listed, tool)
+			}
+			b, _ := json.Marshal(listed)
+			var served []any
+			json.Unmarshal(b, &served)
+
+			p, _ := json.MarshalIndent(printed, "", "  ")
+			s, _ := json.MarshalIndent(served, "", "  ")
+			if !bytes.Equal(p, s) {
+				t.Fatalf("shelter tools --format mcp %s prints\n%s\nshelter serve lists\n%s", strings.Join(flags, " "), p, s)
+			}
+			if !bytes.Contains(s, []byte(`"name": "session_close"`)) {
+				t.Fatalf("no session_close in\n%s", s)
+			}
+		})
+	}
+}

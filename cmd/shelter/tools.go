@@ -66,10 +66,9 @@ func loadToolFile(file, path string) ([]kernel.Tool, error) {
 	return append(tools, ts...), nil
 }
 
-// printFormat is `shelter tools --format F`: the tools an MCP client of
-// shelter serve sees, without the session argument serve adds, rendered
-// for an API.
-func printFormat(o *options, s *kernel.Session, stdout, stderr io.Writer) int {
+// printFormat is `shelter tools --format F`: the tools of the server
+// `shelter serve` on stdio makes of the same flags, rendered for an API.
+func printFormat(o *options, stdout, stderr io.Writer) int {
 	f := mcp.Format(o.format)
 	if !slices.Contains(mcp.Formats(), f) {
 		fmt.Fprintf(stderr, "shelter tools: --format: unknown format '%s'; allowed: anthropic, mcp, openai\n", o.format)
@@ -79,12 +78,18 @@ func printFormat(o *options, s *kernel.Session, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "shelter tools: --json and --format each choose the output; give one")
 		return 2
 	}
-	defs, err := mcp.Defs(s.Tools(), mcp.DefOptions{Config: s.Kernel().Config()})
+	serveProfile(o)
+	k, sessOpts, status := o.kernel(stderr)
+	if status != 0 {
+		return status
+	}
+	srv, err := newServer(o, k, sessOpts)
 	if err != nil {
 		fmt.Fprintf(stderr, "shelter tools: %v\n", err)
 		return 2
 	}
-	out, err := mcp.Render(defs, f)
+	defer srv.Close()
+	out, err := mcp.Render(srv.Defs(), f)
 	if err != nil {
 		fmt.Fprintf(stderr, "shelter tools: %v\n", err)
 		return 2
