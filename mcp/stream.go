@@ -58,6 +58,11 @@ type StreamTransport struct {
 	// longer line ends the connection with a [*LineTooLongError], read no
 	// further than the bound.
 	MaxLine int
+	// End, once closed, ends the input where it is, as the end of Reader
+	// would: no further message is read, and Read returns io.EOF once the
+	// requests it returned are answered. A server told to stop closes it;
+	// nil means the input ends with Reader only.
+	End <-chan struct{}
 }
 
 // LineTooLongError is a message longer than its transport's MaxLine.
@@ -85,10 +90,20 @@ func (t *StreamTransport) Connect(context.Context) (sdk.Connection, error) {
 		lines:    newLineReader(t.Reader, max),
 		closed:   make(chan struct{}),
 		answered: make(chan struct{}, 1),
+		end:      t.End,
 	}
 	if !interruptible(t.Reader) {
 		c.feed = make(chan lineOrErr)
 		go c.readLoop(c.feed)
+	} else if t.End != nil {
+		// End interrupts a Read pending on the Reader.
+		go func() {
+			select {
+			case <-t.End:
+				t.Reader.(interface{ SetReadDeadline(time.Time) error }).SetReadDeadline(time.Now())
+			case <-c.closed:
+			}
+		}()
 	}
 	return c, nil
 }
@@ -122,6 +137,7 @@ type streamConn struct {
 	closeOnce sync.Once
 	closed    chan struct{}
 	closeErr  error
+	end       <-chan struct{} // StreamTransport.End
 }
 
 type lineOrErr struct {
@@ -236,8 +252,14 @@ func (c *streamConn) next(ctx context.Context) ([]byte, error) {
 	if c.feedErr != nil {
 		return nil, c.feedErr
 	}
+	if c.ended() {
+		return nil, io.EOF
+	}
 	if c.feed == nil {
 		line, err := c.lines.next()
+		if c.ended() {
+			return nil, io.EOF
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -248,12 +270,24 @@ func (c *streamConn) next(ctx context.Context) ([]byte, error) {
 		return nil, ctx.Err()
 	case <-c.closed:
 		return nil, io.EOF
+	case <-c.end:
+		return nil, io.EOF
 	case v := <-c.feed:
 		if v.err != nil {
 			c.feedErr = v.err
 			c.feed = nil // readLoop is done
 		}
 		return v.line, v.err
+	}
+}
+
+// ended reports whether End is closed.
+func (c *streamConn) ended() bool {
+	select {
+	case <-c.end:
+		return true
+	default:
+		return false
 	}
 }
 

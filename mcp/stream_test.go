@@ -293,8 +293,8 @@ func TestStreamBatch(t *testing.T) {
 }
 
 // TestStreamEndOfInputWaitsForAnswers reads requests up to the end of
-// input: Read returns EOF once each is answered, once a Write has
-// failed, or once the connection is closed, and not before; a
+// input, or up to End: Read returns EOF once each is answered, once a
+// Write has failed, or once the connection is closed, and not before; a
 // subscriptions/listen is not waited for.
 func TestStreamEndOfInputWaitsForAnswers(t *testing.T) {
 	in := `{"jsonrpc":"2.0","id":1,"method":"a"}
@@ -306,9 +306,9 @@ func TestStreamEndOfInputWaitsForAnswers(t *testing.T) {
 		i, _ := jsonrpc.MakeID(id)
 		return c.Write(context.Background(), &jsonrpc.Response{ID: i, Result: json.RawMessage(`{}`)})
 	}
-	// readAll reads the four messages, then waits for the end on a
-	// goroutine.
-	readAll := func(t *testing.T, c sdk.Connection) <-chan error {
+	// readAllThen reads the four messages, waits for the end on a
+	// goroutine and calls then.
+	readAllThen := func(t *testing.T, c sdk.Connection, then func()) <-chan error {
 		for range 4 {
 			if _, err := c.Read(context.Background()); err != nil {
 				t.Fatal(err)
@@ -319,8 +319,10 @@ func TestStreamEndOfInputWaitsForAnswers(t *testing.T) {
 			_, err := c.Read(context.Background())
 			end <- err
 		}()
+		then()
 		return end
 	}
+	readAll := func(t *testing.T, c sdk.Connection) <-chan error { return readAllThen(t, c, func() {}) }
 	pending := func(t *testing.T, end <-chan error) {
 		t.Helper()
 		select {
@@ -329,7 +331,7 @@ func TestStreamEndOfInputWaitsForAnswers(t *testing.T) {
 		default:
 		}
 	}
-	ended := func(t *testing.T, end <-chan error) {
+	waitEOF := func(t *testing.T, end <-chan error) {
 		t.Helper()
 		select {
 		case err := <-end:
@@ -357,7 +359,32 @@ func TestStreamEndOfInputWaitsForAnswers(t *testing.T) {
 			respond(t, c, 2)
 			pending(t, end)
 			respond(t, c, 1)
-			ended(t, end)
+			waitEOF(t, end)
+		})
+	}
+	// End ends an input that goes on, read on Read's goroutine (a pipe)
+	// or on the connection's (an io.Pipe).
+	for _, r := range []string{"pipe", "io.Pipe"} {
+		t.Run("End/"+r, func(t *testing.T) {
+			var reader io.ReadCloser
+			var writer io.WriteCloser
+			if r == "pipe" {
+				pr, pw, err := os.Pipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				reader, writer = pr, pw
+			} else {
+				reader, writer = io.Pipe()
+			}
+			defer writer.Close()
+			go io.WriteString(writer, in)
+			end := make(chan struct{})
+			c := connect(t, &mcp.StreamTransport{Reader: reader, End: end})
+			ended := readAllThen(t, c, func() { close(end) })
+			respond(t, c, 1)
+			respond(t, c, 2)
+			waitEOF(t, ended)
 		})
 	}
 	t.Run("write failed", func(t *testing.T) {
@@ -366,13 +393,13 @@ func TestStreamEndOfInputWaitsForAnswers(t *testing.T) {
 		if err := respond(t, c, 2); err == nil {
 			t.Fatal("a Write to a failing writer succeeded")
 		}
-		ended(t, end)
+		waitEOF(t, end)
 	})
 	t.Run("closed", func(t *testing.T) {
 		c := connect(t, &mcp.StreamTransport{Reader: &chunks{left: []string{in}}})
 		end := readAll(t, c)
 		c.Close()
-		ended(t, end)
+		waitEOF(t, end)
 	})
 }
 

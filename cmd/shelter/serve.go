@@ -164,14 +164,41 @@ func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		if o.profile != string(kernel.ProfileSandbox) {
 			fmt.Fprintf(stderr, "shelter serve: profile %s on stdio: the programs a session runs can reach the client's pipes unless the system keeps them apart (docs/security.md)\n", o.profile)
 		}
-		err := srv.Run(ctx, &mcp.StreamTransport{Reader: stdin, Writer: nopCloser{stdout}})
-		srv.Close()
-		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
-			fmt.Fprintf(stderr, "shelter serve: %v\n", err)
-		}
-		return 0
+		return serveStdio(ctx, srv, so, stdin, stdout, stderr)
 	}
 	return serveHTTP(ctx, srv, so, tokens, stderr)
+}
+
+// serveStdio serves on stdin and stdout until the input ends, or ctx
+// ends: then no further request is read, those read are answered, and
+// the calls running get the grace before they are cancelled.
+func serveStdio(ctx context.Context, srv *mcp.Server, so serveOptions, stdin *os.File, stdout, stderr io.Writer) int {
+	end, ran := make(chan struct{}), make(chan struct{})
+	go func() {
+		select {
+		case <-ran:
+			return
+		case <-ctx.Done():
+		}
+		close(end)
+		srv.Drain()
+		fmt.Fprintf(stderr, "shelter serve: stopping: no further request is read; the requests read are answered, running calls get --grace %s\n", so.grace)
+		grace := time.NewTimer(so.grace)
+		defer grace.Stop()
+		select {
+		case <-ran:
+		case <-grace.C:
+			fmt.Fprintf(stderr, "shelter serve: --grace %s is over: the calls still running are cancelled\n", so.grace)
+			srv.Close()
+		}
+	}()
+	err := srv.Run(context.Background(), &mcp.StreamTransport{Reader: stdin, Writer: nopCloser{stdout}, End: end})
+	close(ran)
+	srv.Close()
+	if err != nil && !errors.Is(err, io.EOF) {
+		fmt.Fprintf(stderr, "shelter serve: %v\n", err)
+	}
+	return 0
 }
 
 // serveHTTP serves until ctx ends, then drains: the listener stays open,

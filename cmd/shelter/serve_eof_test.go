@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -86,5 +89,105 @@ func TestServeStdioAnswersAfterEOF(t *testing.T) {
 				t.Fatalf("run %d: request %d answered %q, want it to hold %s; all answers: %v", run, id, answers[id], want, answers)
 			}
 		}
+	}
+}
+
+// TestServeStdioSIGTERM sends SIGTERM to `shelter serve` on stdio while
+// a call runs: no further request is read, the call in flight is
+// answered when it ends, or past --grace with exit code 130, and the
+// server exits 0.
+func TestServeStdioSIGTERM(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		grace   string
+		release bool // the call ends when the test says so; otherwise never
+		exit    int
+		stdout  string
+	}{
+		{grace: "5m", release: true, exit: 0, stdout: "answered\n"},
+		{grace: "10ms", exit: 130},
+	} {
+		t.Run("grace "+tc.grace, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(exe, "serve", "--cwd", dir, "--grace", tc.grace)
+			cmd.Args[0] = "shelter"
+			toServer, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			lines := make(chan string, 16)
+			go func() {
+				sc := bufio.NewScanner(stderr)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+				close(lines)
+			}()
+			client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+			cs, err := client.Connect(context.Background(), &sdk.IOTransport{Reader: out, Writer: toServer}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			script := ": > started; until [ -e release ]; do sleep 0.01; done; echo answered"
+			answer := make(chan *sdk.CallToolResult, 1)
+			go func() {
+				res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "bash", Arguments: map[string]any{"command": script}})
+				if err != nil {
+					t.Error(err)
+				}
+				answer <- res
+			}()
+			until(t, "the call started", func() bool {
+				_, err := os.Stat(filepath.Join(dir, "started"))
+				return err == nil
+			})
+			cmd.Process.Signal(syscall.SIGTERM)
+			for line := range lines {
+				if strings.HasPrefix(line, "shelter serve: stopping: ") {
+					break
+				}
+			}
+			if tc.release {
+				if err := os.WriteFile(filepath.Join(dir, "release"), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res := <-answer
+			if res == nil {
+				t.Fatal("no answer to the call in flight")
+			}
+			var r struct {
+				ExitCode int    `json:"exit_code"`
+				Stdout   string `json:"stdout"`
+			}
+			b, _ := json.Marshal(res.StructuredContent)
+			json.Unmarshal(b, &r)
+			if r.ExitCode != tc.exit || r.Stdout != tc.stdout {
+				t.Fatalf("the call in flight: exit %d stdout %q, want %d %q", r.ExitCode, r.Stdout, tc.exit, tc.stdout)
+			}
+			go func() {
+				for range lines {
+				}
+			}()
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("after SIGTERM: %v", err)
+			}
+		})
 	}
 }
