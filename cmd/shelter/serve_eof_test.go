@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -48,9 +50,9 @@ func pipedRequests(t *testing.T) []byte {
 }
 
 // TestServeStdioAnswersAfterEOF pipes requests into `shelter serve`
-// and closes its stdin right after them, 20 times: every request is
-// answered, the calls with their output, and the server exits 0 with
-// nothing on stderr.
+// and closes its stdin right after them, 20 times, four at once: every
+// request is answered, the calls with their output, and the server
+// exits 0 with nothing on stderr.
 func TestServeStdioAnswersAfterEOF(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -58,38 +60,56 @@ func TestServeStdioAnswersAfterEOF(t *testing.T) {
 	}
 	requests := pipedRequests(t)
 	dir := t.TempDir()
+	var wg sync.WaitGroup
+	four := make(chan struct{}, 4)
 	for run := range 20 {
-		cmd := exec.Command(exe, "serve", "--cwd", dir)
-		cmd.Args[0] = "shelter"
-		cmd.Stdin = bytes.NewReader(requests) // closed once written
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("run %d: %v; stderr %q", run, err, stderr.String())
-		}
-		if stderr.Len() > 0 {
-			t.Fatalf("run %d: stderr %q", run, stderr.String())
-		}
-		answers := map[int64]string{}
-		sc := bufio.NewScanner(&stdout)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var resp struct {
-				ID     int64           `json:"id"`
-				Result json.RawMessage `json:"result"`
-				Error  json.RawMessage `json:"error"`
+		four <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-four }()
+			if err := pipeRequests(exe, dir, requests); err != nil {
+				t.Errorf("run %d: %v", run, err)
 			}
-			if err := json.Unmarshal(sc.Bytes(), &resp); err != nil || resp.Error != nil {
-				t.Fatalf("run %d: line %q", run, sc.Text())
-			}
-			answers[resp.ID] = string(resp.Result)
+		})
+	}
+	wg.Wait()
+}
+
+// pipeRequests runs `shelter serve` on requests and checks its answers.
+func pipeRequests(exe, dir string, requests []byte) error {
+	cmd := exec.Command(exe, "serve", "--cwd", dir)
+	cmd.Args[0] = "shelter"
+	// A binary built with -race waits a second at exit; these runs need
+	// not.
+	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
+	cmd.Stdin = bytes.NewReader(requests) // closed once written
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%v; stderr %q", err, stderr.String())
+	}
+	if stderr.Len() > 0 {
+		return fmt.Errorf("stderr %q", stderr.String())
+	}
+	answers := map[int64]string{}
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var resp struct {
+			ID     int64           `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
 		}
-		for id, want := range map[int64]string{1: `"protocolVersion"`, 2: `"name":"session_close"`, 3: `"stdout":"one\n"`, 4: `"stdout":"two\n"`} {
-			if !strings.Contains(answers[id], want) {
-				t.Fatalf("run %d: request %d answered %q, want it to hold %s; all answers: %v", run, id, answers[id], want, answers)
-			}
+		if err := json.Unmarshal(sc.Bytes(), &resp); err != nil || resp.Error != nil {
+			return fmt.Errorf("line %q", sc.Text())
+		}
+		answers[resp.ID] = string(resp.Result)
+	}
+	for id, want := range map[int64]string{1: `"protocolVersion"`, 2: `"name":"session_close"`, 3: `"stdout":"one\n"`, 4: `"stdout":"two\n"`} {
+		if !strings.Contains(answers[id], want) {
+			return fmt.Errorf("request %d answered %q, want it to hold %s; all answers: %v", id, answers[id], want, answers)
 		}
 	}
+	return nil
 }
 
 // TestServeStdioSIGTERM sends SIGTERM to `shelter serve` on stdio while
