@@ -465,9 +465,10 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 	if cfg.WritePaths, err = absPaths("--allow-write", o.allowWrite); err != nil {
 		return cfg, err
 	}
-	// A program run as root reads no /proc entry of the CLI's, its
-	// environment among them.
-	cfg.NoPtrace = true
+	// A program an agent runs as root reads no /proc entry of the CLI's,
+	// its environment among them. The host profile is a person's own
+	// shell, where root keeps CAP_SYS_ADMIN (mount, unshare).
+	cfg.NoPtrace = cfg.Profile != kernel.ProfileHost
 	cfg.Root = o.root
 	if cfg.Root == "" {
 		cfg.Root = o.cwd
