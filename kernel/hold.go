@@ -72,11 +72,11 @@ func canonicalPaths(field string, paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		if !filepath.IsAbs(p) {
-			return nil, fmt.Errorf("Config.%s: '%s' is not an absolute path; allowed: absolute paths of existing files and directories", field, p)
+			return nil, fmt.Errorf("kernel: Config.%s: '%s' is not an absolute path; allowed: absolute paths of existing files and directories", field, p)
 		}
 		c, err := spawn.Canonical(p)
 		if err != nil {
-			return nil, fmt.Errorf("Config.%s: '%s' does not exist; allowed: absolute paths of existing files and directories", field, p)
+			return nil, fmt.Errorf("kernel: Config.%s: '%s' does not exist; allowed: absolute paths of existing files and directories", field, p)
 		}
 		out = append(out, c)
 	}
