@@ -238,7 +238,7 @@ func shelterRun(t *testing.T, dir string, env []string, args ...string) (string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Args[0] = "shelter"
@@ -357,7 +357,7 @@ func TestConfineGoTest(t *testing.T) {
 		cache = t.TempDir() // nobody's own, cold
 	}
 	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples", "tools.yaml"))
-	out, status := shelterRun(t, tg.root, nil, "--profile", "sandbox", "--tools", examples,
+	out, status := shelterRun(t, tg.root, nil, "--profile", "sandbox", "--tools", examples, "--timeout", "15m",
 		"--allow-write", cache, "--env", "GOCACHE="+cache, "--env", "GOTOOLCHAIN=local", "--env", "GOFLAGS=-count=1",
 		"-c", pidThen+`cd attack && go test -v ./...; echo "the script went on"`)
 	if status != 0 || !strings.Contains(out, "the script went on") || !strings.Contains(out, "--- PASS: TestAttack") {
