@@ -379,3 +379,44 @@ func TestConfineInheritsNoStrayDescriptor(t *testing.T) {
 		t.Errorf("status %d: the program read descriptor %d:\n%s", status, fd, out.String())
 	}
 }
+
+// TestConfineRootWithoutSetpcap: root without CAP_SETPCAP (a hardened
+// unit, a container's dropped capabilities) cannot drop its programs'
+// capabilities. Probe says so, a confined start is refused, and one of
+// best effort runs with a line saying what it could not do.
+func TestConfineRootWithoutSetpcap(t *testing.T) {
+	if os.Getenv("SHELTER_TEST_NO_SETPCAP") != "" {
+		s := spawn.Probe()
+		if s.Caps || !strings.Contains(strings.Join(s.Missing(false), ", "), "privileges (root without CAP_SETPCAP") {
+			t.Fatalf("probe: %s; missing %v", s, s.Missing(false))
+		}
+		root, _ := sandboxDirs(t)
+		status, err := spawn.Run(context.Background(), &spawn.Cmd{Path: "/bin/true", Args: []string{"true"}, Dir: root, Confine: confinedTo(root)})
+		var ce *spawn.ConfineError
+		if status != 126 || !errors.As(err, &ce) {
+			t.Errorf("confined start: %d, %v; want 126 and a ConfineError", status, err)
+		}
+		best := confinedTo(root)
+		best.BestEffort = true
+		var out bytes.Buffer
+		status, err = spawn.Run(context.Background(), &spawn.Cmd{Path: "/bin/true", Args: []string{"true"}, Dir: root, Stderr: &out, Confine: best})
+		if status != 0 || err != nil || !strings.Contains(out.String(), "dropping capabilities") {
+			t.Errorf("best effort: %d, %v, stderr %q", status, err, out.String())
+		}
+		return
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("the case is root's")
+	}
+	needConfinement(t)
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("no setpriv to drop CAP_SETPCAP with")
+	}
+	exe, _ := os.Executable()
+	cmd := exec.Command(setpriv, "--bounding-set", "-setpcap", "--inh-caps", "-setpcap", exe, "-test.run", "^TestConfineRootWithoutSetpcap$", "-test.v")
+	cmd.Env = append(os.Environ(), "SHELTER_TEST_NO_SETPCAP=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
