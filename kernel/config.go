@@ -114,12 +114,14 @@ type Config struct {
 	// directory) and its $TMPDIR: a shared module cache, say.
 	WritePaths []string
 
-	// NoPtrace starts every program without CAP_SYS_PTRACE in its
-	// capability bounding set (Linux): a program run as root then cannot
-	// read the embedding process's /proc entries, its environment among
-	// them, which the process being non-dumpable keeps from everyone
-	// else. It changes nothing for the embedding process itself. The
-	// CLI and serve set it; confined programs lose the capability anyway.
+	// NoPtrace starts every program without the capabilities that read
+	// a non-dumpable process's /proc entries in its bounding set:
+	// CAP_SYS_PTRACE, CAP_PERFMON and CAP_SYS_ADMIN (Linux). A program run
+	// as root then cannot read the embedding process's environment, which
+	// the process being non-dumpable keeps from everyone else; nor can it
+	// mount or unshare. It changes nothing for the embedding process
+	// itself. serve and the CLI's agent and sandbox profiles set it;
+	// confined programs lose these capabilities anyway.
 	NoPtrace bool
 
 	// Tools are registered in every session, found before PATH.

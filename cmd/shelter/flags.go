@@ -43,6 +43,7 @@ type options struct {
 	agent         string
 	norc          bool
 	serve         serveOptions // shelter serve's own flags
+	serving       bool         // the options are shelter serve's
 	format        string       // shelter tools --format
 
 	// bad is the first flag whose value was refused, with why; the flag
@@ -467,8 +468,9 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 	}
 	// A program an agent runs as root reads no /proc entry of the CLI's,
 	// its environment among them. The host profile is a person's own
-	// shell, where root keeps CAP_SYS_ADMIN (mount, unshare).
-	cfg.NoPtrace = cfg.Profile != kernel.ProfileHost
+	// shell, where root keeps CAP_SYS_ADMIN (mount, unshare); serve's
+	// programs never do.
+	cfg.NoPtrace = o.serving || cfg.Profile != kernel.ProfileHost
 	cfg.Root = o.root
 	if cfg.Root == "" {
 		cfg.Root = o.cwd

@@ -142,6 +142,7 @@ func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "shelter serve: --http %s is not a loopback address; give --token-file FILE so that only holders of a token reach the shell, or bind 127.0.0.1\n", so.http)
 		return 2
 	}
+	o.serving = true
 	k, sessOpts, status := o.kernel(stderr)
 	if status != 0 {
 		return status
