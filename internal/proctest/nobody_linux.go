@@ -47,7 +47,7 @@ func AsNobody(t *testing.T, pattern string) {
 	}
 	cmd := exec.Command(bin, "-test.run", pattern, "-test.v", "-test.count=1")
 	cmd.Dir = dir
-	cmd.Env = []string{NobodyEnv + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMPDIR=" + os.TempDir()}
+	cmd.Env = []string{NobodyEnv + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMPDIR=" + os.TempDir(), "SHELTER_SOAK=" + os.Getenv("SHELTER_SOAK")}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Nobody, Gid: Nobody}}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
