@@ -324,8 +324,29 @@ func TestConfineDeclaredProgram(t *testing.T) {
 	tg.judge(t, out)
 }
 
+// goDecl writes a declaration of the system's go with its test verb into
+// dir, and returns its path.
+func goDecl(t *testing.T, dir string) string {
+	t.Helper()
+	decl := fmt.Sprintf(`commands:
+  go:
+    executable: %s
+    verbs:
+      test:
+        flags:
+          v: {}
+        positionals:
+          - {name: package, many: true}
+`, lookSystem(t, "go"))
+	path := filepath.Join(dir, "go-tools.yaml")
+	if err := os.WriteFile(path, []byte(decl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestConfineGoTest runs the agent's own Go test through the declared go
-// of examples/tools.yaml, with the host's build cache shared by
+// (as examples/tools.yaml declares it), with the host's build cache shared by
 // --allow-write, as an operator shares a module cache.
 func TestConfineGoTest(t *testing.T) {
 	needConfinement(t)
@@ -356,8 +377,7 @@ func TestConfineGoTest(t *testing.T) {
 	if nobody {
 		cache = t.TempDir() // nobody's own, cold
 	}
-	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples", "tools.yaml"))
-	out, status := shelterRun(t, tg.root, nil, "--profile", "sandbox", "--tools", examples, "--timeout", "15m",
+	out, status := shelterRun(t, tg.root, nil, "--profile", "sandbox", "--tools", goDecl(t, t.TempDir()), "--timeout", "15m",
 		"--allow-write", cache, "--env", "GOCACHE="+cache, "--env", "GOTOOLCHAIN=local", "--env", "GOFLAGS=-count=1",
 		"-c", pidThen+`cd attack && go test -v ./...; echo "the script went on"`)
 	if status != 0 || !strings.Contains(out, "the script went on") || !strings.Contains(out, "--- PASS: TestAttack") {
@@ -433,8 +453,7 @@ echo done`
 	os.WriteFile(filepath.Join(mod, "web_test.go"), []byte(keepsWorkingGo), 0o644)
 	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	cache := strings.TrimSpace(string(gocache))
-	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples", "tools.yaml"))
-	out, status = shelterRun(t, tg.root, nil, "--profile", "sandbox", "--tools", examples,
+	out, status = shelterRun(t, tg.root, nil, "--profile", "sandbox", "--tools", goDecl(t, t.TempDir()),
 		"--allow-write", cache, "--env", "GOCACHE="+cache, "--env", "GOTOOLCHAIN=local", "--env", "GOFLAGS=-count=1",
 		"-c", `cd web && go test -v ./...`)
 	if status != 0 || !strings.Contains(out, "served on loopback") {
