@@ -94,8 +94,9 @@ const helperWait = time.Minute
 // confinedStart turns the start of a [Cmd] with Confine into a start of
 // the helper, which confines itself and executes the program.
 type confinedStart struct {
-	args    []string // the helper's argv up to and including "--"
+	args    []string // the helper's options, helperName first
 	netns   bool
+	env     []byte   // the program's environment, each entry NUL-terminated
 	program []string // the program's path and argv
 }
 
@@ -141,11 +142,11 @@ func newConfinedStart(c *Cmd) (*confinedStart, error) {
 	for _, l := range c.Limits {
 		cs.args = append(cs.args, "-limit", fmt.Sprintf("%d:%d:%d", l.Resource, l.Cur, l.Max))
 	}
-	env := c.Env
-	if env == nil {
-		env = []string{}
+	// The environment goes through a pipe, not the helper's argv, which
+	// every user may read in /proc/PID/cmdline while the helper runs.
+	for _, kv := range c.Env {
+		cs.env = append(append(cs.env, kv...), 0)
 	}
-	cs.args = append(append(cs.args, "-env", strconv.Itoa(len(env))), env...)
 	cs.program = append([]string{c.Path}, c.Args...)
 	return cs, nil
 }
@@ -165,8 +166,14 @@ func (cs *confinedStart) start(cmd *exec.Cmd, start func() error) error {
 		return err
 	}
 	defer r.Close()
+	envR, envW, err := os.Pipe()
+	if err != nil {
+		w.Close()
+		return err
+	}
+	defer envW.Close()
 	extra := cmd.ExtraFiles
-	cmd.ExtraFiles = append(extra[:len(extra):len(extra)], w)
+	cmd.ExtraFiles = append(extra[:len(extra):len(extra)], w, envR)
 	fd := 3 + len(extra)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -179,14 +186,20 @@ func (cs *confinedStart) start(cmd *exec.Cmd, start func() error) error {
 	if cs.netns {
 		cmd.Args = append(cmd.Args, netNamespace(cmd.SysProcAttr)...)
 	}
-	cmd.Args = append(append(cmd.Args, cs.args[1:]...), "-e", strconv.Itoa(fd), "--")
+	cmd.Args = append(append(cmd.Args, cs.args[1:]...), "-e", strconv.Itoa(fd), "-envfd", strconv.Itoa(fd+1), "--")
 	cmd.Args = append(cmd.Args, cs.program...)
 	err = start()
 	w.Close()
+	envR.Close()
 	cmd.ExtraFiles = extra
 	if err != nil {
 		return err
 	}
+	// The helper reads the environment first, to its end; one that died
+	// before makes this write fail, and its own report says why.
+	envW.SetWriteDeadline(time.Now().Add(helperWait))
+	envW.Write(cs.env)
+	envW.Close()
 	// The pipe reaches end of file when the program's execve closes it,
 	// or when the helper dies; a failure arrives before either. A helper
 	// that neither execs nor dies in a minute (a hung file system) is

@@ -420,3 +420,19 @@ func TestConfineRootWithoutSetpcap(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 }
+
+// TestConfineEnvironmentNotInArgv: the program's environment reaches
+// the helper through a pipe, never its argv, which every user may read
+// in /proc/PID/cmdline while it runs.
+func TestConfineEnvironmentNotInArgv(t *testing.T) {
+	needConfinement(t)
+	root, _ := sandboxDirs(t)
+	args, err := spawn.HelperArgs(&spawn.Cmd{Path: "/bin/true", Args: []string{"true"}, Dir: root,
+		Env: []string{"TOKEN=hunter2-in-argv"}, Confine: confinedTo(root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(args, " "), "hunter2") {
+		t.Errorf("the helper's argv holds the environment: %q", args)
+	}
+}

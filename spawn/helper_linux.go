@@ -1,8 +1,10 @@
 package spawn
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -26,7 +28,8 @@ import (
 // The helper's argv: helperName, then its options, then "--", the
 // program's path and its argv. The helper itself runs with an empty
 // environment, so that nothing in the program's (LD_PRELOAD, GODEBUG)
-// acts on it before it is confined; the program's comes as -env words.
+// acts on it before it is confined; the program's comes through a pipe,
+// not the argv, which any user may read in /proc/PID/cmdline.
 //
 //	-r PATH   a path to read and execute beneath
 //	-w PATH   a path to write beneath as well
@@ -37,7 +40,8 @@ import (
 //	-caps     drop the capabilities a confined root does not keep
 //	-best     skip what the kernel lacks instead of failing
 //	-e FD     report a failure before the program runs on FD
-//	-env N    the next N words are the program's environment
+//	-envfd FD read the program's environment from FD, to its end, each
+//	          entry ending in a NUL
 //	-limit R:CUR:MAX  set resource limit R right before the execve
 //	-probe    exit 0 once confined instead of executing anything
 const helperName = "shelter:confine"
@@ -71,18 +75,18 @@ type helperOptions struct {
 	loopback, noTCP      bool
 	dropCaps, bestEffort bool
 	probe                bool
-	errFD                int
+	errFD, envFD         int
 	path                 string
 	argv                 []string
 }
 
 func parseHelper(args []string) (helperOptions, bool) {
-	o := helperOptions{errFD: -1}
+	o := helperOptions{errFD: -1, envFD: -1}
 	for len(args) > 0 {
 		a := args[0]
 		args = args[1:]
 		switch a {
-		case "-r", "-w", "-e", "-map":
+		case "-r", "-w", "-e", "-envfd", "-map":
 			if len(args) == 0 {
 				return o, false
 			}
@@ -95,23 +99,17 @@ func parseHelper(args []string) (helperOptions, bool) {
 				o.write = append(o.write, v)
 			case "-map":
 				o.mapIDs = v
-			case "-e":
+			case "-e", "-envfd":
 				fd, err := strconv.Atoi(v)
 				if err != nil {
 					return o, false
 				}
-				o.errFD = fd
+				if a == "-e" {
+					o.errFD = fd
+				} else {
+					o.envFD = fd
+				}
 			}
-		case "-env":
-			if len(args) == 0 {
-				return o, false
-			}
-			n, err := strconv.Atoi(args[0])
-			if err != nil || n < 0 || n > len(args)-1 {
-				return o, false
-			}
-			o.env = args[1 : 1+n]
-			args = args[1+n:]
 		case "-limit":
 			if len(args) == 0 {
 				return o, false
@@ -162,6 +160,13 @@ func runHelper(args []string) int {
 	fail := func(what string, err error) int {
 		report(o.errFD, 'M', what+": "+err.Error())
 		return 126
+	}
+	if o.envFD >= 0 {
+		env, err := readEnv(o.envFD)
+		if err != nil {
+			return fail("reading the environment", err)
+		}
+		o.env = env
 	}
 	if o.mapIDs != "" {
 		if err := mapIDs(o.mapIDs); err != nil {
@@ -234,6 +239,26 @@ func report(fd int, kind byte, text string) {
 		return
 	}
 	unix.Write(fd, append([]byte{kind}, text...))
+}
+
+// readEnv reads NUL-terminated entries from fd to its end, and closes it.
+func readEnv(fd int) ([]string, error) {
+	f := os.NewFile(uintptr(fd), "environment")
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	env := []string{}
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, 0)
+		if i < 0 {
+			return nil, errors.New("an entry without its NUL")
+		}
+		env = append(env, string(b[:i]))
+		b = b[i+1:]
+	}
+	return env, nil
 }
 
 // parseLimit reads "resource:cur:max".
