@@ -28,10 +28,20 @@ var foregrounds = struct {
 }{live: map[int][]member{}}
 
 // member is a child in a terminal's foreground and its process group.
-type member struct{ pid, pgid int }
+// A child that joins a group is a member from before its start (pid 0
+// until it is known), so that the group is never taken for empty, and
+// its leftovers ended, while the joiner runs but is not yet recorded.
+type member struct {
+	id        uint64
+	pid, pgid int
+}
+
+// memberIDs numbers the members.
+var memberIDs uint64
 
 // foreground is one child's hold on a terminal (see [Cmd.Terminal]).
 type foreground struct {
+	id     uint64 // the member's, once it is one
 	fd     int
 	mode   *unix.Termios // the terminal's mode when the child took it
 	stderr io.Writer
@@ -59,20 +69,23 @@ func takeForeground(t *os.File, attr *syscall.SysProcAttr, stderr io.Writer, alo
 	if err != nil {
 		return nil
 	}
-	foregrounds.Lock()
-	held := slices.ContainsFunc(foregrounds.live[fd], func(m member) bool { return m.pgid == pgrp })
-	foregrounds.Unlock()
-	if !held && pgrp != syscall.Getpgrp() {
-		return nil
-	}
 	mode, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 	if err != nil {
 		return nil
 	}
 	f := &foreground{fd: fd, mode: mode, stderr: stderr, pidfd: -1, done: make(chan struct{})}
+	foregrounds.Lock()
+	defer foregrounds.Unlock()
+	held := slices.ContainsFunc(foregrounds.live[fd], func(m member) bool { return m.pgid == pgrp })
+	if !held && pgrp != syscall.Getpgrp() {
+		return nil
+	}
 	if held && !alone {
 		attr.Setpgid, attr.Pgid = true, pgrp
 		f.pgid = pgrp
+		memberIDs++
+		f.id = memberIDs
+		foregrounds.live[fd] = append(foregrounds.live[fd], member{id: f.id, pgid: pgrp})
 		return f
 	}
 	attr.Foreground, attr.Ctty = true, fd
@@ -88,9 +101,31 @@ func (f *foreground) retryAlone(attr *syscall.SysProcAttr, err error) bool {
 		return false
 	}
 	f.pgid = 0
+	f.leave()
 	attr.Pgid = 0
 	attr.Foreground, attr.Ctty = true, f.fd
 	return true
+}
+
+// leave ends the child's membership, if it has one; foregrounds is not
+// held.
+func (f *foreground) leave() {
+	if f.id == 0 {
+		return
+	}
+	foregrounds.Lock()
+	defer foregrounds.Unlock()
+	f.leaveLocked()
+}
+
+func (f *foreground) leaveLocked() {
+	live := slices.DeleteFunc(foregrounds.live[f.fd], func(m member) bool { return m.id == f.id })
+	if len(live) == 0 {
+		delete(foregrounds.live, f.fd)
+	} else {
+		foregrounds.live[f.fd] = live
+	}
+	f.id = 0
 }
 
 // group is the child's process group.
@@ -112,7 +147,17 @@ func (f *foreground) started(pid int) {
 		f.pgid = pid
 	}
 	foregrounds.Lock()
-	foregrounds.live[f.fd] = append(foregrounds.live[f.fd], member{pid: pid, pgid: f.pgid})
+	if f.id != 0 {
+		for i := range foregrounds.live[f.fd] {
+			if m := &foregrounds.live[f.fd][i]; m.id == f.id {
+				m.pid = pid
+			}
+		}
+	} else {
+		memberIDs++
+		f.id = memberIDs
+		foregrounds.live[f.fd] = append(foregrounds.live[f.fd], member{id: f.id, pid: pid, pgid: f.pgid})
+	}
 	foregrounds.Unlock()
 	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
 		f.pidfd = fd
@@ -129,6 +174,9 @@ func (f *foreground) failed() {
 	}
 	foregrounds.Lock()
 	defer foregrounds.Unlock()
+	if f.id != 0 {
+		f.leaveLocked()
+	}
 	pgrp, err := unix.IoctlGetInt(f.fd, unix.TIOCGPGRP)
 	live := foregrounds.live[f.fd]
 	if err != nil || pgrp == syscall.Getpgrp() || slices.ContainsFunc(live, func(m member) bool { return m.pgid == pgrp }) {
@@ -197,12 +245,8 @@ func (f *foreground) release(ps *os.ProcessState) (interrupted, shared bool) {
 	}
 	foregrounds.Lock()
 	defer foregrounds.Unlock()
-	live := slices.DeleteFunc(foregrounds.live[f.fd], func(m member) bool { return m.pid == f.pid })
-	if len(live) == 0 {
-		delete(foregrounds.live, f.fd)
-	} else {
-		foregrounds.live[f.fd] = live
-	}
+	f.leaveLocked()
+	live := foregrounds.live[f.fd]
 	shared = slices.ContainsFunc(live, func(m member) bool { return m.pgid == f.pgid })
 	if shared {
 		return sig == syscall.SIGINT, true
