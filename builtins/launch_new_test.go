@@ -92,7 +92,7 @@ func TestFlockConfined(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Stdout != "1\nran\n" || !strings.HasPrefix(res.Stderr, "flock: cannot open lock file /etc/passwd: ") {
+	if res.Stdout != "2\nran\n" || !strings.HasPrefix(res.Stderr, "flock: cannot open lock file /etc/passwd: ") {
 		t.Errorf("stdout %q stderr %q", res.Stdout, res.Stderr)
 	}
 	if _, err := os.Stat(filepath.Join(s.Dir(), "inside")); err != nil {

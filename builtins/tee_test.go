@@ -37,7 +37,7 @@ func TestTeeGNU(t *testing.T) {
 
 func TestTeeSandbox(t *testing.T) {
 	res, parent := catSandbox(t, []kernel.Tool{cmdTee}, nil, "echo pwned | tee inside ../escaped $OUT/abs abs-link rel-link /tmp/shelter-tee-escape")
-	if res.ExitCode != 1 || res.Stdout != "pwned\n" {
+	if res.ExitCode != 2 || res.Stdout != "pwned\n" {
 		t.Errorf("stdout %q status %d", res.Stdout, res.ExitCode)
 	}
 	if got := strings.Count(res.Stderr, "outside the sandbox root"); got != 5 {

@@ -54,13 +54,13 @@ func TestUniqSandbox(t *testing.T) {
 	root, secret := sandboxTree(t)
 	for _, op := range []string{"/etc/passwd", "../secret", "link", "rel"} {
 		res := sandboxRun(t, []kernel.Tool{cmdUniq}, root, "uniq "+op)
-		if res.ExitCode != 1 || res.Stdout != "" || !strings.Contains(res.Stderr, "outside the sandbox root") {
+		if res.ExitCode != 2 || res.Stdout != "" || !strings.Contains(res.Stderr, "outside the sandbox root") {
 			t.Errorf("uniq %s: status %d stdout %q stderr %q", op, res.ExitCode, res.Stdout, res.Stderr)
 		}
 	}
 	for _, op := range []string{"../out", filepath.Join(filepath.Dir(root), "out2")} {
 		res := sandboxRun(t, []kernel.Tool{cmdUniq}, root, "uniq ok "+op)
-		if res.ExitCode != 1 || !strings.Contains(res.Stderr, "outside the sandbox root") {
+		if res.ExitCode != 2 || !strings.Contains(res.Stderr, "outside the sandbox root") {
 			t.Errorf("uniq ok %s: status %d stderr %q", op, res.ExitCode, res.Stderr)
 		}
 	}

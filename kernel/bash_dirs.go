@@ -75,7 +75,7 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 	}
 	if line, ok := s.confinedCd(hc, target); ok {
 		fmt.Fprintln(hc.Stderr, line)
-		return statusArgv(1)
+		return statusArgv(2)
 	}
 	if !hc.Env.Get(dirStackVar).IsSet() {
 		return append([]string{"builtin", "cd"}, target...)

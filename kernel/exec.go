@@ -246,7 +246,18 @@ func (s *Session) runTool(ctx context.Context, t Tool, c *Call) (int, error) {
 	ctx, cancel := launchDeadlineCancel(ctx)
 	defer cancel()
 	c.launch = launchOf(ctx)
-	err := t.Run(ctx, c)
+	status, err := toolStatus(ctx, t.Run(ctx, c), c)
+	if status != 0 && err == nil && c.refusedPath.Load() {
+		// A path outside the root is a refusal, whatever status the
+		// tool gives its other failures (docs/sandbox.md, "Exit status
+		// of a refusal").
+		status = 2
+	}
+	return status, err
+}
+
+// toolStatus is the status of a tool's call that returned err.
+func toolStatus(ctx context.Context, err error, c *Call) (int, error) {
 	if err == nil {
 		return 0, nil
 	}

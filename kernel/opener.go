@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -38,12 +39,16 @@ type Opener struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// refused records, for the call the opener serves, that a name was
+	// refused as outside the root: the call's failure is then a refusal
+	// (status 2).
+	refused *atomic.Bool
 }
 
 // Opener returns the call's opener. The returned opener sees the call's
 // working directory and streams as they are now.
 func (c *Call) Opener() *Opener {
-	o := &Opener{dir: c.Dir, stdin: c.Stdin, stdout: c.Stdout, stderr: c.Stderr}
+	o := &Opener{dir: c.Dir, stdin: c.Stdin, stdout: c.Stdout, stderr: c.Stderr, refused: &c.refusedPath}
 	if c.session != nil {
 		o.root, o.tmp, o.spills = c.session.root, &c.session.tmp, &c.session.spills
 	}
@@ -68,6 +73,15 @@ func (e *OutsideRootError) Error() string {
 }
 
 func (e *OutsideRootError) Is(target error) bool { return target == ErrOutsideRoot }
+
+// note records on the opener's call that err refused a name as outside
+// the root, and returns err.
+func (o *Opener) note(err error) error {
+	if err != nil && o.refused != nil && errors.Is(err, ErrOutsideRoot) {
+		o.refused.Store(true)
+	}
+	return err
+}
 
 // ErrShelterProc is the error of a name that leads into shelter's own
 // /proc entries.
@@ -155,6 +169,11 @@ func (o *Opener) Open(ctx context.Context, name string) (io.ReadCloser, error) {
 // and writes fail once ctx ends (with os.ErrDeadlineExceeded, on systems
 // whose FIFOs have deadlines: Linux).
 func (o *Opener) OpenFile(ctx context.Context, name string, flag int, perm fs.FileMode) (io.ReadWriteCloser, error) {
+	rw, err := o.openChecked(ctx, name, flag, perm)
+	return rw, o.note(err)
+}
+
+func (o *Opener) openChecked(ctx context.Context, name string, flag int, perm fs.FileMode) (io.ReadWriteCloser, error) {
 	abs, err := o.resolve(name)
 	if err != nil {
 		return nil, pathErr("open", name, err)
@@ -275,13 +294,15 @@ func (o *Opener) openFIFO(ctx context.Context, name, abs string, flag int, perm 
 
 // Stat returns the file's information, following symbolic links.
 func (o *Opener) Stat(name string) (fs.FileInfo, error) {
-	return o.statChecked("stat", name, true)
+	fi, err := o.statChecked("stat", name, true)
+	return fi, o.note(err)
 }
 
 // Lstat returns the file's information; a symbolic link is described,
 // not followed.
 func (o *Opener) Lstat(name string) (fs.FileInfo, error) {
-	return o.statChecked("lstat", name, false)
+	fi, err := o.statChecked("lstat", name, false)
+	return fi, o.note(err)
 }
 
 func (o *Opener) statChecked(op, name string, follow bool) (fs.FileInfo, error) {
@@ -359,6 +380,10 @@ func (o *Opener) ReadDir(name string) ([]fs.DirEntry, error) {
 // Access reports whether the file may be read (mode 4), written (2) or
 // executed (1), as access(2) does.
 func (o *Opener) Access(name string, mode uint32) error {
+	return o.note(o.access(name, mode))
+}
+
+func (o *Opener) access(name string, mode uint32) error {
 	abs, err := o.resolve(name)
 	if err != nil {
 		return pathErr("access", name, err)
@@ -439,6 +464,10 @@ func (o *Opener) Link(oldname, newname string) error {
 // link must resolve inside it; a target that is an absolute path under
 // the root is written relative, which is how a confined link must read.
 func (o *Opener) Symlink(target, name string) error {
+	return o.note(o.symlink(target, name))
+}
+
+func (o *Opener) symlink(target, name string) error {
 	abs, err := o.resolve(name)
 	if err == nil {
 		err = o.own(abs, changeEntry)
@@ -474,6 +503,11 @@ func (o *Opener) Symlink(target, name string) error {
 // EvalSymlinks returns the absolute path name leads to, every symbolic
 // link resolved (realpath(3)). Beneath a root it never leaves the root.
 func (o *Opener) EvalSymlinks(name string) (string, error) {
+	p, err := o.evalSymlinks(name)
+	return p, o.note(err)
+}
+
+func (o *Opener) evalSymlinks(name string) (string, error) {
 	abs, err := o.resolve(name)
 	if err == nil {
 		err = o.allowed(abs)
@@ -496,6 +530,10 @@ func (o *Opener) EvalSymlinks(name string) (string, error) {
 
 // do runs a one-name operation on the host or beneath the root.
 func (o *Opener) do(op, name string, host func(string) error, rooted func(*os.Root, string) error) error {
+	return o.note(o.do1(op, name, host, rooted))
+}
+
+func (o *Opener) do1(op, name string, host func(string) error, rooted func(*os.Root, string) error) error {
 	abs, err := o.resolve(name)
 	if err == nil {
 		err = o.allowed(abs)
@@ -523,6 +561,10 @@ func (o *Opener) do(op, name string, host func(string) error, rooted func(*os.Ro
 
 // do2 runs a two-name operation on the host or beneath the root.
 func (o *Opener) do2(op, oldname, newname string, host func(string, string) error, rooted func(*os.Root, string, string) error) error {
+	return o.note(o.do2Checked(op, oldname, newname, host, rooted))
+}
+
+func (o *Opener) do2Checked(op, oldname, newname string, host func(string, string) error, rooted func(*os.Root, string, string) error) error {
 	var abs [2]string
 	for i, name := range [2]string{oldname, newname} {
 		var err error

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -129,6 +130,10 @@ type Call struct {
 	data    *callState // nil unless the call's stdout is the result's
 	self    *job       // the job a yielded call became, which it does not wait for
 	launch  Launch     // the launch in force, see [Call.Launched]
+
+	// refusedPath is set when the call's opener refused a name as
+	// outside the root: a failure of the call is then a refusal.
+	refusedPath atomic.Bool
 }
 
 // Exec runs argv through the session's own dispatch: tools, the guard and
