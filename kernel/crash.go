@@ -142,14 +142,14 @@ func (c *crashCheck) visit(n syntax.Node) bool {
 // crashIssues; [assocIn] makes one of a handler's environment.
 func crashRefusal(src string, assoc func(name string) bool) (string, bool) {
 	if is, ok := nestingRefusal(src); ok {
-		return issueLine(is), true
+		return IssueLine(is), true
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		return "", false
 	}
 	if issues := crashIssues(f, assoc); len(issues) > 0 {
-		return issueLine(issues[0]), true
+		return IssueLine(issues[0]), true
 	}
 	return "", false
 }

@@ -69,7 +69,7 @@ func TestCrashRefusals(t *testing.T) {
 			t.Errorf("%q: not refused", tc.src)
 			continue
 		}
-		if got := issueLine(issues[0]); got != tc.line {
+		if got := IssueLine(issues[0]); got != tc.line {
 			t.Errorf("%q:\n got %s\nwant %s", tc.src, got, tc.line)
 		}
 		if got, _ := crashRefusal(tc.src, nil); got != tc.line {

@@ -87,7 +87,7 @@ func TestNestingRefusal(t *testing.T) {
 	}
 	is, _ := nestingRefusal(strings.Repeat("( ", 1001) + "echo deep" + strings.Repeat(" )", 1001))
 	want := "shelter: line 1:2001: the script nests deeper than 1000 levels (subshells, groups, substitutions, compound commands, chains of operators); split it into functions or smaller scripts"
-	if got := issueLine(is); got != want {
+	if got := IssueLine(is); got != want {
 		t.Errorf("line:\n got %s\nwant %s", got, want)
 	}
 }

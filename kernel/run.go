@@ -265,7 +265,7 @@ func (s *Session) rejected(start time.Time, issues []Issue) Result {
 	var msg strings.Builder
 	for _, is := range issues {
 		if is.Severity == SeverityError {
-			msg.WriteString(issueLine(is))
+			msg.WriteString(IssueLine(is))
 			msg.WriteByte('\n')
 		}
 	}
@@ -283,15 +283,24 @@ func (s *Session) rejected(start time.Time, issues []Issue) Result {
 	return res
 }
 
-// issueLine is how a refused script reports an issue on stderr: a tool's
-// or the guard's refusal is its own one line, exactly; other issues carry
-// their position.
-func issueLine(is Issue) string {
+// IssueLine is the one line an issue prints as, in a refused run's
+// stderr, in `shelter check` and at the prompt: a tool's or the guard's
+// refusal is its own line, exactly; another issue is
+// "shelter: line L:C: MESSAGE" when it has a position, and a warning
+// says so after the position ("shelter: line 1:1: warning: …").
+func IssueLine(is Issue) string {
 	if is.Code == CodeRefused || is.Code == CodeGuard {
 		return is.Message
 	}
-	if is.Line > 0 {
-		return fmt.Sprintf("shelter: line %d:%d: %s", is.Line, is.Col, is.Message)
+	msg := strings.TrimPrefix(is.Message, "shelter: ")
+	if is.Severity == SeverityWarning {
+		msg = "warning: " + msg
+	}
+	switch {
+	case is.Line > 0:
+		return fmt.Sprintf("shelter: line %d:%d: %s", is.Line, is.Col, msg)
+	case is.Severity == SeverityWarning:
+		return "shelter: " + msg
 	}
 	return is.Message
 }

@@ -231,10 +231,8 @@ func (p *prompt) showIssues(entry string, issues []kernel.Issue) {
 		case is.Line == 1 && is.Col > 0 && !strings.Contains(entry, "\n"):
 			col := utf8.RuneCountInString(entry[:min(is.Col-1, len(entry))])
 			fmt.Fprintf(os.Stderr, "%s^ %s\n", strings.Repeat(" ", width+col), is.Message)
-		case is.Line > 0:
-			fmt.Fprintf(os.Stderr, "shelter: line %d:%d: %s\n", is.Line, is.Col, is.Message)
 		default:
-			fmt.Fprintln(os.Stderr, is.Message)
+			fmt.Fprintln(os.Stderr, kernel.IssueLine(is))
 		}
 	}
 }

@@ -323,7 +323,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}{ok, issues})
 	} else {
 		for _, is := range issues {
-			fmt.Fprintf(stderr, "%d:%d: %s: %s\n", is.Line, is.Col, is.Severity, is.Message)
+			fmt.Fprintln(stderr, kernel.IssueLine(is))
 		}
 	}
 	if !ok {
