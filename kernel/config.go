@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"io"
 	"maps"
 	"time"
 )
@@ -95,6 +96,12 @@ type Config struct {
 	// AllowExternal names programs that run even when Externals is
 	// ExternalsDenied.
 	AllowExternal []string
+	// OperatorLog receives the lines meant for the operator and not for
+	// the agent, one Write each: how to allow an external a session was
+	// refused (the agent's line names what it may run instead). Each is
+	// also a warning issue of the call's Result. nil: no log. The kernel
+	// serialises its own writes. `shelter serve` gives its stderr.
+	OperatorLog io.Writer
 
 	// Confine is how the operating system holds the programs a session
 	// starts: every allowed external, wrapped command's executable and

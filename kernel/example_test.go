@@ -94,5 +94,5 @@ func ExampleCall_Launch() {
 	// retry: attempt 1 failed with status 1
 	// retry: attempt 2 failed with status 1
 	// 2 shelter: 'retry 3 journalctl -u nginx' is done with the tool 'logs' here (Read a unit's journal.); call logs instead — nothing ran
-	// 127 shelter: external command 'curl' is not allowed in this session; allowed: (none); to allow it, add 'curl' to Config.AllowExternal (shelter --allow-external curl)
+	// 127 shelter: external command 'curl' is not allowed in this session; allowed: logs and the shell's builtins
 }

@@ -218,6 +218,9 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	line, path, refused := s.externalRefusal(name, c)
 	if refused {
 		fmt.Fprintln(c.Stderr, line)
+		if !slices.Contains(s.k.cfg.AllowExternal, filepath.Base(name)) {
+			s.noteOperator(ctx, CodeExternal, externalHintLine(name))
+		}
 		return 127, nil
 	}
 	if path != "" {
@@ -439,7 +442,7 @@ func (s *Session) externalRefusal(name string, c *Call) (line, path string, refu
 	}
 	base := filepath.Base(name)
 	if !slices.Contains(cfg.AllowExternal, base) {
-		return externalRefusalLine(name, cfg.AllowExternal), "", true
+		return externalRefusalLine(name, s.externalPool()), "", true
 	}
 	want, ok := s.k.allowed[base]
 	if !ok {

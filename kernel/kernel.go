@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -26,6 +27,8 @@ type Kernel struct {
 	// readPaths and writePaths are Config.ReadPaths and WritePaths,
 	// canonical.
 	readPaths, writePaths []string
+	// logMu keeps the lines of Config.OperatorLog whole.
+	logMu sync.Mutex
 }
 
 // New builds a kernel from cfg. It fails when two tools share a name or a

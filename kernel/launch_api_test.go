@@ -215,7 +215,7 @@ func TestEmbedderLauncher(t *testing.T) {
 	const guardStatic = "shelter: 'retry 3 journalctl -u nginx' is done with the tool 'logs' here (Read a unit's journal.); call logs instead — nothing ran"
 	const guardRetry = "shelter: 'retry 3 journalctl -u nginx' is done with the tool 'logs' here (Read a unit's journal.); call logs instead — it did not run"
 	const guardDynamic = "shelter: 'journalctl -u nginx' is done with the tool 'logs' here (Read a unit's journal.); call logs instead — it did not run"
-	const external = "shelter: external command 'curl' is not allowed in this session; allowed: (none); to allow it, add 'curl' to Config.AllowExternal (shelter --allow-external curl)"
+	const external = "shelter: external command 'curl' is not allowed in this session; allowed: logs and the builtins (help lists them)"
 	tests := []struct {
 		script   string
 		code     int

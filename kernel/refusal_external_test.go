@@ -10,16 +10,19 @@ import (
 
 func TestExternalRefusalLine(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		allowed []string
-		want    string
+		name, pool string
+		want       string
 	}{
-		{"cat", nil, "shelter: external command 'cat' is not allowed in this session; allowed: (none); to allow it, add 'cat' to Config.AllowExternal (shelter --allow-external cat)"},
-		{"/usr/bin/curl", []string{"sh", "cat"}, "shelter: external command 'curl' is not allowed in this session; allowed: cat, sh; to allow it, add 'curl' to Config.AllowExternal (shelter --allow-external curl)"},
+		{"cat", "the builtins (help lists them)", "shelter: external command 'cat' is not allowed in this session; allowed: the builtins (help lists them)"},
+		{"/usr/bin/curl", "git, sh and the shell's builtins", "shelter: external command 'curl' is not allowed in this session; allowed: git, sh and the shell's builtins"},
 	} {
-		if got := externalRefusalLine(tc.name, tc.allowed); got != tc.want {
-			t.Errorf("externalRefusalLine(%q, %q)\n got %s\nwant %s", tc.name, tc.allowed, got, tc.want)
+		if got := externalRefusalLine(tc.name, tc.pool); got != tc.want {
+			t.Errorf("externalRefusalLine(%q, %q)\n got %s\nwant %s", tc.name, tc.pool, got, tc.want)
 		}
+	}
+	const hint = "shelter: external command 'curl' is not allowed in this session; to allow it, add 'curl' to Config.AllowExternal (shelter --allow-external curl)"
+	if got := externalHintLine("/usr/bin/curl"); got != hint {
+		t.Errorf("externalHintLine\n got %s\nwant %s", got, hint)
 	}
 }
 

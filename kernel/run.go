@@ -107,6 +107,9 @@ type callState struct {
 	// result's stdout gave (a tool's), nil for none; set at every such
 	// command, so an atomic rather than a lock.
 	data atomic.Pointer[json.RawMessage]
+
+	// notes are the call's lines for the operator (noteOperator).
+	notes operatorNotes
 }
 
 func (st *callState) setData(v json.RawMessage) {
@@ -171,7 +174,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	}
 	opts.command = script
 	res := s.execute(ctx, file, opts, start, funcs)
-	res.Issues = append(issues, res.Issues...)
+	res.Issues = withNotes(issues, res.Issues)
 	s.noteHold(&res)
 	return res, nil
 }
@@ -244,7 +247,7 @@ func (s *Session) RunArgv(ctx context.Context, argv []string, opts RunOptions) (
 	stmt := &syntax.Stmt{Cmd: &syntax.CallExpr{Args: words}}
 	opts.command = commandText(stmt)
 	res := s.execute(ctx, &syntax.File{Stmts: []*syntax.Stmt{stmt}}, opts, start, nil)
-	res.Issues = append(issues, res.Issues...)
+	res.Issues = withNotes(issues, res.Issues)
 	s.noteHold(&res)
 	return res, nil
 }
@@ -444,6 +447,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		DurationMS: time.Since(start).Milliseconds(),
 		Jobs:       s.jobs.running(),
 		Data:       state.result(),
+		Issues:     state.notes.take(),
 	}
 	over, overMemory := errors.AsType[*memoryError](bctx.b.endedBy())
 	switch {

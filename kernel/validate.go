@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -280,6 +281,10 @@ func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, fu
 		return
 	}
 	if line, _, refused := s.externalRefusal(name, &Call{Dir: s.runner.Dir}); refused {
+		if !slices.Contains(s.k.cfg.AllowExternal, filepath.Base(name)) {
+			// The operator's side; the agent's line is the run's.
+			line = externalHintLine(name)
+		}
 		*issues = append(*issues, issueAt(pos, SeverityWarning, CodeExternal, line))
 		return
 	}

@@ -269,6 +269,11 @@ func (o *options) kernel(stderr io.Writer) (*kernel.Kernel, kernel.SessionOption
 		fmt.Fprintln(stderr, err)
 		return nil, none, 2
 	}
+	if o.serving {
+		// The server's log is the operator's: how to allow an external
+		// an agent was refused goes there, not to the agent.
+		cfg.OperatorLog = stderr
+	}
 	k, err := kernel.New(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "shelter: %v\n", err)

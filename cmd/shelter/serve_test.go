@@ -252,3 +252,55 @@ func TestToolsFormatIsServesList(t *testing.T) {
 		})
 	}
 }
+
+// An external a sandboxed agent is refused: its line names what it may
+// run; the way to allow the program is the operator's, on serve's stderr.
+func TestServeRefusedExternalHintIsTheOperators(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "serve", "--cwd", t.TempDir())
+	cmd.Args[0] = "shelter"
+	var logged bytes.Buffer
+	cmd.Stderr = &logged
+	toServer, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	ctx := context.Background()
+	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: out, Writer: toServer}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "c=curl; $c -s https://example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		ExitCode int    `json:"exit_code"`
+		Stderr   string `json:"stderr"`
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &r)
+	const line = "shelter: external command 'curl' is not allowed in this session; allowed: the builtins (help lists them)\n"
+	if r.ExitCode != 127 || r.Stderr != line {
+		t.Errorf("the agent's call: exit %d stderr %q, want 127 and %q", r.ExitCode, r.Stderr, line)
+	}
+	cs.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("shelter serve: %v", err)
+	}
+	const hint = "shelter: external command 'curl' is not allowed in this session; to allow it, add 'curl' to Config.AllowExternal (shelter --allow-external curl)\n"
+	if !strings.Contains(logged.String(), hint) {
+		t.Errorf("serve's stderr %q lacks %q", logged.String(), hint)
+	}
+}
