@@ -357,7 +357,13 @@ func (s *Session) runtimeCrashRefusal(hc interp.HandlerContext, args []string) (
 		// A bare name the builtin may find on PATH instead is checked
 		// here only when the working directory has it.
 		o := Opener{dir: hc.Dir, root: s.root}
-		if fi, err := o.Stat(args[1]); err != nil || !fi.Mode().IsRegular() {
+		fi, err := o.Stat(args[1])
+		if errors.Is(err, ErrOutsideRoot) {
+			// A refusal, status 2, where the interpreter's failed open
+			// would be 1 (docs/sandbox.md, "Exit status of a refusal").
+			return fmt.Sprintf("%s: %s: %v", args[0], args[1], s.root.outside()), true
+		}
+		if err != nil || !fi.Mode().IsRegular() {
 			return "", false
 		}
 		f, err := o.Open(context.Background(), args[1])

@@ -64,6 +64,8 @@ var refusalRows = []refusalRow{
 		line: "find: '/': outside the sandbox root; allowed: paths under $ROOT", status: 2},
 	{name: "touch outside", script: "touch /etc/x",
 		line: "touch: setting times of '/etc/x': outside the sandbox root; allowed: paths under $ROOT", status: 2},
+	{name: "source outside", script: "source /etc/passwd",
+		line: "source: /etc/passwd: outside the sandbox root; allowed: paths under $ROOT", status: 2},
 	{name: "outside through a launcher", script: "timeout 5 cat /etc/passwd",
 		line: "cat: /etc/passwd: outside the sandbox root; allowed: paths under $ROOT", status: 2},
 	// ... and through the shell's redirections: 1, as every failed
