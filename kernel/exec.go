@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"mvdan.cc/sh/v3/interp"
@@ -249,6 +250,7 @@ func (s *Session) runTool(ctx context.Context, t Tool, c *Call) (int, error) {
 	ctx, cancel := launchDeadlineCancel(ctx)
 	defer cancel()
 	c.launch = launchOf(ctx)
+	c.refusedPath = new(atomic.Bool)
 	status, err := toolStatus(ctx, t.Run(ctx, c), c)
 	if status != 0 && err == nil && c.refusedPath.Load() {
 		// A path outside the root is a refusal, whatever status the

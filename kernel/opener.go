@@ -48,7 +48,7 @@ type Opener struct {
 // Opener returns the call's opener. The returned opener sees the call's
 // working directory and streams as they are now.
 func (c *Call) Opener() *Opener {
-	o := &Opener{dir: c.Dir, stdin: c.Stdin, stdout: c.Stdout, stderr: c.Stderr, refused: &c.refusedPath}
+	o := &Opener{dir: c.Dir, stdin: c.Stdin, stdout: c.Stdout, stderr: c.Stderr, refused: c.refusedPath}
 	if c.session != nil {
 		o.root, o.tmp, o.spills = c.session.root, &c.session.tmp, &c.session.spills
 	}

@@ -132,8 +132,10 @@ type Call struct {
 	launch  Launch     // the launch in force, see [Call.Launched]
 
 	// refusedPath is set when the call's opener refused a name as
-	// outside the root: a failure of the call is then a refusal.
-	refusedPath atomic.Bool
+	// outside the root: a failure of the call is then a refusal. A
+	// pointer, so that a copy of the Call (a tool may make one) reports
+	// to the same call.
+	refusedPath *atomic.Bool
 }
 
 // Exec runs argv through the session's own dispatch: tools, the guard and
