@@ -3,12 +3,17 @@ package kernel
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 )
 
 // Result is the one answer to a call: the same shape in Go, in
 // `shelter --json` and as MCP structured content. In JSON every field is
 // always present; empty lists are [] and absent data is null.
 type Result struct {
+	// ExitCode is the call's status. A yielded call has none yet: its
+	// ExitCode is -1, as os.ProcessState.ExitCode says of a process that
+	// has not exited, and its JSON exit_code is null. `wait %N` of its
+	// job gives the status when it ends.
 	ExitCode    int             `json:"exit_code"`
 	Stdout      string          `json:"stdout"`
 	Stderr      string          `json:"stderr"`
@@ -25,14 +30,15 @@ type Result struct {
 	// StderrSpillPath is SpillPath's counterpart for stderr.
 	StderrSpillPath string `json:"stderr_spill_path"`
 	// Yielded is true when the call returned at its yield point
-	// (RunOptions.Yield) and goes on as the last of Jobs.
+	// (RunOptions.Yield) and goes on as the last of Jobs: it is still
+	// running, and ExitCode is no status.
 	Yielded bool    `json:"yielded"`
 	Issues  []Issue `json:"issues"`
 	Jobs    []Job   `json:"jobs"`
 }
 
 // MarshalJSON writes every field, with [] for empty lists and null for
-// absent data.
+// absent data: exit_code is null for a yielded call.
 func (r Result) MarshalJSON() ([]byte, error) {
 	type plain Result
 	p := plain(r)
@@ -52,7 +58,13 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	if err := enc.Encode(p); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	if r.Yielded {
+		// exit_code is the first field: no status while the call runs on.
+		code := fmt.Appendf(nil, `{"exit_code":%d,`, r.ExitCode)
+		out = append([]byte(`{"exit_code":null,`), bytes.TrimPrefix(out, code)...)
+	}
+	return out, nil
 }
 
 // Severity of an [Issue].

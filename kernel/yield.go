@@ -127,6 +127,7 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 	stdout.Close()
 	stderr.Close()
 	res := Result{
+		ExitCode:   -1, // no status yet: the call runs on
 		Cwd:        r.Dir,
 		DurationMS: time.Since(start).Milliseconds(),
 		Yielded:    true,

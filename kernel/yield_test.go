@@ -2,6 +2,7 @@ package kernel_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -28,8 +29,12 @@ func TestRunYield(t *testing.T) {
 	}
 	defer pr.Close()
 	res, _ = s.Run(ctx, `echo 1; read line; cd /; x=after; echo "end $line"`, kernel.RunOptions{Stdin: pr, Yield: 300 * time.Millisecond})
-	if !res.Yielded || res.Stdout != "1\n" || res.ExitCode != 0 || res.Cwd != dir {
+	if !res.Yielded || res.Stdout != "1\n" || res.ExitCode != -1 || res.Cwd != dir {
 		t.Fatalf("yielded call: %+v", res)
+	}
+	// A yielded call has no status yet, and its JSON says none.
+	if b, err := json.Marshal(res); err != nil || !strings.HasPrefix(string(b), `{"exit_code":null,"stdout":"1\n",`) || !strings.Contains(string(b), `"yielded":true`) {
+		t.Fatalf("yielded call's JSON: %s, %v", b, err)
 	}
 	if len(res.Jobs) != 1 || res.Jobs[0].ID != 1 || !strings.Contains(res.Jobs[0].Command, "read line") {
 		t.Fatalf("jobs of the yielded call: %+v", res.Jobs)

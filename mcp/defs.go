@@ -54,6 +54,13 @@ type DefOptions struct {
 	Config kernel.Config
 	// Sessions adds session_close, for a server.
 	Sessions bool
+	// Default says, with Sessions, that a call without a session runs in
+	// the server's default session (stdio), not in a new one (HTTP); the
+	// bash tool's description tells which.
+	Default bool
+	// Yield is the yield_ms a bash call gets when it gives none, which
+	// the bash tool's description states; zero means none.
+	Yield time.Duration
 }
 
 // Defs lists the tools a client sees, sorted by wire name: bash, one per
@@ -111,7 +118,7 @@ func Defs(tools []kernel.Tool, opts DefOptions) ([]Def, error) {
 	}
 	if expose(FamilyBash) {
 		defs = append(defs, Def{
-			Name: "bash", Title: "bash", Description: bashDescription(opts.Config, wrappedNames, harnessNames),
+			Name: "bash", Title: "bash", Description: bashDescription(opts, wrappedNames, harnessNames),
 			InputSchema: json.RawMessage(bashSchema), family: FamilyBash, bash: true,
 			Annotations: kernel.Annotations{Destructive: true, OpenWorld: true},
 		})
@@ -180,13 +187,15 @@ const bashSchema = `{"type":"object","properties":{` +
 	`"command":{"type":"string","description":"bash source to run"},` +
 	`"stdin":{"type":"string","description":"the call's standard input; none by default"},` +
 	`"timeout_ms":{"type":"integer","minimum":0,"description":"end the call after this many milliseconds (status 124); the profile's timeout by default"},` +
-	`"yield_ms":{"type":"integer","minimum":0,"description":"return after this many milliseconds with what was printed so far and yielded: true, the rest going on as a background job (wait %N); 0 never yields"}` +
+	`"yield_ms":{"type":"integer","minimum":0,"description":"return after this many milliseconds with what was printed so far, yielded: true and no exit code, the rest going on as background job %N of the session (collect it with wait %N); 0 never yields"}` +
 	`},"required":["command"],"additionalProperties":false}`
 
 const closeSchema = `{"type":"object","properties":{},"additionalProperties":false}`
 
-// bashDescription says what the shell is and lists what it can call.
-func bashDescription(cfg kernel.Config, wrappedNames, harnessNames []string) string {
+// bashDescription says what the shell is, how its state lasts, when a
+// call yields, and lists what it can call.
+func bashDescription(opts DefOptions, wrappedNames, harnessNames []string) string {
+	cfg := opts.Config
 	var b strings.Builder
 	profile := cfg.Profile
 	if profile == "" {
@@ -199,7 +208,20 @@ func bashDescription(cfg kernel.Config, wrappedNames, harnessNames []string) str
 	if cfg.OutputLimit > 0 {
 		fmt.Fprintf(&b, "; %d KiB of each stream kept, the rest in a spill file", cfg.OutputLimit/1024)
 	}
-	b.WriteString("). State persists per session: working directory, variables, functions and background jobs. The result holds stdout, stderr and the exit code.")
+	b.WriteString("). State persists per session: working directory, variables, functions and background jobs.")
+	switch {
+	case opts.Sessions && opts.Default:
+		b.WriteString(" A call without the session argument runs in the server's one default session.")
+	case opts.Sessions:
+		b.WriteString(" A call without the session argument runs in a new, empty shell: a `cd` or a variable set there is gone in the next call. To go on in a shell, pass the session handle its result names.")
+	}
+	b.WriteString(" The result holds stdout, stderr and the exit code.")
+	if opts.Yield > 0 {
+		fmt.Fprintf(&b, " A call still running after yield_ms (default %s; 0 never) returns what it printed so far and goes on as a background job of its session:", opts.Yield.Round(time.Millisecond))
+	} else {
+		b.WriteString(" A call given yield_ms and still running after it returns what it printed so far and goes on as a background job of its session:")
+	}
+	b.WriteString(" that result has no exit code, it says `still running as job %N`; collect it with `wait %N` (which gives its exit code) in the same session.")
 	slices.Sort(wrappedNames)
 	slices.Sort(harnessNames)
 	fmt.Fprintf(&b, " Declared commands: %s.", kernel.Pool(wrappedNames))

@@ -68,7 +68,7 @@ func TestHTTPSessions(t *testing.T) {
 		wg.Go(func() {
 			cs := connectHTTP(t, hs.URL, "", "")
 			res, r := call(t, cs, "bash", map[string]any{"command": fmt.Sprintf("mkdir -p d%d && cd d%d && v=%d", c, c, c)})
-			if res.IsError || r.Session == "" || !strings.HasSuffix(text(res), "session: "+r.Session) {
+			if res.IsError || r.Session == "" || !strings.HasSuffix(text(res), "\nsession: "+r.Session+" (pass it as session to go on in this shell)") {
 				t.Errorf("client %d: first call %+v %q", c, r, text(res))
 				return
 			}

@@ -69,7 +69,7 @@ func New(opts Options) (*Server, error) {
 		opts.Progress = 15 * time.Second
 	}
 	tools := append(opts.Kernel.Tools(), opts.Session.Tools...)
-	defs, err := Defs(tools, DefOptions{Expose: opts.Expose, Config: opts.Kernel.Config(), Sessions: true})
+	defs, err := Defs(tools, DefOptions{Expose: opts.Expose, Config: opts.Kernel.Config(), Sessions: true, Default: opts.Default, Yield: opts.Yield})
 	if err != nil {
 		return nil, err
 	}
@@ -137,14 +137,17 @@ func (s *Server) handler(d *Def) sdk.ToolHandler {
 		owner := ownerOf(req.Extra)
 		c, line := splitArgs(d.Title, req.Params.Arguments)
 		if line != "" {
-			return s.refusal(line, c.handle), nil
+			// The handle was not looked at: not one to name as usable.
+			return s.refusal(line, ""), nil
 		}
 		if d.closer {
 			return s.closeSession(owner, c.handle), nil
 		}
 		e, line := s.table.acquire(owner, c.handle)
 		if line != "" {
-			return s.refusal(line, c.handle), nil
+			// An unknown, closed or foreign handle is not echoed back as
+			// if it could be passed again.
+			return s.refusal(line, ""), nil
 		}
 		defer s.table.release(e)
 		ctx, stop := e.callContext(ctx)
@@ -152,24 +155,28 @@ func (s *Server) handler(d *Def) sdk.ToolHandler {
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			defer s.progress(ctx, req.Session, tok)()
 		}
-		res, line := s.run(ctx, d, e.sess, c.args)
+		res, line, closed := s.run(ctx, d, e.sess, c.args)
 		if line != "" {
-			return s.refusal(line, e.handle), nil
+			handle := e.handle
+			if closed {
+				handle = ""
+			}
+			return s.refusal(line, handle), nil
 		}
 		return s.result(res, e.handle), nil
 	}
 }
 
-// run runs a call of d in sess; line is a refusal of its arguments.
-func (s *Server) run(ctx context.Context, d *Def, sess *kernel.Session, args map[string]json.RawMessage) (kernel.Result, string) {
+// run runs a call of d in sess; line is a refusal of its arguments, or,
+// with closed, of the session, which ended.
+func (s *Server) run(ctx context.Context, d *Def, sess *kernel.Session, args map[string]json.RawMessage) (res kernel.Result, line string, closed bool) {
 	opts := kernel.RunOptions{Yield: s.opts.Yield}
 	var err error
-	var res kernel.Result
 	switch {
 	case d.bash:
 		var in bashInput
 		if line := in.parse(args); line != "" {
-			return res, line
+			return res, line, false
 		}
 		opts.Stdin = in.stdin
 		if in.timeout != nil {
@@ -189,14 +196,14 @@ func (s *Server) run(ctx context.Context, d *Def, sess *kernel.Session, args map
 		input, _ := json.Marshal(args)
 		words, werr := d.tool.(*wrapped.Command).WordsJSON(d.verb.Name(), input)
 		if werr != nil {
-			return res, werr.Error()
+			return res, werr.Error(), false
 		}
 		res, err = sess.RunArgv(ctx, append(append([]string{}, d.words...), words...), opts)
 	}
 	if err != nil {
-		return res, "shelter: " + strings.TrimPrefix(err.Error(), "shelter: ") + "; call without a session to start a new one"
+		return res, "shelter: " + strings.TrimPrefix(err.Error(), "shelter: ") + "; call without a session to start a new one", true
 	}
-	return res, ""
+	return res, "", false
 }
 
 // progress sends a notification every Progress while the call runs; the
@@ -232,25 +239,28 @@ func (s *Server) progress(ctx context.Context, ss *sdk.ServerSession, token any)
 
 func (s *Server) closeSession(owner, handle string) *sdk.CallToolResult {
 	if line := s.table.close(owner, handle); line != "" {
-		return s.refusal(line, handle)
+		return s.refusal(line, "")
 	}
-	return s.result(kernel.Result{Stdout: "session closed\n", StdoutBytes: 15}, handle)
+	// The handle is dead now: the result names no session.
+	return s.result(kernel.Result{Stdout: "session closed\n", StdoutBytes: 15}, "")
 }
 
 // refusal is a call refused before anything ran: status 2, the line on
-// stderr.
+// stderr. handle is the session the call was to run in, "" when the
+// refusal is of the session itself.
 func (s *Server) refusal(line, handle string) *sdk.CallToolResult {
 	line += "\n"
 	return s.result(kernel.Result{ExitCode: 2, Rejected: true, Stderr: line, StderrBytes: int64(len(line))}, handle)
 }
 
 // result is a Result as MCP content: the Result and its session as
-// structured content, and one text block for clients that read text.
+// structured content, and one text block for clients that read text. A
+// yielded call is no error: it has not ended, and its text says so.
 func (s *Server) result(res kernel.Result, handle string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{
 		Content:           []sdk.Content{&sdk.TextContent{Text: s.textBlock(res, handle)}},
 		StructuredContent: structured(res, handle),
-		IsError:           res.ExitCode != 0 || res.Rejected,
+		IsError:           !res.Yielded && res.ExitCode != 0 || res.Rejected,
 	}
 }
 
@@ -269,7 +279,8 @@ func structured(res kernel.Result, handle string) json.RawMessage {
 }
 
 // textBlock is stdout, a stderr section when there is stderr, then the
-// exit code, and the session's handle when the transport has no session
+// exit code, or for a yielded call the job to wait for and no status, and
+// the session's handle, to pass next, when the transport has no session
 // of its own.
 func (s *Server) textBlock(res kernel.Result, handle string) string {
 	var b strings.Builder
@@ -285,13 +296,17 @@ func (s *Server) textBlock(res kernel.Result, handle string) string {
 		b.WriteString(res.Stderr)
 	}
 	newline()
-	if res.Yielded && len(res.Jobs) > 0 {
+	switch {
+	case res.Yielded && len(res.Jobs) > 0:
 		j := res.Jobs[len(res.Jobs)-1]
-		fmt.Fprintf(&b, "yielded: the call goes on as job %%%d; `wait %%%d` waits for it, its output goes on in %s\n", j.ID, j.ID, j.Log)
+		fmt.Fprintf(&b, "still running as job %%%d; collect with wait %%%d (its output goes on in %s)", j.ID, j.ID, j.Log)
+	case res.Yielded:
+		b.WriteString("still running")
+	default:
+		fmt.Fprintf(&b, "exit code: %d", res.ExitCode)
 	}
-	fmt.Fprintf(&b, "exit code: %d", res.ExitCode)
 	if s.text && handle != "" {
-		fmt.Fprintf(&b, "\nsession: %s", handle)
+		fmt.Fprintf(&b, "\nsession: %s (pass it as session to go on in this shell)", handle)
 	}
 	return b.String()
 }

@@ -336,8 +336,12 @@ func TestStdioYield(t *testing.T) {
 	if !r.Yielded || res.IsError || !strings.HasPrefix(r.Stdout, "1\n") || len(r.Jobs) != 1 {
 		t.Fatalf("yielded call: %+v", r)
 	}
-	if !strings.Contains(text(res), "yielded: the call goes on as job %1") {
-		t.Fatalf("text block %q", text(res))
+	// It has not ended: no status in the text, none in the JSON.
+	if got := text(res); !strings.Contains(got, "\nstill running as job %1; collect with wait %1 (its output goes on in "+r.Jobs[0].Log+")") || strings.Contains(got, "exit code") {
+		t.Fatalf("text block %q", got)
+	}
+	if raw, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(raw), `"exit_code":null,`) {
+		t.Fatalf("structured content %s", raw)
 	}
 	res, r = call(t, cs, "bash", map[string]any{"command": "wait %1; echo status $?; cat " + r.Jobs[0].Log})
 	if res.IsError || !strings.HasPrefix(r.Stdout, "status 0\n") || !strings.HasSuffix(r.Stdout, "end\n") {
