@@ -137,17 +137,16 @@ func (s *Server) handler(d *Def) sdk.ToolHandler {
 		owner := ownerOf(req.Extra)
 		c, line := splitArgs(d.Title, req.Params.Arguments)
 		if line != "" {
-			// The handle was not looked at: not one to name as usable.
-			return s.refusal(line, ""), nil
+			return s.refusal(line, s.table.named(owner, c.handle)), nil
 		}
 		if d.closer {
 			return s.closeSession(owner, c.handle), nil
 		}
 		e, line := s.table.acquire(owner, c.handle)
 		if line != "" {
-			// An unknown, closed or foreign handle is not echoed back as
+			// A closed, expired or made-up handle is not echoed back as
 			// if it could be passed again.
-			return s.refusal(line, ""), nil
+			return s.refusal(line, s.table.named(owner, c.handle)), nil
 		}
 		defer s.table.release(e)
 		ctx, stop := e.callContext(ctx)
@@ -246,8 +245,8 @@ func (s *Server) closeSession(owner, handle string) *sdk.CallToolResult {
 }
 
 // refusal is a call refused before anything ran: status 2, the line on
-// stderr. handle is the session the call was to run in, "" when the
-// refusal is of the session itself.
+// stderr. handle is the session the call was to run in, "" when that
+// session is closed, expired or was never made.
 func (s *Server) refusal(line, handle string) *sdk.CallToolResult {
 	line += "\n"
 	return s.result(kernel.Result{ExitCode: 2, Rejected: true, Stderr: line, StderrBytes: int64(len(line))}, handle)
@@ -305,7 +304,11 @@ func (s *Server) textBlock(res kernel.Result, handle string) string {
 	default:
 		fmt.Fprintf(&b, "exit code: %d", res.ExitCode)
 	}
-	if s.text && handle != "" {
+	switch {
+	case !s.text || handle == "":
+	case res.Rejected:
+		fmt.Fprintf(&b, "\nsession: %s", handle)
+	default:
 		fmt.Fprintf(&b, "\nsession: %s (pass it as session to go on in this shell)", handle)
 	}
 	return b.String()

@@ -135,6 +135,21 @@ func (t *sessionTable) acquire(owner, handle string) (*entry, string) {
 	return e, ""
 }
 
+// named is handle when a refusal may name it as the call's session:
+// one the table holds for owner, or one of another server, where it
+// lives on; "" for a handle that is closed, expired or was never made.
+func (t *sessionTable) named(owner, handle string) string {
+	if server, ok := serverOf(handle); ok && server != t.server {
+		return handle
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e := t.byHandle[handle]; e != nil && e.owner == owner {
+		return handle
+	}
+	return ""
+}
+
 // unknown is the line that refuses a handle the table does not hold.
 func (t *sessionTable) unknown(handle string) string {
 	how := "call without a session to start a new one"
