@@ -111,7 +111,7 @@ func Defs(tools []kernel.Tool, opts DefOptions) ([]Def, error) {
 				defs = append(defs, Def{
 					Name: WireName(v.Title()), Title: v.Title(), Description: desc,
 					InputSchema: objectSchema(v.Schema()), family: FamilyWrapped, tool: c, verb: v,
-					words: []string{c.Name()}, Annotations: annotations(c),
+					words: []string{c.Name()}, Annotations: v.Annotations(),
 				})
 			}
 		}

@@ -284,6 +284,14 @@ func (c *CommandSpec) compileVerb(cmd *Command, vs *VerbSpec, root bool) (*Verb,
 		return nil, err
 	}
 	v.reach = cmd.reach.merge(own)
+	switch {
+	case vs.hints != nil:
+		v.hints = *vs.hints
+	case c.hints != nil:
+		v.hints = *c.hints
+	default:
+		v.hints = kernel.Annotations{Destructive: true, OpenWorld: true}
+	}
 	switch v.tail {
 	case "":
 		v.tail = TailDeny

@@ -133,6 +133,7 @@ type Verb struct {
 	omitName bool
 	examples []example
 	reach    reach // the command's and the verb's own
+	hints    kernel.Annotations
 	flagPool string
 	prefix   []string // executable, command lead, name, verb lead
 	schema   json.RawMessage
@@ -143,6 +144,14 @@ func (v *Verb) Name() string { return v.name }
 
 // Title is the verb as typed in the shell: "git log", or "git" for the root.
 func (v *Verb) Title() string { return v.scope }
+
+// Annotations are the verb's hints for clients (MCP tool annotations):
+// its own ([VerbSpec.Annotations]), else its command's
+// ([CommandSpec.Annotations]), each hint not declared there false. A
+// verb whose command declares none either gets the cautious ones: not
+// read-only, destructive, not idempotent, open world. shelter enforces
+// none of them.
+func (v *Verb) Annotations() kernel.Annotations { return v.hints }
 
 // IsRoot reports whether this is the command's root.
 func (v *Verb) IsRoot() bool { return v.root }

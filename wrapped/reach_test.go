@@ -114,9 +114,9 @@ func TestReachLoadErrors(t *testing.T) {
 		{"root read_paths empty", head + "    root:\n      read_paths: ['']\n",
 			"5:20: git: read_paths: an empty path; allowed: existing files and directories"},
 		{"unknown key near the reach", head + "    root: {}\n    networks: true\n",
-			"5:5: unknown key 'networks' in command 'git'; allowed: about, env, executable, lead, network, pass_env, read_paths, root, tty, verbs, write_paths"},
+			"5:5: unknown key 'networks' in command 'git'; allowed: about, annotations, env, executable, lead, network, pass_env, read_paths, root, tty, verbs, write_paths"},
 		{"unknown verb key near the reach", head + "    verbs:\n      fetch: {read_path: [/usr]}\n",
-			"5:15: unknown key 'read_path' in git fetch; allowed: about, examples, flags, json, lead, network, omit_name, positionals, read_paths, stdin, tail, write_paths"},
+			"5:15: unknown key 'read_path' in git fetch; allowed: about, annotations, examples, flags, json, lead, network, omit_name, positionals, read_paths, stdin, tail, write_paths"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

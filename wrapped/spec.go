@@ -1,5 +1,7 @@
 package wrapped
 
+import "github.com/shelter-sh/shelter/kernel"
+
 // FlagType is what a flag takes: nothing (a switch), a string or an integer.
 type FlagType string
 
@@ -51,6 +53,7 @@ type CommandSpec struct {
 	reach      reachSpec
 	verbs      []*VerbSpec
 	root       *VerbSpec
+	hints      *kernel.Annotations // nil: none declared
 
 	dir  string // base of relative paths; the YAML file's directory
 	pos  pos    // the command's key
@@ -173,6 +176,11 @@ func (c *CommandSpec) Root(v *VerbSpec) *CommandSpec { c.root = v; return c }
 // Name is the command's name as typed in the shell.
 func (c *CommandSpec) Name() string { return c.name }
 
+// Annotations sets the hints for clients (MCP tool annotations) of every
+// verb that sets none of its own; [Verb.Annotations] says what a verb
+// gets when neither does. shelter enforces none of them.
+func (c *CommandSpec) Annotations(a kernel.Annotations) *CommandSpec { c.hints = &a; return c }
+
 // VerbSpec declares a verb, or a command's root.
 type VerbSpec struct {
 	name     string
@@ -186,6 +194,7 @@ type VerbSpec struct {
 	omitName bool
 	examples []example
 	reach    reachSpec
+	hints    *kernel.Annotations // nil: the command's
 
 	pos pos
 }
@@ -197,6 +206,11 @@ func NewVerb(name string) *VerbSpec { return &VerbSpec{name: name} }
 
 // About sets the verb's description.
 func (v *VerbSpec) About(text string) *VerbSpec { v.about = text; return v }
+
+// Annotations sets the verb's hints for clients (MCP tool annotations),
+// in place of its command's ([CommandSpec.Annotations]): a read-only verb
+// of a command that changes things says so here.
+func (v *VerbSpec) Annotations(a kernel.Annotations) *VerbSpec { v.hints = &a; return v }
 
 // Lead sets the words rendered right after the verb's name.
 func (v *VerbSpec) Lead(words ...string) *VerbSpec { v.lead = words; return v }

@@ -113,8 +113,10 @@ func (d *decoder) command(name string, key, n *yaml.Node) (*CommandSpec, error) 
 			})
 		case "root":
 			c.root, err = d.verb(name, "", kn, v)
+		case "annotations":
+			c.hints, err = d.annotations(name, v)
 		default:
-			err = d.unknownKey(kn, "command '"+name+"'", "about, env, executable, lead, network, pass_env, read_paths, root, tty, verbs, write_paths")
+			err = d.unknownKey(kn, "command '"+name+"'", "about, annotations, env, executable, lead, network, pass_env, read_paths, root, tty, verbs, write_paths")
 		}
 		return err
 	})
@@ -226,6 +228,8 @@ func (d *decoder) verb(scope, name string, key, n *yaml.Node) (*VerbSpec, error)
 			vs.omitName, err = d.boolean(v, "omit_name")
 		case "network", "read_paths", "write_paths":
 			err = d.reach(scope, &vs.reach, k, v)
+		case "annotations":
+			vs.hints, err = d.annotations(scope, v)
 		case "examples":
 			err = d.mapping(v, scope+" examples", func(title string, _, ev *yaml.Node) error {
 				line, err := d.str(ev, "example '"+title+"'")
@@ -233,7 +237,7 @@ func (d *decoder) verb(scope, name string, key, n *yaml.Node) (*VerbSpec, error)
 				return err
 			})
 		default:
-			err = d.unknownKey(kn, scope, "about, examples, flags, json, lead, network, omit_name, positionals, read_paths, stdin, tail, write_paths")
+			err = d.unknownKey(kn, scope, "about, annotations, examples, flags, json, lead, network, omit_name, positionals, read_paths, stdin, tail, write_paths")
 		}
 		return err
 	})

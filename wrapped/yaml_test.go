@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/wrapped"
 )
 
@@ -28,9 +29,9 @@ func TestLoadErrors(t *testing.T) {
 		{"top level not a mapping", "- a\n", "1:1: want a mapping with the keys commands and/or tools"},
 		{"unknown top-level key", "command: {}\n", "1:1: unknown key 'command'; allowed: commands, tools"},
 		{"unknown command key", "commands:\n  git:\n    executable: @HELPER@\n    verb: {}\n",
-			"4:5: unknown key 'verb' in command 'git'; allowed: about, env, executable, lead, network, pass_env, read_paths, root, tty, verbs, write_paths"},
+			"4:5: unknown key 'verb' in command 'git'; allowed: about, annotations, env, executable, lead, network, pass_env, read_paths, root, tty, verbs, write_paths"},
 		{"unknown verb key", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log: {flag: {}}\n",
-			"5:13: unknown key 'flag' in git log; allowed: about, examples, flags, json, lead, network, omit_name, positionals, read_paths, stdin, tail, write_paths"},
+			"5:13: unknown key 'flag' in git log; allowed: about, annotations, examples, flags, json, lead, network, omit_name, positionals, read_paths, stdin, tail, write_paths"},
 		{"unknown flag key", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log:\n        flags:\n          n: {typ: int}\n",
 			"7:15: unknown key 'typ' in git log flag 'n'; allowed: about, alias, choices, repeatable, required, style, type"},
 		{"unknown positional key", "commands:\n  git:\n    executable: @HELPER@\n    root:\n      positionals:\n        - {name: a, optional: true}\n",
@@ -97,6 +98,12 @@ func TestLoadErrors(t *testing.T) {
 			"4:13: git: verb 'git' has the command's name, which names the root in schemas"},
 		{"key given twice", "commands:\n  git:\n    executable: @HELPER@\n    about: a\n    about: b\n    root: {}\n",
 			"5:5: command 'git': 'about' given twice"},
+		{"unknown annotation", "commands:\n  git:\n    executable: @HELPER@\n    annotations: {readonly: true}\n    root: {}\n",
+			"4:19: unknown key 'readonly' in git annotations; allowed: destructive, idempotent, open_world, read_only"},
+		{"annotation not a boolean", "commands:\n  git:\n    executable: @HELPER@\n    verbs:\n      log: {annotations: {read_only: yes}}\n",
+			"5:38: git log annotations read_only must be true or false"},
+		{"annotations not a mapping", "commands:\n  git:\n    executable: @HELPER@\n    annotations: [read_only]\n    root: {}\n",
+			"4:18: git annotations must be a mapping"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -189,9 +196,11 @@ commands:
     env: {GIT_PAGER: cat}
     read_paths: [/usr/share]
     write_paths: [/tmp]
+    annotations: {destructive: true}
     verbs:
       log:
         about: Show commit logs.
+        annotations: {read_only: true, idempotent: true}
         network: true
         read_paths: [/etc]
         flags:
@@ -216,8 +225,10 @@ commands:
 		Env("GIT_PAGER", "cat").
 		ReadPaths("/usr/share").
 		WritePaths("/tmp").
+		Annotations(kernel.Annotations{Destructive: true}).
 		Verb(wrapped.NewVerb("log").
 			About("Show commit logs.").
+			Annotations(kernel.Annotations{ReadOnly: true, Idempotent: true}).
 			Network().
 			ReadPaths("/etc").
 			Flag(wrapped.Int("max-count").Alias("n").About("Limit the number of commits."),
@@ -249,6 +260,9 @@ commands:
 		if vy.Help() != vg.Help() || vy.Tail() != vg.Tail() || vy.Stdin() != vg.Stdin() || vy.JSON() != vg.JSON() {
 			t.Errorf("verb %q differs", name)
 		}
+		if vy.Annotations() != vg.Annotations() {
+			t.Errorf("verb %q: annotations %+v, %+v", name, vy.Annotations(), vg.Annotations())
+		}
 		if vy.Network() != vg.Network() || !reflect.DeepEqual(vy.ReadPaths(), vg.ReadPaths()) || !reflect.DeepEqual(vy.WritePaths(), vg.WritePaths()) {
 			t.Errorf("verb %q reaches differently: %v %q %q, %v %q %q", name,
 				vy.Network(), vy.ReadPaths(), vy.WritePaths(), vg.Network(), vg.ReadPaths(), vg.WritePaths())
@@ -265,6 +279,46 @@ commands:
 		if !reflect.DeepEqual(py, pg) || fmt.Sprint(ey) != fmt.Sprint(eg) {
 			t.Errorf("%q: %+v %v, %+v %v", call, py, ey, pg, eg)
 		}
+	}
+}
+
+// TestAnnotations: a verb's hints are its own, else its command's, each
+// hint not declared false, else the cautious ones.
+func TestAnnotations(t *testing.T) {
+	cmds, err := wrapped.LoadBytes("tools.yaml", []byte(strings.ReplaceAll(`
+commands:
+  git:
+    executable: @HELPER@
+    annotations: {destructive: true}
+    verbs:
+      log: {annotations: {read_only: true}}
+      push: {}
+      fetch: {annotations: {}}
+  go:
+    executable: @HELPER@
+    verbs:
+      version: {annotations: {read_only: true, idempotent: true}}
+      build: {}
+`, "@HELPER@", helper)), wrapped.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cautious := kernel.Annotations{Destructive: true, OpenWorld: true}
+	want := map[string]kernel.Annotations{
+		"git log":    {ReadOnly: true},
+		"git push":   {Destructive: true},
+		"git fetch":  {},
+		"go version": {ReadOnly: true, Idempotent: true},
+		"go build":   cautious,
+	}
+	got := map[string]kernel.Annotations{}
+	for _, c := range cmds {
+		for _, v := range c.Verbs() {
+			got[v.Title()] = v.Annotations()
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("annotations\ngot  %+v\nwant %+v", got, want)
 	}
 }
 

@@ -1,6 +1,10 @@
 package wrapped
 
-import "gopkg.in/yaml.v3"
+import (
+	"gopkg.in/yaml.v3"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
 
 // The decoder walks the nodes of a tools file: mappings in written order,
 // strings, booleans and lists, each refusal naming FILE:LINE:COL, and what
@@ -169,4 +173,29 @@ func orNode(n, fallback *yaml.Node) *yaml.Node {
 // unknownKey refuses a key the vocabulary does not have, naming those it does.
 func (d *decoder) unknownKey(k *yaml.Node, where, allowed string) error {
 	return d.errf(k, "unknown key '%s' in %s; allowed: %s", show(k.Value), where, allowed)
+}
+
+// annotations decodes a command's or verb's annotations: a mapping of
+// read_only, destructive, idempotent and open_world to true or false,
+// each not given false.
+func (d *decoder) annotations(scope string, n *yaml.Node) (*kernel.Annotations, error) {
+	var a kernel.Annotations
+	what := scope + " annotations"
+	err := d.mapping(n, what, func(k string, kn, v *yaml.Node) error {
+		var err error
+		switch k {
+		case "read_only":
+			a.ReadOnly, err = d.boolean(v, what+" read_only")
+		case "destructive":
+			a.Destructive, err = d.boolean(v, what+" destructive")
+		case "idempotent":
+			a.Idempotent, err = d.boolean(v, what+" idempotent")
+		case "open_world":
+			a.OpenWorld, err = d.boolean(v, what+" open_world")
+		default:
+			err = d.unknownKey(kn, what, "destructive, idempotent, open_world, read_only")
+		}
+		return err
+	})
+	return &a, err
 }

@@ -338,7 +338,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 }
 
 func runTools(args []string, stdout, stderr io.Writer) int {
-	var o options
+	o := options{serve: defaultServeOptions()}
 	rest, status := o.parse("tools", args, stdout, stderr)
 	if status >= 0 {
 		return status

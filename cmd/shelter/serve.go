@@ -21,6 +21,12 @@ import (
 	"github.com/shelter-sh/shelter/mcp"
 )
 
+// defaultServeOptions are serve's flags when none is given; tools
+// --format starts from them too, so that it lists what serve does.
+func defaultServeOptions() serveOptions {
+	return serveOptions{sessionTTL: 30 * time.Minute, maxSessions: 256, yield: 45 * time.Second, grace: 30 * time.Second}
+}
+
 // serveOptions are shelter serve's own flags.
 type serveOptions struct {
 	http        string
@@ -116,7 +122,7 @@ func newServer(o *options, k *kernel.Kernel, sessOpts kernel.SessionOptions) (*m
 
 func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	o := options{profile: string(kernel.ProfileAgent)}
-	o.serve = serveOptions{sessionTTL: 30 * time.Minute, maxSessions: 256, yield: 45 * time.Second, grace: 30 * time.Second}
+	o.serve = defaultServeOptions()
 	rest, status := o.parse("serve", args, stdout, stderr)
 	if status >= 0 {
 		return status
