@@ -13,7 +13,8 @@
 // work alike. A handle names the server process that made it, so one
 // that reaches another process is refused as such. Each result carries
 // the kernel's Result and the handle as structured content, and one text
-// block. [Server.Drain] and [Server.Wait] let a server stop without
+// block; a call that yields has no exit code in either (its text says
+// which job to wait for), and a refusal names no handle that is closed. [Server.Drain] and [Server.Wait] let a server stop without
 // dropping a call. [StreamTransport] is the stdio transport serve runs
 // on: the SDK's newline-delimited JSON-RPC, for either end, with one
 // reused read buffer and no JSON decoder per message, which answers

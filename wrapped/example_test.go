@@ -169,3 +169,18 @@ func ExampleCommandSpec_Network() {
 	// go download true 1
 	// network: on
 }
+
+// Hints for MCP clients: a verb's own annotations, else its command's,
+// else the cautious ones of a tool that says nothing.
+func ExampleVerbSpec_Annotations() {
+	git, _ := wrapped.New("git", "/bin/echo").
+		Verb(wrapped.NewVerb("log").Annotations(kernel.Annotations{ReadOnly: true})).
+		Verb(wrapped.NewVerb("push")).
+		Build(wrapped.LoadOptions{})
+	for _, v := range git.Verbs() {
+		fmt.Printf("%s: %+v\n", v.Title(), v.Annotations())
+	}
+	// Output:
+	// git log: {ReadOnly:true Destructive:false Idempotent:false OpenWorld:false}
+	// git push: {ReadOnly:false Destructive:true Idempotent:false OpenWorld:true}
+}
