@@ -61,7 +61,8 @@ type RunOptions struct {
 	Interactive bool
 	// Yield, when positive, bounds how long Run waits for the call: a
 	// call still running then returns what it printed so far with
-	// Result.Yielded set, and goes on as a background job of the session
+	// Result.Yielded set and no status (Result.ExitCode -1; `wait %N`
+	// gives it), and goes on as a background job of the session
 	// (the last of Result.Jobs, its output continuing into the job's log),
 	// which `jobs`, `wait %N` and `kill %N` see. The session goes on from
 	// the state it had before the call: what the call changes after it
