@@ -43,6 +43,10 @@ type Def struct {
 	words  []string      // the command's name, the first shell word
 	closer bool          // session_close
 	bash   bool          // bash
+	// apiDescription is bash's description for APIs whose callers hold
+	// no session of a server (OpenAI, Anthropic): nothing of the session
+	// argument, which their schema has not.
+	apiDescription string
 }
 
 // DefOptions choose what [Defs] lists.
@@ -117,10 +121,13 @@ func Defs(tools []kernel.Tool, opts DefOptions) ([]Def, error) {
 		}
 	}
 	if expose(FamilyBash) {
+		api := opts
+		api.Sessions, api.Yield = false, 0 // no server: no session argument, no default yield
 		defs = append(defs, Def{
 			Name: "bash", Title: "bash", Description: bashDescription(opts, wrappedNames, harnessNames),
 			InputSchema: json.RawMessage(bashSchema), family: FamilyBash, bash: true,
-			Annotations: kernel.Annotations{Destructive: true, OpenWorld: true},
+			Annotations:    kernel.Annotations{Destructive: true, OpenWorld: true},
+			apiDescription: bashDescription(api, wrappedNames, harnessNames),
 		})
 	}
 	if opts.Sessions {

@@ -72,7 +72,8 @@ func addSession(schema json.RawMessage) json.RawMessage {
 // is what a [Server] of defs lists in tools/list: every tool with the
 // session property, session_close among them. For OpenAI and Anthropic,
 // whose callers hold no session of a server, it is every tool but
-// session_close with its declared schema. Names follow [WireName];
+// session_close with its declared schema, and bash's description says
+// nothing of a session argument. Names follow [WireName];
 // schemas are never rewritten otherwise. OpenAI's strict is true only
 // for a schema whose every object is closed and requires all its
 // properties ([Strict]).
@@ -81,6 +82,9 @@ func Render(defs []Def, f Format) ([]byte, error) {
 	for _, d := range defs {
 		if d.closer && f != FormatMCP {
 			continue
+		}
+		if d.apiDescription != "" && f != FormatMCP {
+			d.Description = d.apiDescription
 		}
 		switch f {
 		case FormatMCP:
