@@ -67,25 +67,6 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	return out, nil
 }
 
-// UnmarshalJSON reads what MarshalJSON writes: a null (or missing)
-// exit_code is -1, the ExitCode of a call with no status yet.
-func (r *Result) UnmarshalJSON(b []byte) error {
-	type plain Result
-	var p struct {
-		plain
-		ExitCode *int `json:"exit_code"`
-	}
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*r = Result(p.plain)
-	r.ExitCode = -1
-	if p.ExitCode != nil {
-		r.ExitCode = *p.ExitCode
-	}
-	return nil
-}
-
 // Severity of an [Issue].
 type Severity string
 

@@ -35,8 +35,6 @@ func TestRunYield(t *testing.T) {
 	// A yielded call has no status yet, and its JSON says none.
 	if b, err := json.Marshal(res); err != nil || !strings.HasPrefix(string(b), `{"exit_code":null,"stdout":"1\n",`) || !strings.Contains(string(b), `"yielded":true`) {
 		t.Fatalf("yielded call's JSON: %s, %v", b, err)
-	} else if back := (kernel.Result{}); json.Unmarshal(b, &back) != nil || back.ExitCode != -1 || !back.Yielded {
-		t.Fatalf("yielded call's JSON read back: %+v", back)
 	}
 	if len(res.Jobs) != 1 || res.Jobs[0].ID != 1 || !strings.Contains(res.Jobs[0].Command, "read line") {
 		t.Fatalf("jobs of the yielded call: %+v", res.Jobs)
