@@ -12,8 +12,9 @@ import (
 type Result struct {
 	// ExitCode is the call's status. A yielded call has none yet: its
 	// ExitCode is -1, as os.ProcessState.ExitCode says of a process that
-	// has not exited, and its JSON exit_code is null. `wait %N` of its
-	// job gives the status when it ends.
+	// has not exited, and its JSON exit_code is null (which
+	// json.Unmarshal leaves as it finds it: read Yielded first). `wait %N`
+	// of its job gives the status when it ends.
 	ExitCode    int             `json:"exit_code"`
 	Stdout      string          `json:"stdout"`
 	Stderr      string          `json:"stderr"`
