@@ -92,7 +92,8 @@ func Remove(dir *os.File, rel string) error {
 }
 
 // RemoveAll removes rel beneath dir and everything under it, following
-// no link. A name that does not exist is no error.
+// no link; a directory in it without write permission for its owner is
+// given it first. A name that does not exist is no error.
 func RemoveAll(dir *os.File, rel string) error {
 	err := at(dir, "removeall", rel, removeAllAt)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -112,6 +113,12 @@ func removeAllAt(fd int, name string) error {
 	sub, err := openBeneath(fd, name, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return err
+	}
+	// A directory made read-only (Go's module cache makes its own so) is
+	// made writable first, by descriptor, or nothing in it could go.
+	var st unix.Stat_t
+	if unix.Fstat(sub, &st) == nil && st.Mode&0o700 != 0o700 {
+		unix.Fchmod(sub, 0o700)
 	}
 	d := os.NewFile(uintptr(sub), name)
 	names, err := d.Readdirnames(-1)

@@ -157,3 +157,35 @@ func TestPlainNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveAllReadOnly removes a tree whose directories are read-only,
+// as Go's module cache makes them; the link in it is removed, not
+// followed, and what it leads to keeps its mode.
+func TestRemoveAllReadOnly(t *testing.T) {
+	d, base, outside := setup(t)
+	tree := filepath.Join(base, "mod", "example.com", "m@v1")
+	if err := os.MkdirAll(tree, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tree, "go.mod"), []byte("module m\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(tree, "out")); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{tree, filepath.Dir(tree), filepath.Join(base, "mod")} {
+		if err := os.Chmod(dir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := RemoveAll(d, "mod"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(base, "mod")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("mod left behind: %v", err)
+	}
+	if fi, err := os.Stat(outside); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("outside: %v, %v; want it untouched, 0700", fi, err)
+	}
+	assertOutside(t, outside)
+}
