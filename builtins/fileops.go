@@ -392,7 +392,17 @@ func mkdirParents(o *kernel.Opener, name string, created func(string)) error {
 			prefixes = append(prefixes, name[:i])
 		}
 	}
-	for _, p := range prefixes {
+	// From the deepest that exists on: in the sandbox the ancestors of an
+	// absolute name under the root (/, /tmp) are outside it, and are
+	// neither stat'ed nor made.
+	start := 0
+	for i := len(prefixes) - 1; i >= 0; i-- {
+		if fi, err := o.Stat(prefixes[i]); err == nil && fi.IsDir() {
+			start = i + 1
+			break
+		}
+	}
+	for _, p := range prefixes[start:] {
 		fi, err := o.Stat(p)
 		if err == nil {
 			if !fi.IsDir() {

@@ -379,6 +379,38 @@ func TestLnSandboxInside(t *testing.T) {
 	}
 }
 
+// mkdir -p of an absolute name under the root makes what is missing
+// from the deepest directory that exists; the root's ancestors, outside
+// it, are not touched ($HOME/.config in the sandbox).
+func TestMkdirParentsSandboxAbsolute(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	root, _ = filepath.EvalSymlinks(root)
+	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
+	cfg.Root = root
+	cfg.Tools = fileopsTools
+	k, err := kernel.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession(kernel.SessionOptions{Dir: root, DiscardSpills: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), `mkdir -pv "$PWD/a/b" && mkdir -p "$HOME/.config/x" && mkdir -p "$PWD/a"`, kernel.RunOptions{})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("status %d, %q, %v", res.ExitCode, res.Stderr, err)
+	}
+	want := fmt.Sprintf("mkdir: created directory '%s/a'\nmkdir: created directory '%s/a/b'\n", root, root)
+	if res.Stdout != want {
+		t.Errorf("stdout %q, want %q", res.Stdout, want)
+	}
+	if fi, err := os.Stat(filepath.Join(root, "a", "b")); err != nil || !fi.IsDir() {
+		t.Errorf("a/b: %v", err)
+	}
+}
+
 // cp refuses a directory copied into itself before it copies anything
 // (GNU copies until it meets its own copy).
 func TestCpIntoItself(t *testing.T) {
