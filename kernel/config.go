@@ -87,8 +87,9 @@ type Config struct {
 	// process group is ended; zero means spawn.DefaultGrace.
 	KillGrace time.Duration
 
-	// Root is the directory the sandbox profile is confined to, and its
-	// sessions' HOME; empty means each session's starting directory.
+	// Root is the directory the sandbox profile is confined to; empty
+	// means each session's starting directory. A session's HOME is
+	// $TMPDIR/home, and $TMPDIR is in ROOT/.shelter, which git ignores.
 	Root string
 
 	// Externals is the policy for programs found on PATH.

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -34,10 +35,9 @@ func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]
 		env["LANG"] = "C.UTF-8"
 	}
 	if k.cfg.Profile == ProfileSandbox {
-		env["HOME"] = k.cfg.Root
-		if k.cfg.Root == "" {
-			env["HOME"] = dir
-		}
+		// Not the root: what programs keep under HOME (.cache, .config)
+		// would land in the project (docs/sandbox.md).
+		env["HOME"] = filepath.Join(tmpdir, homeDir)
 	}
 	env["TMPDIR"] = tmpdir
 	env["PWD"] = dir

@@ -171,6 +171,9 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		root = s.root.dir
 	}
 	nameDirs(&s.tmp, &s.spills, root)
+	if k.cfg.Profile == ProfileSandbox {
+		s.tmp.inner = homeDir
+	}
 	s.spillCreate = s.spills.createTemp
 	s.hold = s.programHold(dir)
 	if s.devnull, err = devNull(); err != nil {

@@ -34,6 +34,7 @@ type lazyDir struct {
 	base   string // the directory the session does not write: the root, or the system's temporary directory
 	rel    string // path relative to base: name, or stateDir/name
 	parent bool   // rel has a parent to make first (a sandbox's ROOT/.shelter)
+	inner  string // a directory made in it when it is made (a sandbox's HOME, "home"), or ""
 	made   atomic.Bool
 
 	mu     sync.Mutex
@@ -41,8 +42,20 @@ type lazyDir struct {
 }
 
 // stateDir is the directory, in a sandbox's root, of its sessions'
-// temporary and spill directories.
+// temporary and spill directories, and so of their HOME. It holds a
+// .gitignore of "*" (stateIgnore), so that git leaves it out of the
+// project's status and of `git add -A`: the sandbox's state lives in the
+// root because the opener and the programs' confinement reach the root
+// (docs/sandbox.md), and the project's own .git is not shelter's to edit.
 const stateDir = ".shelter"
+
+// stateIgnore is the .gitignore shelter writes in ROOT/.shelter.
+const stateIgnore = "*\n"
+
+// homeDir is the directory, in a sandbox session's $TMPDIR, that is its
+// HOME: the caches and settings programs keep under HOME (Go's build
+// cache, git's and pip's) are the session's, and go with it.
+const homeDir = "home"
 
 // nameDirs names a session's two directories: its temporary directory
 // and its spill directory, which share one random part. A sandbox's
@@ -124,6 +137,7 @@ func (d *lazyDir) ensure() error {
 		if err != nil && !errors.Is(err, fs.ErrExist) {
 			return err
 		}
+		ignoreState(base)
 	}
 	if err := beneath.Mkdir(base, d.rel, 0o700); err != nil {
 		if errors.Is(err, fs.ErrExist) {
@@ -132,7 +146,26 @@ func (d *lazyDir) ensure() error {
 		return err
 	}
 	d.made.Store(true)
+	if d.inner != "" {
+		// Made here so that HOME exists before the first program needs
+		// it. An error is not the command's: a program that finds no
+		// HOME makes it (go, pip) or says so itself.
+		beneath.Mkdir(base, d.rel+"/"+d.inner, 0o700)
+	}
 	return nil
+}
+
+// ignoreState writes ROOT/.shelter/.gitignore unless it exists, as a new
+// file reached by descriptor (a link planted at its name is not
+// followed). Its error is dropped: without it the session works all the
+// same, and git shows .shelter/ as it did before.
+func ignoreState(base *os.File) {
+	f, err := beneath.Create(base, stateDir+"/.gitignore", 0o600)
+	if err != nil {
+		return
+	}
+	f.WriteString(stateIgnore)
+	f.Close()
 }
 
 // open opens the directory, made already, beneath its base.

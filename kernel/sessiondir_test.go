@@ -291,7 +291,26 @@ func TestSandboxSessionDirsInRoot(t *testing.T) {
 	if res.ExitCode != 0 || filepath.Dir(res.SpillPath) != s.SpillDir() || !strings.HasPrefix(res.Stdout, "hi\n") {
 		t.Fatalf("%+v", res)
 	}
-	if got := listing(t, shelter); len(got) != 2 {
-		t.Errorf("ROOT/.shelter holds %v; want the temp and spill directories", got)
+	if got := listing(t, shelter); len(got) != 3 {
+		t.Errorf("ROOT/.shelter holds %v; want .gitignore, the temp and spill directories", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(shelter, ".gitignore")); err != nil || string(b) != "*\n" {
+		t.Errorf(".gitignore: %q, %v; want \"*\\n\"", b, err)
+	}
+	home := filepath.Join(s.TempDir(), "home")
+	if res := run(t, s, `echo "$HOME"; cd && pwd`); res.Stdout != home+"\n"+home+"\n" {
+		t.Errorf("HOME and cd: %q (stderr %q); want %s, the session's own", res.Stdout, res.Stderr, home)
+	}
+	s2, err := k.NewSession(kernel.SessionOptions{DiscardSpills: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := run(t, s2, `echo "$HOME"`); res.Stdout == home+"\n" || !strings.HasPrefix(res.Stdout, shelter+"/") {
+		t.Errorf("a second session's HOME: %q; want its own, in %s", res.Stdout, shelter)
+	}
+	s2.Close()
+	s.Close()
+	if got := listing(t, shelter); len(got) != 1 {
+		t.Errorf("after Close ROOT/.shelter holds %v; want .gitignore alone", got)
 	}
 }

@@ -108,7 +108,7 @@ var flagSpecs = []flagSpec{
 		value: func(o *options) flag.Value { return &sizeFlag{o} }},
 	{name: "cwd", arg: "DIR", meaning: "starting working directory", def: "the current one", verbs: allRunning,
 		value: func(o *options) flag.Value { return &stringFlag{&o.cwd} }},
-	{name: "root", arg: "DIR", meaning: "the directory the sandbox profile is confined to, and its HOME", def: "--cwd", verbs: allRunning,
+	{name: "root", arg: "DIR", meaning: "the directory the sandbox profile is confined to; HOME and TMPDIR are in ROOT/.shelter", def: "--cwd", verbs: allRunning,
 		value: func(o *options) flag.Value { return &stringFlag{&o.root} }},
 	{name: "tools", arg: "FILE", meaning: "load wrapped commands and harness tools from a YAML file; repeatable", verbs: allRunning,
 		value: func(o *options) flag.Value { return &o.tools }},
