@@ -346,7 +346,9 @@ func (c *CommandSpec) compileVerb(cmd *Command, vs *VerbSpec, root bool) (*Verb,
 		if as.hold != holdByProfile && as.pathUnder == "" {
 			return nil, as.holdPos.errorf("%s: argument '%s': hold without path_under; only a path_under argument is held", v.scope, as.name)
 		}
-		if as.pathUnder != "" {
+		if as.pathUnder == WorkingDir {
+			a.under = WorkingDir
+		} else if as.pathUnder != "" {
 			dir := as.pathUnder
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(c.baseDir(), dir)

@@ -308,8 +308,18 @@ func (a *Positional) Many() bool { return a.many }
 // Required reports whether a call must give the argument.
 func (a *Positional) Required() bool { return a.required }
 
-// PathUnder is the directory the argument must lie in, or "".
+// PathUnder is the directory the argument must lie in, [WorkingDir], or
+// "".
 func (a *Positional) PathUnder() string { return a.under }
+
+// underText names the directory the argument must lie in, for help and
+// schemas.
+func (a *Positional) underText() string {
+	if a.under == WorkingDir {
+		return "the working directory"
+	}
+	return a.under
+}
 
 // Hold reports whether a path_under argument reaches the program held
 // as a descriptor (see [ArgSpec.Hold]), and whether the declaration said

@@ -97,7 +97,7 @@ func (v *Verb) writeBody(b *strings.Builder) {
 				notes = append(notes, "required")
 			}
 			if a.under != "" {
-				notes = append(notes, "a path under "+a.under)
+				notes = append(notes, "a path under "+a.underText())
 			}
 			note := firstLine(a.about)
 			if len(notes) > 0 {

@@ -187,15 +187,19 @@ func (p *call) run() (*Plan, error) {
 	var checked []checkedPath
 	for _, u := range under {
 		w := argv[u.argv]
-		if p.static && !isAbs(w) {
+		if p.static && (!isAbs(w) || u.arg.under == WorkingDir) {
 			continue // relative to a directory the script may still change
 		}
-		resolved, realRoot, err := resolveUnder(p.dir, w, u.arg.under)
+		dir := u.arg.under
+		if dir == WorkingDir {
+			dir = p.dir
+		}
+		resolved, realRoot, err := resolveUnder(p.dir, w, dir)
 		if err != nil {
-			return nil, refuse(&OutsidePathError{Scope: v.scope, Name: u.arg.name, Dir: u.arg.under, Value: w})
+			return nil, refuse(&OutsidePathError{Scope: v.scope, Name: u.arg.name, Dir: dir, Value: w})
 		}
 		argv[u.argv] = resolved
-		checked = append(checked, checkedPath{argv: u.argv, root: realRoot, value: w, arg: u.arg, scope: v.scope})
+		checked = append(checked, checkedPath{argv: u.argv, root: realRoot, dir: dir, value: w, arg: u.arg, scope: v.scope})
 	}
 	return &Plan{Verb: v, Path: c.path, Argv: argv, under: checked}, nil
 }

@@ -25,6 +25,7 @@ var (
 type checkedPath struct {
 	argv        int
 	root, value string
+	dir         string // the directory as declared, or the working directory
 	arg         *Positional
 	scope       string
 }
@@ -32,7 +33,7 @@ type checkedPath struct {
 // refusal is the line for a checked path that fails when it is opened.
 func (cp checkedPath) refusal(err error) error {
 	if errors.Is(err, errOutside) {
-		return &OutsidePathError{Scope: cp.scope, Name: cp.arg.name, Dir: cp.arg.under, Value: cp.value}
+		return &OutsidePathError{Scope: cp.scope, Name: cp.arg.name, Dir: cp.dir, Value: cp.value}
 	}
 	return &PathOpenError{Scope: cp.scope, Name: cp.arg.name, Value: cp.value, Err: err}
 }
@@ -42,6 +43,9 @@ func (cp checkedPath) refusal(err error) error {
 // root, or an error when that path is not inside root. root itself may be
 // a symlink.
 func resolveUnder(dir, value, root string) (resolved, realRoot string, err error) {
+	if root == "" {
+		return "", "", errRelative // under a working directory not given
+	}
 	realRoot, err = resolvePath(root)
 	if err != nil {
 		return "", "", err

@@ -107,6 +107,52 @@ func TestPathUnder(t *testing.T) {
 	}
 }
 
+// path_under: $PWD is the session's working directory at each call: the
+// same word is inside from one directory and refused from another; the
+// static pass leaves it to execution, and the schema names no host path.
+func TestPathUnderWorkingDir(t *testing.T) {
+	base := pathTree(t)
+	app := filepath.Join(base, "app")
+	c := underCommand(t, wrapped.WorkingDir)
+	cases := []struct {
+		name, dir, arg string
+		want           string // the resolved path; "" means refused
+	}{
+		{"a file inside", app, "x.py", app + "/x.py"},
+		{"absolute inside", app, app + "/real/x.py", app + "/real/x.py"},
+		{"a subdirectory's", app, "real/x.py", app + "/real/x.py"},
+		{"from a subdirectory, its parent's", app + "/real", "../x.py", ""},
+		{".. escapes", app, "../outside/secret", ""},
+		{"a link inside pointing outside", app, "evil.py", ""},
+		{"absolute outside", app, "/etc/passwd", ""},
+		{"no working directory", "", "x.py", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			plan, err := c.Plan([]string{tc.arg}, tc.dir)
+			if tc.want == "" {
+				line := "py: 'script' must be under " + tc.dir + "; got '" + tc.arg + "'"
+				if err == nil || err.Error() != line {
+					t.Fatalf("got %v, %v; want %s", plan, err, line)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := plan.Argv[1]; got != tc.want {
+				t.Errorf("argv word %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if err := c.CheckStatic([]kernel.Word{{Text: "py"}, {Text: "/etc/passwd"}}); err != nil {
+		t.Errorf("static pass: %v; want it left to execution", err)
+	}
+	if schema := string(c.InputSchema()); !strings.Contains(schema, "A path under the working directory.") || strings.Contains(schema, "$PWD") {
+		t.Errorf("schema: %s", schema)
+	}
+}
+
 // The child opens what shelter checked: the resolved path, or, held (on
 // Linux), a descriptor of it opened beneath the root (/proc/self/fd/N).
 func TestPathUnderChildGetsResolvedPath(t *testing.T) {

@@ -67,7 +67,7 @@ func verbSchema(v *Verb) json.RawMessage {
 		}
 		about := a.about
 		if a.under != "" {
-			about = strings.TrimSpace(about + " A path under " + a.under + ".")
+			about = strings.TrimSpace(about + " A path under " + a.underText() + ".")
 		}
 		writeDescription(&b, about)
 		b.WriteByte('}')

@@ -339,10 +339,17 @@ func Many(name string) *ArgSpec { return &ArgSpec{name: name, many: true} }
 // least one word).
 func (a *ArgSpec) Required() *ArgSpec { a.required = true; return a }
 
-// Under confines the argument to paths inside dir: absolute, or relative to
+// Under confines the argument to paths inside dir: absolute, relative to
 // the declaration's directory (the YAML file's, or the working directory
-// of the process for a Go declaration).
+// of the process for a Go declaration), or [WorkingDir].
 func (a *ArgSpec) Under(dir string) *ArgSpec { a.pathUnder = dir; return a }
+
+// WorkingDir, as the directory of [ArgSpec.Under] (path_under: $PWD),
+// is the session's working directory when the call is made: a project's
+// own scripts, wherever the declaration lives. It is a boundary where
+// cd is one, in the sandbox profile, whose sessions cannot leave their
+// root; elsewhere the agent may cd anywhere first.
+const WorkingDir = "$PWD"
 
 // Hold says how a path_under argument reaches the program. true hands it
 // a descriptor of the checked path opened beneath the directory (on Linux,
