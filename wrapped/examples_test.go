@@ -18,7 +18,7 @@ import (
 const examplesFile = "../examples/tools.yaml"
 
 // loadExamples loads examples/tools.yaml, copied into dir when dir is not
-// empty (its python3 declaration confines scripts to the file's directory).
+// empty (a relative path in it is the file's directory's).
 func loadExamples(t testing.TB, dir string) map[string]*wrapped.Command {
 	t.Helper()
 	path := examplesFile
@@ -112,8 +112,21 @@ func TestExampleGit(t *testing.T) {
 	}
 	res = run(t, s, "git push origin main")
 	// The root takes no word but flags: a word that is no verb names them.
-	if !res.Rejected || res.Issues[0].Message != "git: unknown verb 'push'; allowed: add, commit, diff, log, show, status" {
+	if !res.Rejected || res.Issues[0].Message != "git: unknown verb 'push'; allowed: add, branch, checkout, commit, diff, init, log, show, status, switch" {
 		t.Errorf("push: %+v", res.Issues)
+	}
+	// Branches: made, switched to, listed.
+	res = run(t, s, "git switch -c topic && git branch --show-current && git checkout -b other main && git branch --show-current && git switch main && git branch side && git branch")
+	if res.ExitCode != 0 || res.Stdout != "topic\nother\n  other\n  side\n  topic\n* main\n" && res.Stdout != "topic\nother\n* main\n  other\n  side\n  topic\n" {
+		t.Errorf("branches: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	os.WriteFile(filepath.Join(repo, "main.go"), []byte("changed\n"), 0o644)
+	if res := run(t, s, "git checkout -- main.go && git status --porcelain"); res.ExitCode != 0 || res.Stdout != "" {
+		t.Errorf("checkout --: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	os.Mkdir(filepath.Join(repo, "fresh"), 0o755)
+	if res := run(t, s, "git init -q -b trunk fresh && cd fresh && git branch --show-current"); res.ExitCode != 0 || res.Stdout != "trunk\n" {
+		t.Errorf("init: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
 	// The pinned git runs with PATH gone.
 	if res := run(t, s, "PATH=/nowhere git status --porcelain"); res.ExitCode != 0 {
@@ -137,8 +150,15 @@ func TestExampleGo(t *testing.T) {
 		t.Errorf("env-json: exit %d data %s stderr %q", res.ExitCode, res.Data, res.Stderr)
 	}
 	res = run(t, s, "go run main.go")
-	if !res.Rejected || res.Issues[0].Message != "go: unknown verb 'run'; allowed: build, env, env-json, test, version, vet" {
+	if !res.Rejected || res.Issues[0].Message != "go: unknown verb 'run'; allowed: build, env, env-json, mod, test, version, vet" {
 		t.Errorf("run: %+v", res.Issues)
+	}
+	// A module made and tidied, offline: it requires nothing.
+	if res := run(t, s, "go mod init example.com/hello && go mod tidy && cat go.mod"); res.ExitCode != 0 || !strings.HasPrefix(res.Stdout, "module example.com/hello\n") {
+		t.Errorf("mod: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if res := run(t, s, "go mod edit -replace=a=b"); !res.Rejected || res.Issues[0].Message != "go mod: unknown flag '-replace=a=b'; allowed: (none)" {
+		t.Errorf("mod edit: %+v", res.Issues)
 	}
 	plan, err := cmds["go"].Plan([]string{"test", "-run", "TestX", "-count", "1", "-v", "./..."}, "/")
 	if err != nil || strings.Join(plan.Argv[1:], " ") != "test -run=TestX -count=1 -v ./..." {
@@ -149,7 +169,7 @@ func TestExampleGo(t *testing.T) {
 func TestExamplePython(t *testing.T) {
 	needProgram(t, "python3")
 	project := t.TempDir()
-	cmds := loadExamples(t, project)
+	cmds := loadExamples(t, "")
 	os.MkdirAll(filepath.Join(project, "tools"), 0o755)
 	script := "import json, os, sys\nprint(json.dumps({'argv': [os.path.realpath(sys.argv[0])] + sys.argv[1:], 'given': sys.argv[0], 'stdin': sys.stdin.read()}))\n"
 	os.WriteFile(filepath.Join(project, "tools", "hello.py"), []byte(script), 0o644)
@@ -176,9 +196,28 @@ func TestExamplePython(t *testing.T) {
 	if out.Given != want[0] {
 		t.Errorf("script was handed %q, want %s", out.Given, want[0])
 	}
+	// Scripts are the working directory's, not the tools file's: judged
+	// when the call runs, where the directory is known.
 	res = run(t, s, "python3 /etc/passwd")
-	if !res.Rejected || res.Issues[0].Message != "python3: 'script' must be under "+project+"; got '/etc/passwd'" {
-		t.Errorf("outside: %+v", res.Issues)
+	if res.ExitCode != 2 || res.Stderr != "python3: 'script' must be under "+project+"; got '/etc/passwd'\n" {
+		t.Errorf("outside: exit %d stderr %q", res.ExitCode, res.Stderr)
+	}
+	res = run(t, s, "cd tools; python3 ../x.py; cd ..")
+	if res.Stderr != "python3: 'script' must be under "+filepath.Join(project, "tools")+"; got '../x.py'\n" {
+		t.Errorf("above the working directory: exit %d stderr %q", res.ExitCode, res.Stderr)
+	}
+	// The project's tests, by name and discovered; -m itself is no flag.
+	os.WriteFile(filepath.Join(project, "tools", "greet.py"), []byte("def greet():\n    return 'hi'\n"), 0o644)
+	os.WriteFile(filepath.Join(project, "tools", "__init__.py"), nil, 0o644)
+	os.WriteFile(filepath.Join(project, "test_greet.py"), []byte("import unittest\nfrom tools.greet import greet\nclass T(unittest.TestCase):\n    def test_greet(self):\n        self.assertEqual(greet(), 'hi')\n"), 0o644)
+	for _, call := range []string{"python3 unittest -v", "python3 unittest test_greet.T.test_greet", "python3 unittest discover -p 'test_*.py'"} {
+		if res := run(t, s, call); res.ExitCode != 0 || !strings.Contains(res.Stderr, "Ran 1 test") {
+			t.Errorf("%s: exit %d stdout %q stderr %q", call, res.ExitCode, res.Stdout, res.Stderr)
+		}
+	}
+	res = run(t, s, "python3 -m http.server")
+	if !res.Rejected || res.Issues[0].Message != "python3: unknown flag '-m'; allowed: -V/--version" {
+		t.Errorf("-m: %+v", res.Issues)
 	}
 	res = run(t, s, "python3 -c 'print(1)'")
 	if !res.Rejected || res.Issues[0].Message != "python3: unknown flag '-c'; allowed: -V/--version" {
@@ -211,6 +250,7 @@ func TestExamplesFileLoads(t *testing.T) {
 			if !ok {
 				continue
 			}
+			examples, _, _ = strings.Cut(examples, "\n\n") // the root's help goes on to its verbs
 			for _, line := range strings.Split(strings.TrimRight(examples, "\n"), "\n") {
 				_, call, _ := strings.Cut(line, ": ")
 				words, err := shell.Fields(call, func(string) string { return "" })
