@@ -62,7 +62,7 @@ func TestExecutableProgramEnv(t *testing.T) {
 	s := sandboxSession(t, []kernel.Tool{probe})
 	script := "export AGENT_OWN=1 AGENT_PASSED=2 PINNED=agent LD_PRELOAD=/x.so GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=id NODE_OPTIONS=--require=/x; probe"
 	env := reportOf(t, run(t, s, script)).Env
-	for _, want := range []string{"AGENT_PASSED=2", "PINNED=yes", "LD_PRELOAD=", "CI=pinned", "HOME=" + s.Dir()} {
+	for _, want := range []string{"AGENT_PASSED=2", "PINNED=yes", "LD_PRELOAD=", "CI=pinned", "HOME=" + s.TempDir() + "/home"} {
 		if !slices.Contains(env, want) {
 			t.Errorf("child env lacks %s:\n%q", want, env)
 		}

@@ -145,13 +145,14 @@ func (d *lazyDir) ensure() error {
 		}
 		return err
 	}
-	d.made.Store(true)
 	if d.inner != "" {
-		// Made here so that HOME exists before the first program needs
-		// it. An error is not the command's: a program that finds no
-		// HOME makes it (go, pip) or says so itself.
+		// Made here, before the directory counts as made, so that HOME
+		// exists before the first program needs it. An error is not the
+		// command's: a program that finds no HOME makes it (go, pip) or
+		// says so itself.
 		beneath.Mkdir(base, d.rel+"/"+d.inner, 0o700)
 	}
+	d.made.Store(true)
 	return nil
 }
 
