@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -360,7 +361,22 @@ func (s *Session) spawnRun(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 // deadline (armFile). The call's input goes as it was given (callInput).
 // release closes the files it made, once the child has started.
 func (s *Session) childStreams(ctx context.Context, cmd *spawn.Cmd) (release func()) {
-	if st := s.callOf(ctx); st != nil && st.inherit != nil {
+	st := s.callOf(ctx)
+	// The call's files stay open until the child has them: the call's
+	// end closes them, and a nested background may be starting then.
+	unlock := func() {}
+	if st != nil {
+		st.files.RLock()
+		unlock = sync.OnceFunc(st.files.RUnlock)
+		started := cmd.Started
+		cmd.Started = func(pid int) {
+			unlock()
+			if started != nil {
+				started(pid)
+			}
+		}
+	}
+	if st != nil && st.inherit != nil {
 		if f, ok := cmd.Stdin.(*os.File); ok && f == st.stdin {
 			cmd.Stdin = st.inherit
 		}
@@ -382,6 +398,7 @@ func (s *Session) childStreams(ctx context.Context, cmd *spawn.Cmd) (release fun
 		}
 	}
 	return func() {
+		unlock()
 		for _, f := range made {
 			if f != nil {
 				f.Close()

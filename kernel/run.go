@@ -85,6 +85,9 @@ type TermSize struct {
 
 // callState is what the handlers need to know of the running call.
 type callState struct {
+	// files is held for reading while a child is handed the call's
+	// files, and for writing while the call's end closes them.
+	files sync.RWMutex
 	stdin *os.File // the call's own input, as every command inherits it
 	// inherit, when not nil, is what a child gets in stdin's place: the
 	// same pipe, in a file the shell does not read (see callInput).
@@ -387,6 +390,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		interp.Params(append([]string{"--"}, opts.Args...)...)(r)
 	}
 	state := &f.state
+	f.hold.files = &state.files
 	state.stdin, state.inherit, state.stdout, state.source = stdin, inherit, shellOut, opts.Source
 	state.runner = r
 	if opts.TTY == nil && opts.Terminal != nil {
@@ -590,6 +594,7 @@ func (l *liveFile) Write(p []byte) (int, error) {
 // becomes when it yields ends: fields, not a list of funcs, so that a
 // call allocates nothing to remember them.
 type callHold struct {
+	files       *sync.RWMutex // the call's callState.files
 	window      *orphanWindow
 	end         *endable    // the call's context, ended
 	input       [2]*os.File // closed: the files callInput made
@@ -609,10 +614,16 @@ func (h *callHold) release() {
 	if h.out != nil {
 		h.out.stop()
 	}
+	if h.files != nil {
+		h.files.Lock() // no child is being handed them
+	}
 	for _, f := range append(h.input[:], h.output[:]...) {
 		if f != nil {
 			f.Close()
 		}
+	}
+	if h.files != nil {
+		h.files.Unlock()
 	}
 	if h.end != nil {
 		h.end.cancel()
