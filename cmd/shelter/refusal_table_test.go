@@ -85,11 +85,11 @@ var refusalRows = []refusalRow{
 
 	// Wrapped commands (wrapped/refusal_test.go holds every kind).
 	{name: "wrapped verb", script: "git comit",
-		line: "git: unknown verb 'comit'; allowed: add, commit, diff, log, show, status", status: 2},
+		line: "git: unknown verb 'comit'; allowed: add, branch, checkout, commit, diff, init, log, show, status, switch", status: 2},
 	{name: "wrapped flag at execution", script: "c=git; $c log --output x",
 		line: "git log: unknown flag '--output'; allowed: --author, --format, -n/--max-count, --oneline, --since, --stat", status: 2},
 	{name: "wrapped path", script: "python3 /etc/passwd",
-		line: "python3: 'script' must be under $EXAMPLES; got '/etc/passwd'", status: 2},
+		line: "python3: 'script' must be under $ROOT; got '/etc/passwd'", status: 2},
 
 	// Harness tools' schemas.
 	{name: "harness argument", script: "logs --unit u --nope",
