@@ -227,8 +227,9 @@ func TestContainer(t *testing.T) {
 	t.Run("SandboxRefusal", func(t *testing.T) {
 		r := d.pod(t, workDir(t), "", "--profile", "sandbox", "--root", "/work", "-c", "cat /etc/passwd")
 		want := "cat: /etc/passwd: outside the sandbox root; allowed: paths under /work\n"
-		if r.code != 1 || r.stdout != "" || r.stderr != want {
-			t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing, %q", r.code, r.stdout, r.stderr, want)
+		// A refusal exits 2 (docs/sandbox.md, "Exit status of a refusal").
+		if r.code != 2 || r.stdout != "" || r.stderr != want {
+			t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, %q", r.code, r.stdout, r.stderr, want)
 		}
 	})
 
