@@ -299,8 +299,11 @@ func TestRunEscapedHolderOfOutput(t *testing.T) {
 	if status != 0 || !errors.Is(err, spawn.ErrOutputCut) {
 		t.Fatalf("Run = %d, %v; want 0, %v", status, err, spawn.ErrOutputCut)
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Run took %s", d)
+	// The holder keeps the pipe for 31.9 s; Run must not wait for it. A
+	// loaded machine may take seconds to run the rest, so the bound is
+	// the holder's life, not the grace.
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("Run took %s: it waited for the escaped holder", d)
 	}
 	if got := string(out.Bytes()); got != "hi\n" {
 		t.Errorf("output %q", got)
