@@ -117,12 +117,8 @@ func (s *Session) holdCmd(cmd *spawn.Cmd) error {
 			s.netGiven.Store(true)
 		}
 	}
-	if h.Network {
-		// The resolver's configuration is often a link out of /etc
-		// (systemd-resolved's, in /run): the file itself, then.
-		if c, err := spawn.Canonical("/etc/resolv.conf"); err == nil {
-			h.Read = append(h.Read, c)
-		}
+	if c := resolvConf(); h.Network && c != "" {
+		h.Read = append(h.Read, c)
 	}
 	if missing := s.k.support.Missing(h.Network); len(missing) > 0 && !h.BestEffort {
 		return &HoldError{Missing: missing}
@@ -167,6 +163,14 @@ var hostWide = sync.OnceValue(func() []string {
 		}
 	}
 	return out
+})
+
+// resolvConf is /etc/resolv.conf resolved, once: the resolver's
+// configuration is often a link out of /etc (systemd-resolved's, in
+// /run), which a program with the network reads as the file itself.
+var resolvConf = sync.OnceValue(func() string {
+	c, _ := spawn.Canonical("/etc/resolv.conf")
+	return c
 })
 
 // installPrefix is the directory a program is installed under: the

@@ -111,13 +111,16 @@ type Support struct {
 	Why []string
 }
 
+// noHelper is what Missing says of a program that never called [Init].
+const noHelper = "the confinement helper (the program does not call spawn.Init)"
+
 // Missing lists the protections of a confinement that s cannot give, one
 // short phrase each, in a fixed order; empty when it gives them all. With
 // network the child has the host's network, and no namespace is needed.
 func (s Support) Missing(network bool) []string {
 	var out []string
 	if !s.Helper {
-		out = append(out, "the confinement helper (the program does not call spawn.Init)")
+		out = append(out, noHelper)
 	}
 	switch {
 	case s.Landlock == 0:

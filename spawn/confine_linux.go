@@ -111,7 +111,7 @@ func newConfinedStart(c *Cmd) (*confinedStart, error) {
 	s := Probe()
 	if missing := s.Missing(conf.Network); len(missing) > 0 && (!conf.BestEffort || !s.Helper) {
 		if !s.Helper {
-			missing = []string{"the confinement helper (the program does not call spawn.Init)"}
+			missing = []string{noHelper}
 		}
 		return nil, &ConfineError{Missing: missing}
 	}

@@ -166,7 +166,6 @@ func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	closeInheritedOnExec()
 	if so.http == "" {
 		if o.profile != string(kernel.ProfileSandbox) {
 			fmt.Fprintf(stderr, "shelter serve: profile %s on stdio: the programs a session runs can reach the client's pipes unless the system keeps them apart (docs/security.md)\n", o.profile)
