@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 	"sync/atomic"
 
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -91,14 +90,7 @@ func (r *Refusal) Error() string { return r.Line }
 
 // Pool renders the names a refusal allows: sorted, without repeats,
 // joined by ", ", or "(none)" when there are none.
-func Pool(names []string) string {
-	if len(names) == 0 {
-		return "(none)"
-	}
-	sorted := slices.Clone(names)
-	slices.Sort(sorted)
-	return strings.Join(slices.Compact(sorted), ", ")
-}
+func Pool(names []string) string { return refusal.Pool(names) }
 
 // Caller is who is calling: set by the embedder for a session and handed
 // to every tool, never taken from a tool's input.
