@@ -76,6 +76,20 @@ type Config struct {
 	// supported. The CLI sets it.
 	Subreaper bool
 
+	// NonDumpable makes the process non-dumpable (PR_SET_DUMPABLE 0,
+	// Linux) when the kernel is built: its /proc entries (environ, fd/,
+	// mem…) then belong to root, so no program a session starts reads
+	// the embedder's environment or descriptors there unless it holds
+	// CAP_SYS_PTRACE, CAP_PERFMON or CAP_SYS_ADMIN (see NoPtrace). It is
+	// process-wide and stays after the kernel is gone: no core file is
+	// written and no debugger attaches without privilege, and a process
+	// of the same user that read the embedder's /proc entries no longer
+	// can. Without it a session's programs, running as the embedder's
+	// user, can read /proc/<pid>/environ of the embedder: set it whenever
+	// the process's environment holds what a session must not see. Every
+	// [Preset] sets it; the CLI and serve keep it. A no-op elsewhere.
+	NonDumpable bool
+
 	// MemoryLimit bounds what one call or job holds in shelter's memory:
 	// each command substitution's capture, the shell's variables, each
 	// line read, each xargs item, and the script itself (a quarter of it).
@@ -178,10 +192,11 @@ func ParseConfineMode(s string) (ConfineMode, bool) {
 func Preset(p Profile) (Config, bool) {
 	switch p {
 	case ProfileHost:
-		return Config{Profile: p, CoreEnv: append(DefaultCoreEnv(), "TERM")}, true
+		return Config{Profile: p, CoreEnv: append(DefaultCoreEnv(), "TERM"), NonDumpable: true}, true
 	case ProfileAgent, ProfileSandbox:
 		c := Config{
 			Profile:     p,
+			NonDumpable: true,
 			OutputLimit: 32 << 10,
 			Timeout:     120 * time.Second,
 			Env: map[string]string{

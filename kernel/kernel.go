@@ -33,6 +33,14 @@ type Kernel struct {
 
 // New builds a kernel from cfg. It fails when two tools share a name or a
 // tool's name is empty.
+//
+// Two fields change the embedder's whole process, for good, and New
+// applies them only when set: [Config.Subreaper] makes it a child
+// subreaper (orphaned descendants are reparented to it and reaped by
+// shelter), and [Config.NonDumpable] makes it non-dumpable (its /proc
+// entries belong to root; no core file). Every [Preset] sets
+// NonDumpable; none sets Subreaper. Nothing else New does reaches
+// beyond the kernel.
 func New(cfg Config) (*Kernel, error) {
 	cfg = cfg.clone()
 	if cfg.Profile == "" {
@@ -60,7 +68,9 @@ func New(cfg Config) (*Kernel, error) {
 			return nil, err
 		}
 	}
-	nonDumpable()
+	if cfg.NonDumpable {
+		nonDumpable()
+	}
 	tools, err := registry(nil, cfg.Tools)
 	if err != nil {
 		return nil, err

@@ -484,6 +484,9 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 	// The CLI is its own process: what a script starts that leaves its
 	// process group is reparented to it and ended with the call.
 	cfg.Subreaper = subreaper
+	// The preset sets it already; the CLI's environment is the user's
+	// and stays out of every session's reach, whatever the profile.
+	cfg.NonDumpable = true
 	return cfg, nil
 }
 
