@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -111,6 +112,21 @@ func TestCasesAgree(t *testing.T) {
 			t.Errorf("the deps program printed %q", out)
 		}
 	})
+
+	// The text cases on inputs a few hundred KB in all: the builtins,
+	// the host's programs and the floor print the same.
+	inputs := t.TempDir()
+	for _, in := range []textInput{tree, lines, items} {
+		if err := in.write(filepath.Join(inputs, in.name), in.agree); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		textCase
+	}{{"grep -rn", grepCase}, {"sed -n", sedCase}, {"find | xargs wc", findCase}, {"jq", jqCase}} {
+		t.Run(c.name, func(t *testing.T) { checkText(t, c.textCase, inputs) })
+	}
 
 	t.Run("idle sessions", func(t *testing.T) {
 		k := newKernel(t, kernel.ProfileHost)

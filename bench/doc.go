@@ -18,9 +18,22 @@
 //   - the cold start of the built CLI (`shelter -c true`) and of a
 //     program that links the kernel only, against `bash -c true`, wall
 //     time and CPU time from each child's rusage;
-//   - the heap and file descriptors an idle session holds.
+//   - the heap and file descriptors an idle session holds;
+//   - `grep -rn` over 2,000 files, `sed -n '/re$/p'` on 50 MB,
+//     `find | xargs wc -l` over the same files and jq on 10 MB of JSON
+//     (BenchmarkGrepRecursive, BenchmarkSedLarge, BenchmarkFindXargs,
+//     BenchmarkJqLarge): on a sandbox-profile session, where they are
+//     shelter's builtins, against the same script on an agent-profile
+//     session, where they are the host's programs (skipped for a program
+//     the host lacks), and against a floor, the same work done by one Go
+//     function (textfloor.go; gojq's library for jq).
 //
-// TestCasesAgree runs each case once both ways and checks that they print
-// the same thing, so each comparison is of the same work. The package has
-// no API: it exists for `go test -bench`.
+// The inputs are generated from fixed seeds (inputs.go) once a process,
+// into a directory the tests remove when they end.
+//
+// TestCasesAgree runs each case once each way, the text cases on small
+// inputs, and checks that they print the same thing (the lines of the
+// host's find and grep -r sorted: they list a directory in the file
+// system's order), so each comparison is of the same work. The package
+// has no API: it exists for `go test -bench`.
 package bench

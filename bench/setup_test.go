@@ -135,9 +135,17 @@ func buildBinaries(tb testing.TB) binaries { return buildBinariesWith(tb, "") }
 
 // buildBinariesWith is buildBinaries with CGO_ENABLED=cgo: "0" builds
 // them as a machine with Go and no C compiler does (see goBuild), ""
-// leaves the go command's default.
+// leaves the go command's default and builds each once a process
+// (builtProgram).
 func buildBinariesWith(tb testing.TB, cgo string) binaries {
 	tb.Helper()
+	if cgo == "" {
+		return binaries{
+			shelter:    builtProgram(tb, "./cmd/shelter"),
+			kernelOnly: builtProgram(tb, "./bench/testdata/kernelonly"),
+			deps:       builtProgram(tb, "./bench/testdata/deps"),
+		}
+	}
 	dir := tb.TempDir()
 	bins := binaries{
 		shelter:    filepath.Join(dir, "shelter"),
