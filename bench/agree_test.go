@@ -113,6 +113,16 @@ func TestCasesAgree(t *testing.T) {
 		}
 	})
 
+	t.Run("yield", func(t *testing.T) {
+		s := newSession(t, kernel.ProfileAgent)
+		for _, opts := range []kernel.RunOptions{{Yield: serveYield}, {}} {
+			res, err := s.Run(context.Background(), "echo hi", opts)
+			if err != nil || res.Stdout != "hi\n" || res.Yielded {
+				t.Errorf("yield %v: %v: printed %q, yielded %v", opts.Yield, err, res.Stdout, res.Yielded)
+			}
+		}
+	})
+
 	// The text cases on inputs a few hundred KB in all: the builtins,
 	// the host's programs and the floor print the same.
 	inputs := t.TempDir()

@@ -101,6 +101,28 @@ func BenchmarkEcho(b *testing.B) { benchScript(b, "echo hi", "hi\n") }
 // `bash -c`.
 func BenchmarkEchoBash(b *testing.B) { benchBash(b, "echo hi", "hi\n") }
 
+// serveYield is the yield point serve gives a bash call that names none
+// (its --yield default).
+const serveYield = 45 * time.Second
+
+// BenchmarkRunEchoYield is `echo hi` through Session.Run with a yield
+// point, as serve runs every call (RunOptions.Yield, serveYield: the
+// call ends long before it), and without one, in turn on one
+// agent-profile session: what being able to yield costs a call that
+// does not.
+func BenchmarkRunEchoYield(b *testing.B) {
+	s := newSession(b, kernel.ProfileAgent)
+	run := func(name string, opts kernel.RunOptions) func() {
+		return func() {
+			res, err := s.Run(context.Background(), "echo hi", opts)
+			if err != nil || res.Stdout != "hi\n" || res.Yielded {
+				b.Fatalf("%s: %v: printed %q, yielded %v", name, err, res.Stdout, res.Yielded)
+			}
+		}
+	}
+	pair(b, "yield", "plain", run("yield", kernel.RunOptions{Yield: serveYield}), run("plain", kernel.RunOptions{}))
+}
+
 // BenchmarkSmallScript is smallScript, an agent's typical call.
 func BenchmarkSmallScript(b *testing.B) { benchScript(b, smallScript, smallScriptOutput) }
 

@@ -19,6 +19,8 @@
 //     program that links the kernel only, against `bash -c true`, wall
 //     time and CPU time from each child's rusage;
 //   - the heap and file descriptors an idle session holds;
+//   - `echo hi` through Session.Run with serve's yield point and without
+//     (BenchmarkRunEchoYield);
 //   - `grep -rn` over 2,000 files, `sed -n '/re$/p'` on 50 MB,
 //     `find | xargs wc -l` over the same files and jq on 10 MB of JSON
 //     (BenchmarkGrepRecursive, BenchmarkSedLarge, BenchmarkFindXargs,
