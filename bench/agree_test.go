@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/shelter-sh/shelter/internal/scripts"
 	"github.com/shelter-sh/shelter/kernel"
 )
@@ -137,6 +139,30 @@ func TestCasesAgree(t *testing.T) {
 	}{{"grep -rn", grepCase}, {"sed -n", sedCase}, {"find | xargs wc", findCase}, {"jq", jqCase}} {
 		t.Run(c.name, func(t *testing.T) { checkText(t, c.textCase, inputs) })
 	}
+
+	t.Run("serve", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("builds the CLI")
+		}
+		if raceEnabled {
+			t.Skip("builds the CLI without the race detector")
+		}
+		ours, floor := builtProgram(t, "./cmd/shelter"), builtProgram(t, "./bench/testdata/sdkfloor")
+		params := &sdk.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "echo hi"}}
+		for _, argv := range [][]string{{ours, "serve", "--cwd", t.TempDir()}, {floor}} {
+			res, err := connectStdio(t, argv...).CallTool(context.Background(), params)
+			if err := echoAnswer(argv[0], res, err); err != nil {
+				t.Error(err)
+			}
+		}
+		// Two agents of two calls each: the second call of each names
+		// the session the first started.
+		for _, argv := range [][]string{{ours, "serve", "--http", "127.0.0.1:0", "--cwd", t.TempDir()}, {floor, "-http", "127.0.0.1:0"}} {
+			if l := runLoad(t, argv, 2, 2); len(l.latencies) != 4 {
+				t.Errorf("%s: %d calls, want 4", argv[0], len(l.latencies))
+			}
+		}
+	})
 
 	t.Run("idle sessions", func(t *testing.T) {
 		k := newKernel(t, kernel.ProfileHost)

@@ -21,6 +21,17 @@
 //   - the heap and file descriptors an idle session holds;
 //   - `echo hi` through Session.Run with serve's yield point and without
 //     (BenchmarkRunEchoYield);
+//   - one bash call of `echo hi` from the go-sdk's client over stdio to a
+//     `shelter serve` child and to the SDK floor's, a server of the SDK
+//     alone whose one tool answers at once (bench/testdata/sdkfloor)
+//     (BenchmarkServeStdioEcho);
+//   - 1, 100 and 1,000 agents at once, each a client session over
+//     streamable HTTP making 20 such calls, to `shelter serve --http`
+//     and to the SDK floor, each started afresh as a child for every op:
+//     calls a second, the median and 99th percentile latency, and the
+//     server's RSS growth per agent from /proc (BenchmarkServeHTTPLoad).
+//     The 1,000-agent arm takes about 40 s an op on two cores and runs
+//     only with SHELTER_BENCH_LOAD=1 in the environment;
 //   - `grep -rn` over 2,000 files, `sed -n '/re$/p'` on 50 MB,
 //     `find | xargs wc -l` over the same files and jq on 10 MB of JSON
 //     (BenchmarkGrepRecursive, BenchmarkSedLarge, BenchmarkFindXargs,
@@ -31,7 +42,8 @@
 //     function (textfloor.go; gojq's library for jq).
 //
 // The inputs are generated from fixed seeds (inputs.go) once a process,
-// into a directory the tests remove when they end.
+// and the CLI and the SDK floor built once, into a directory the tests
+// remove when they end.
 //
 // TestCasesAgree runs each case once each way, the text cases on small
 // inputs, and checks that they print the same thing (the lines of the
