@@ -39,8 +39,10 @@ const loadEnv = "SHELTER_BENCH_LOAD"
 // second, the median and 99th percentile of a call's latency, and the
 // growth of the server's VmRSS and VmHWM (Linux) from before the agents
 // connect to after their last call, per agent; and shelter/floor, the
-// ratio of the wall times of the calls. The 1,000-agent arm runs only
-// with SHELTER_BENCH_LOAD=1.
+// ratio of the wall times of the calls. At one agent the memory growth
+// is mostly what any first call pages in; the client's CPU is the test
+// process's, on the same cores as the server's. The 1,000-agent arm runs
+// only with SHELTER_BENCH_LOAD=1.
 func BenchmarkServeHTTPLoad(b *testing.B) {
 	shelterBin, floorBin := builtProgram(b, "./cmd/shelter"), builtProgram(b, "./bench/testdata/sdkfloor")
 	for _, n := range []int{1, 100, 1000} {
