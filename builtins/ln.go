@@ -1,0 +1,118 @@
+package builtins
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/shelter-sh/shelter/kernel"
+)
+
+var cmdLn = &command{
+	name:     "ln",
+	usage:    "[OPTION]... TARGET... [LINK_NAME | DIRECTORY]",
+	about:    "Create a link to TARGET with the name LINK_NAME, or links in DIRECTORY; hard links by default.",
+	operands: "targets and a link name or directory",
+	flags: []flag{
+		{short: 'f', long: "force", about: "remove existing destination files"},
+		{short: 'n', long: "no-dereference", about: "treat LINK_NAME as a normal file if it is a symbolic link to a directory"},
+		{short: 'r', long: "relative", about: "with -s, create links relative to link location"},
+		{short: 's', long: "symbolic", about: "make symbolic links instead of hard links"},
+		{short: 't', long: "target-directory", arg: "DIRECTORY", about: "create the links in DIRECTORY"},
+		{short: 'T', long: "no-target-directory", about: "treat LINK_NAME as a normal file always"},
+		{short: 'v', long: "verbose", about: "print name of each linked file"},
+	},
+	run: runLn,
+}
+
+func runLn(ctx context.Context, c *kernel.Call, a *args) error {
+	symbolic := a.has("symbolic")
+	if a.has("relative") && !symbolic {
+		failf(c, "cannot do --relative without --symbolic")
+		return status(1)
+	}
+	plan, err := fsTargets(c, a, !a.has("no-dereference"))
+	if err != nil {
+		return err
+	}
+	o := c.Opener()
+	w := bufio.NewWriter(c.Stdout)
+	defer w.Flush()
+	st := 0
+	fail := func(format string, args ...any) {
+		w.Flush()
+		failf(c, format, args...)
+		st = 1
+	}
+	for i, target := range plan.sources {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		link := plan.dests[i]
+		if !symbolic {
+			if _, err := o.Lstat(target); err != nil {
+				fail("failed to access %s: %s", fsQuote(target), fsReason(err))
+				continue
+			}
+		}
+		if a.has("relative") {
+			target = lnRelative(o, target, link)
+		}
+		if a.has("force") {
+			if lfi, err := o.Lstat(link); err == nil {
+				if lfi.IsDir() {
+					fail("%s: cannot overwrite directory", fsQuote(link))
+					continue
+				}
+				if tfi, err := o.Lstat(target); !symbolic && err == nil && os.SameFile(tfi, lfi) {
+					fail("%s and %s are the same file", fsQuote(target), fsQuote(link))
+					continue
+				}
+				o.Remove(link)
+			}
+		}
+		if symbolic {
+			err = o.Symlink(target, link)
+		} else {
+			err = o.Link(target, link)
+		}
+		if err != nil {
+			if symbolic {
+				fail("failed to create symbolic link %s: %s", fsQuote(link), fsReason(err))
+			} else {
+				fail("failed to create hard link %s: %s", fsQuote(link), fsReason(err))
+			}
+			continue
+		}
+		if a.has("verbose") {
+			arrow := "=>"
+			if symbolic {
+				arrow = "->"
+			}
+			fmt.Fprintf(w, "%s %s %s\n", fsQuote(link), arrow, fsQuote(target))
+		}
+	}
+	if w.Flush() != nil {
+		return status(1)
+	}
+	return status(st)
+}
+
+// lnRelative is target as a path relative to the directory link is made
+// in, both resolved as far as they exist (ln -r).
+func lnRelative(o *kernel.Opener, target, link string) string {
+	t, err := realpathResolve(o, target, realpathMissing, true)
+	if err != nil {
+		return target
+	}
+	dir, err := realpathResolve(o, filepath.Dir(o.Abs(link)), realpathMissing, true)
+	if err != nil {
+		return target
+	}
+	if r, err := filepath.Rel(dir, t); err == nil {
+		return r
+	}
+	return target
+}
