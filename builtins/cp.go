@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -37,10 +36,7 @@ var cmdCp = &command{
 
 // fsCopier copies files and trees through the opener.
 type fsCopier struct {
-	ctx       context.Context
-	c         *kernel.Call
-	o         *kernel.Opener
-	w         *bufio.Writer
+	*fsRun    // named "cp", or "mv" when mv copies across devices
 	recursive bool
 	deref     bool // follow links below the command line
 	derefArg  bool // follow links named on the command line
@@ -48,12 +44,12 @@ type fsCopier struct {
 	noClobber bool
 	force     bool
 	verbose   bool
-	name      string // "cp", or "mv" when mv copies across devices
-	st        int
 }
 
 func runCp(ctx context.Context, c *kernel.Call, a *args) error {
-	cp := &fsCopier{ctx: ctx, c: c, o: c.Opener(), w: bufio.NewWriter(c.Stdout), name: "cp",
+	r := newFsRun(ctx, c)
+	r.name = "cp"
+	cp := &fsCopier{fsRun: r,
 		recursive: a.has("recursive") || a.has("R") || a.has("archive"),
 		preserve:  a.has("preserve") || a.has("archive"),
 		noClobber: a.has("no-clobber"), force: a.has("force"), verbose: a.has("verbose")}
@@ -75,16 +71,7 @@ func runCp(ctx context.Context, c *kernel.Call, a *args) error {
 		}
 		cp.top(src, plan.dests[i])
 	}
-	if cp.w.Flush() != nil {
-		return status(1)
-	}
-	return status(cp.st)
-}
-
-func (cp *fsCopier) fail(format string, a ...any) {
-	cp.w.Flush()
-	fmt.Fprintf(cp.c.Stderr, "%s: %s\n", cp.name, fmt.Sprintf(format, a...))
-	cp.st = 1
+	return cp.status()
 }
 
 func (cp *fsCopier) stat(name string, follow bool) (fs.FileInfo, error) {

@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -37,52 +36,45 @@ func runLn(ctx context.Context, c *kernel.Call, a *args) error {
 	if err != nil {
 		return err
 	}
-	o := c.Opener()
-	w := bufio.NewWriter(c.Stdout)
-	defer w.Flush()
-	st := 0
-	fail := func(format string, args ...any) {
-		w.Flush()
-		failf(c, format, args...)
-		st = 1
-	}
+	r := newFsRun(ctx, c)
+	defer r.w.Flush()
 	for i, target := range plan.sources {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		link := plan.dests[i]
 		if !symbolic {
-			if _, err := o.Lstat(target); err != nil {
-				fail("failed to access %s: %s", fsQuote(target), fsReason(err))
+			if _, err := r.o.Lstat(target); err != nil {
+				r.fail("failed to access %s: %s", fsQuote(target), fsReason(err))
 				continue
 			}
 		}
 		if a.has("relative") {
-			target = lnRelative(o, target, link)
+			target = lnRelative(r.o, target, link)
 		}
 		if a.has("force") {
-			if lfi, err := o.Lstat(link); err == nil {
+			if lfi, err := r.o.Lstat(link); err == nil {
 				if lfi.IsDir() {
-					fail("%s: cannot overwrite directory", fsQuote(link))
+					r.fail("%s: cannot overwrite directory", fsQuote(link))
 					continue
 				}
-				if tfi, err := o.Lstat(target); !symbolic && err == nil && os.SameFile(tfi, lfi) {
-					fail("%s and %s are the same file", fsQuote(target), fsQuote(link))
+				if tfi, err := r.o.Lstat(target); !symbolic && err == nil && os.SameFile(tfi, lfi) {
+					r.fail("%s and %s are the same file", fsQuote(target), fsQuote(link))
 					continue
 				}
-				o.Remove(link)
+				r.o.Remove(link)
 			}
 		}
 		if symbolic {
-			err = o.Symlink(target, link)
+			err = r.o.Symlink(target, link)
 		} else {
-			err = o.Link(target, link)
+			err = r.o.Link(target, link)
 		}
 		if err != nil {
 			if symbolic {
-				fail("failed to create symbolic link %s: %s", fsQuote(link), fsReason(err))
+				r.fail("failed to create symbolic link %s: %s", fsQuote(link), fsReason(err))
 			} else {
-				fail("failed to create hard link %s: %s", fsQuote(link), fsReason(err))
+				r.fail("failed to create hard link %s: %s", fsQuote(link), fsReason(err))
 			}
 			continue
 		}
@@ -91,13 +83,10 @@ func runLn(ctx context.Context, c *kernel.Call, a *args) error {
 			if symbolic {
 				arrow = "->"
 			}
-			fmt.Fprintf(w, "%s %s %s\n", fsQuote(link), arrow, fsQuote(target))
+			fmt.Fprintf(r.w, "%s %s %s\n", fsQuote(link), arrow, fsQuote(target))
 		}
 	}
-	if w.Flush() != nil {
-		return status(1)
-	}
-	return status(st)
+	return r.status()
 }
 
 // lnRelative is target as a path relative to the directory link is made

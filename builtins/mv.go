@@ -33,68 +33,58 @@ func runMv(ctx context.Context, c *kernel.Call, a *args) error {
 	if err != nil {
 		return err
 	}
-	o := c.Opener()
-	w := bufio.NewWriter(c.Stdout)
-	defer w.Flush()
+	r := newFsRun(ctx, c)
+	defer r.w.Flush()
 	noClobber := a.last("force", "no-clobber") == "no-clobber"
-	st := 0
-	fail := func(format string, args ...any) {
-		w.Flush()
-		failf(c, format, args...)
-		st = 1
-	}
 	for i, src := range plan.sources {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		dest := plan.dests[i]
-		fi, err := o.Lstat(src)
+		fi, err := r.o.Lstat(src)
 		if err != nil {
-			fail("cannot stat %s: %s", fsQuote(src), fsReason(err))
+			r.fail("cannot stat %s: %s", fsQuote(src), fsReason(err))
 			continue
 		}
-		dfi, derr := o.Lstat(dest)
+		dfi, derr := r.o.Lstat(dest)
 		if derr == nil {
 			if noClobber {
 				continue
 			}
 			if os.SameFile(fi, dfi) {
-				fail("%s and %s are the same file", fsQuote(src), fsQuote(dest))
+				r.fail("%s and %s are the same file", fsQuote(src), fsQuote(dest))
 				continue
 			}
 			if fi.IsDir() && !dfi.IsDir() {
-				fail("cannot overwrite non-directory %s with directory %s", fsQuote(dest), fsQuote(src))
+				r.fail("cannot overwrite non-directory %s with directory %s", fsQuote(dest), fsQuote(src))
 				continue
 			}
 			if !fi.IsDir() && dfi.IsDir() {
-				fail("cannot overwrite directory %s with non-directory", fsQuote(dest))
+				r.fail("cannot overwrite directory %s with non-directory", fsQuote(dest))
 				continue
 			}
 		}
-		if fi.IsDir() && fsInside(o, src, dest) {
-			fail("cannot move %s to a subdirectory of itself, %s", fsQuote(src), fsQuote(dest))
+		if fi.IsDir() && fsInside(r.o, src, dest) {
+			r.fail("cannot move %s to a subdirectory of itself, %s", fsQuote(src), fsQuote(dest))
 			continue
 		}
-		err = o.Rename(src, dest)
+		err = r.o.Rename(src, dest)
 		if errors.Is(err, syscall.EXDEV) {
-			err = mvAcross(ctx, c, o, src, dest, fi)
+			err = mvAcross(ctx, c, r.o, src, dest, fi)
 			if err == errMvReported {
-				st = 1
+				r.st = 1
 				continue
 			}
 		}
 		if err != nil {
-			fail("cannot move %s to %s: %s", fsQuote(src), fsQuote(dest), fsReason(err))
+			r.fail("cannot move %s to %s: %s", fsQuote(src), fsQuote(dest), fsReason(err))
 			continue
 		}
 		if a.has("verbose") {
-			fmt.Fprintf(w, "renamed %s -> %s\n", fsQuote(src), fsQuote(dest))
+			fmt.Fprintf(r.w, "renamed %s -> %s\n", fsQuote(src), fsQuote(dest))
 		}
 	}
-	if w.Flush() != nil {
-		return status(1)
-	}
-	return status(st)
+	return r.status()
 }
 
 var errMvReported = errors.New("reported")
@@ -102,7 +92,7 @@ var errMvReported = errors.New("reported")
 // mvAcross moves src to dest on another file system: a copy that keeps
 // mode and times, then the removal of src.
 func mvAcross(ctx context.Context, c *kernel.Call, o *kernel.Opener, src, dest string, fi fs.FileInfo) error {
-	cp := &fsCopier{ctx: ctx, c: c, o: o, w: bufio.NewWriter(io.Discard), name: "mv",
+	cp := &fsCopier{fsRun: &fsRun{ctx: ctx, c: c, o: o, w: bufio.NewWriter(io.Discard), name: "mv"},
 		recursive: true, preserve: true}
 	if _, err := o.Lstat(dest); err == nil {
 		if err := o.RemoveAll(dest); err != nil {

@@ -29,19 +29,15 @@ var cmdRm = &command{
 }
 
 type rmState struct {
-	ctx                      context.Context
-	c                        *kernel.Call
-	o                        *kernel.Opener
-	w                        *bufio.Writer
+	*fsRun
 	force, recursive, dir, v bool
-	st                       int
 }
 
 func runRm(ctx context.Context, c *kernel.Call, a *args) error {
 	if a.last("force", "i") == "i" {
 		return &kernel.Refusal{Line: "rm: -i prompts on a terminal and there is none; allowed: -f/--force or no prompt flag"}
 	}
-	r := &rmState{ctx: ctx, c: c, o: c.Opener(), w: bufio.NewWriter(c.Stdout),
+	r := &rmState{fsRun: newFsRun(ctx, c),
 		force: a.has("force"), recursive: a.has("recursive") || a.has("R"), dir: a.has("dir"), v: a.has("verbose")}
 	defer r.w.Flush()
 	if len(a.operands) == 0 {
@@ -72,16 +68,7 @@ func runRm(ctx context.Context, c *kernel.Call, a *args) error {
 		}
 		r.remove(name, fi)
 	}
-	if r.w.Flush() != nil {
-		return status(1)
-	}
-	return status(r.st)
-}
-
-func (r *rmState) fail(format string, a ...any) {
-	r.w.Flush()
-	failf(r.c, format, a...)
-	r.st = 1
+	return r.status()
 }
 
 // remove removes one name whose Lstat is fi, descending into a directory
