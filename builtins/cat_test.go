@@ -57,41 +57,9 @@ func TestCatGNU(t *testing.T) {
 	compareGNU(t, tools, withFiles(cases, catFiles))
 }
 
-// catSandbox runs script in a sandbox session confined to a fresh root
-// with the given tools and files, and returns its result and the root's
-// parent, where an outside file "secret" lies.
-func catSandbox(t *testing.T, tools []kernel.Tool, files map[string]string, script string) (kernel.Result, string) {
-	t.Helper()
-	parent, root := secretTree(t, files, "SECRET\n")
-	return sandboxRun(t, tools, root, strings.ReplaceAll(script, "$OUT", parent)), parent
-}
-
-// secretTree makes a fresh root holding files, in a parent that holds an
-// outside file "secret" with the given content, and links inside the
-// root to it (abs-link, rel-link). It returns the parent and the root.
-func secretTree(t *testing.T, files map[string]string, secret string) (parent, root string) {
-	t.Helper()
-	parent = t.TempDir()
-	root = filepath.Join(parent, "root")
-	if err := os.Mkdir(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(parent, "secret"), []byte(secret), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	writeFiles(t, root, files)
-	if err := os.Symlink(filepath.Join(parent, "secret"), filepath.Join(root, "abs-link")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../secret", filepath.Join(root, "rel-link")); err != nil {
-		t.Fatal(err)
-	}
-	return parent, root
-}
-
 func TestCatSandbox(t *testing.T) {
 	for _, operand := range []string{"/etc/passwd", "../secret", "abs-link", "rel-link", "$OUT/secret"} {
-		res, _ := catSandbox(t, []kernel.Tool{cmdCat}, map[string]string{"in": "inside\n"}, "cat in "+operand+" in")
+		res, _ := secretRun(t, []kernel.Tool{cmdCat}, map[string]string{"in": "inside\n"}, "SECRET\n", "cat in "+operand+" in")
 		if res.Stdout != "inside\ninside\n" || res.ExitCode != 2 {
 			t.Errorf("cat %s: stdout %q status %d", operand, res.Stdout, res.ExitCode)
 		}

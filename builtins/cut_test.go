@@ -1,8 +1,6 @@
 package builtins
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,60 +72,9 @@ func TestCutLongLine(t *testing.T) {
 	}
 }
 
-// sandboxRun runs script in a sandbox session confined to root, with only
-// tools registered, in the C locale and UTC.
-func sandboxRun(t *testing.T, tools []kernel.Tool, root, script string) kernel.Result {
-	t.Helper()
-	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
-	cfg.Root = root
-	cfg.Tools = tools
-	cfg.AllowExternal = nil
-	cfg.Env["LC_ALL"] = "C"
-	cfg.Env["TZ"] = "UTC"
-	k, err := kernel.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := k.NewSession(kernel.SessionOptions{Dir: root, DiscardSpills: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.Run(context.Background(), script, kernel.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-// sandboxTree makes root/in (with a file and a symlink to outside) and a
-// secret file outside it; it returns root and the secret's path.
-func sandboxTree(t *testing.T) (root, secret string) {
-	t.Helper()
-	top := t.TempDir()
-	root = filepath.Join(top, "in")
-	secret = filepath.Join(top, "secret")
-	if err := os.Mkdir(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(secret, []byte("SECRET:x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "ok"), []byte("fine:y\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(secret, filepath.Join(root, "link")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../secret", filepath.Join(root, "rel")); err != nil {
-		t.Fatal(err)
-	}
-	return root, secret
-}
-
 func TestCutSandbox(t *testing.T) {
-	root, secret := sandboxTree(t)
-	for _, op := range []string{"/etc/passwd", "../secret", secret, "link", "rel"} {
+	parent, root := secretTree(t, map[string]string{"ok": "fine:y\n"}, "SECRET:x\n")
+	for _, op := range []string{"/etc/passwd", "../secret", filepath.Join(parent, "secret"), "abs-link", "rel-link"} {
 		res := sandboxRun(t, []kernel.Tool{cmdCut}, root, "cut -d: -f1 ok "+op)
 		if res.ExitCode != 2 || res.Stdout != "fine\n" || !strings.Contains(res.Stderr, "outside the sandbox root") || strings.Contains(res.Stdout+res.Stderr, "SECRET") || strings.Contains(res.Stdout, "root") {
 			t.Errorf("cut %s: status %d stdout %q stderr %q", op, res.ExitCode, res.Stdout, res.Stderr)

@@ -72,7 +72,7 @@ func TestDateTZFromTheCall(t *testing.T) {
 
 func TestDateSandbox(t *testing.T) {
 	for _, operand := range []string{"/etc/passwd", "../secret", "abs-link", "rel-link"} {
-		res, _ := catSandbox(t, []kernel.Tool{cmdDate}, nil, "date -r "+operand)
+		res, _ := secretRun(t, []kernel.Tool{cmdDate}, nil, "SECRET\n", "date -r "+operand)
 		if res.ExitCode != 2 || res.Stdout != "" || !strings.Contains(res.Stderr, "outside the sandbox root") {
 			t.Errorf("date -r %s: stdout %q stderr %q status %d", operand, res.Stdout, res.Stderr, res.ExitCode)
 		}

@@ -22,19 +22,7 @@ func deadlineSession(t *testing.T, root string) *kernel.Session {
 	if runtime.GOOS != "linux" {
 		t.Skip("FIFOs and pipes have deadlines on Linux only (docs/security.md)")
 	}
-	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
-	cfg.Root = root
-	cfg.Tools = Coreutils()
-	k, err := kernel.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := k.NewSession(kernel.SessionOptions{Dir: root, DiscardSpills: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return sandboxSession(t, root, Coreutils(), nil)
 }
 
 // A deadlineEnd is a way a call ends early.

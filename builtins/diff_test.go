@@ -138,8 +138,8 @@ func TestDiffLarge(t *testing.T) {
 }
 
 func TestDiffSandbox(t *testing.T) {
-	root, _ := sandboxTree(t)
-	for _, op := range []string{"/etc/passwd", "../secret", "link", "rel"} {
+	_, root := secretTree(t, map[string]string{"ok": "fine:y\n"}, "SECRET:x\n")
+	for _, op := range []string{"/etc/passwd", "../secret", "abs-link", "rel-link"} {
 		res := sandboxRun(t, []kernel.Tool{cmdDiff}, root, "diff ok "+op)
 		if res.ExitCode != 2 || strings.Contains(res.Stdout, "SECRET") || !strings.Contains(res.Stderr, "outside the sandbox root") {
 			t.Errorf("diff ok %s: status %d stdout %q stderr %q", op, res.ExitCode, res.Stdout, res.Stderr)

@@ -90,7 +90,7 @@ func TestFindMatch(t *testing.T) {
 func TestFindSandbox(t *testing.T) {
 	t.Parallel()
 	var escapes []sandboxEscape
-	for _, n := range fileopsOutsideNames {
+	for _, n := range outsideNames {
 		escapes = append(escapes, sandboxEscape{script: "find " + n}, sandboxEscape{script: "find . " + n + " -name x"},
 			sandboxEscape{script: "find . -newer " + n})
 	}
@@ -100,5 +100,5 @@ func TestFindSandbox(t *testing.T) {
 		// Walking the root meets the links and does not follow them.
 		sandboxEscape{script: "find . -type f -name secret -print | grep -q . || find out/sub", line: "find: 'out/sub'"},
 	)
-	fileopsSandbox(t, []kernel.Tool{cmdFind}, escapes)
+	checkEscapes(t, []kernel.Tool{cmdFind}, escapes)
 }

@@ -198,18 +198,7 @@ func TestGrepSandbox(t *testing.T) {
 	if err := os.Symlink("../../"+filepath.Base(outside), filepath.Join(root, "d/rel")); err != nil {
 		t.Fatal(err)
 	}
-	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
-	cfg.Root = root
-	cfg.Tools = []kernel.Tool{cmdGrep}
-	k, err := kernel.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := k.NewSession(kernel.SessionOptions{DiscardSpills: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := sandboxSession(t, root, []kernel.Tool{cmdGrep}, nil)
 	for _, script := range []string{
 		"grep apple " + filepath.Join(outside, "secret"),
 		"grep apple ../" + filepath.Base(outside) + "/secret",

@@ -157,7 +157,7 @@ func compareHeadTail(t *testing.T, cases []gnuCase) {
 
 func TestHeadTailSandbox(t *testing.T) {
 	for _, script := range []string{"head -n 1 in ../secret in", "tail -n 1 in abs-link in", "head -c 3 in /etc/passwd in", "tail -c 3 in rel-link in"} {
-		res, _ := catSandbox(t, []kernel.Tool{cmdHead, cmdTail}, map[string]string{"in": "in\n"}, script)
+		res, _ := secretRun(t, []kernel.Tool{cmdHead, cmdTail}, map[string]string{"in": "in\n"}, "SECRET\n", script)
 		if strings.Contains(res.Stdout, "SECRET") || strings.Contains(res.Stdout, "root:") || res.ExitCode != 2 {
 			t.Errorf("%s: stdout %q status %d", script, res.Stdout, res.ExitCode)
 		}

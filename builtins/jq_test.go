@@ -255,15 +255,6 @@ func TestJqNumberFormat(t *testing.T) {
 	}
 }
 
-// jqSandbox runs script in a sandbox session whose root holds files; an
-// outside file "secret" lies in the root's parent, and links inside point
-// to it.
-func jqSandbox(t *testing.T, files map[string]string, script string) kernel.Result {
-	t.Helper()
-	parent, root := secretTree(t, files, `"SECRET"`+"\n")
-	return sandboxRun(t, []kernel.Tool{cmdJq}, root, strings.ReplaceAll(script, "$OUT", parent))
-}
-
 func TestJqSandbox(t *testing.T) {
 	files := map[string]string{"in.json": "[1]\n"}
 	for _, operand := range []string{"/etc/passwd", "../secret", "abs-link", "rel-link", "$OUT/secret"} {
@@ -273,7 +264,7 @@ func TestJqSandbox(t *testing.T) {
 			"jq -n --rawfile v " + operand + " 1",
 			"jq -n -f " + operand,
 		} {
-			res := jqSandbox(t, files, script)
+			res, _ := secretRun(t, []kernel.Tool{cmdJq}, files, `"SECRET"`+"\n", script)
 			if strings.Contains(res.Stdout+res.Stderr, "SECRET") || strings.Contains(res.Stdout+res.Stderr, "root:") {
 				t.Errorf("%s: read outside: %q %q", script, res.Stdout, res.Stderr)
 			}

@@ -65,7 +65,7 @@ func TestLsHuman(t *testing.T) {
 func TestLsSandbox(t *testing.T) {
 	t.Parallel()
 	var escapes []sandboxEscape
-	for _, n := range fileopsOutsideNames {
+	for _, n := range outsideNames {
 		escapes = append(escapes, sandboxEscape{script: "ls " + n}, sandboxEscape{script: "ls -lR " + n}, sandboxEscape{script: "ls -d " + n})
 	}
 	escapes = append(escapes,
@@ -75,5 +75,5 @@ func TestLsSandbox(t *testing.T) {
 		// Listing the root shows the links, never what they lead to.
 		sandboxEscape{script: "ls -lR . && ls -R out", line: "ls: cannot"},
 	)
-	fileopsSandbox(t, []kernel.Tool{cmdLs}, escapes)
+	checkEscapes(t, []kernel.Tool{cmdLs}, escapes)
 }

@@ -49,7 +49,7 @@ func TestRealpathSandbox(t *testing.T) {
 	t.Parallel()
 	tools := []kernel.Tool{cmdRealpath, cmdReadlink}
 	var escapes []sandboxEscape
-	for _, n := range fileopsOutsideNames {
+	for _, n := range outsideNames {
 		escapes = append(escapes,
 			sandboxEscape{script: "realpath " + n}, sandboxEscape{script: "realpath -e " + n},
 			sandboxEscape{script: "realpath -m " + n + "/x"}, sandboxEscape{script: "readlink -v -f " + n},
@@ -60,5 +60,5 @@ func TestRealpathSandbox(t *testing.T) {
 		sandboxEscape{script: "realpath -m ../../x"}, sandboxEscape{script: "readlink -v $OUT/secret"},
 		sandboxEscape{script: "realpath --relative-to=.. f"},
 	)
-	fileopsSandbox(t, tools, escapes)
+	checkEscapes(t, tools, escapes)
 }

@@ -202,18 +202,7 @@ func TestSedSandbox(t *testing.T) {
 	if err := os.Symlink(secret, filepath.Join(root, "link")); err != nil {
 		t.Fatal(err)
 	}
-	cfg, _ := kernel.Preset(kernel.ProfileSandbox)
-	cfg.Root = root
-	cfg.Tools = []kernel.Tool{cmdSed}
-	k, err := kernel.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := k.NewSession(kernel.SessionOptions{DiscardSpills: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := sandboxSession(t, root, []kernel.Tool{cmdSed}, nil)
 	for _, script := range []string{
 		"sed p " + secret,
 		"sed p ../" + filepath.Base(outside) + "/secret",

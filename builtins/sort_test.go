@@ -137,8 +137,9 @@ func TestSortNumbers(t *testing.T) {
 }
 
 func TestSortSandbox(t *testing.T) {
-	root, secret := sandboxTree(t)
-	for _, op := range []string{"/etc/passwd", "../secret", "link", "rel"} {
+	parent, root := secretTree(t, map[string]string{"ok": "fine:y\n"}, "SECRET:x\n")
+	secret := filepath.Join(parent, "secret")
+	for _, op := range []string{"/etc/passwd", "../secret", "abs-link", "rel-link"} {
 		res := sandboxRun(t, []kernel.Tool{cmdSort}, root, "sort ok "+op)
 		if res.ExitCode != 2 || res.Stdout != "" || !strings.Contains(res.Stderr, "outside the sandbox root") {
 			t.Errorf("sort %s: status %d stdout %q stderr %q", op, res.ExitCode, res.Stdout, res.Stderr)
@@ -148,7 +149,7 @@ func TestSortSandbox(t *testing.T) {
 	if res.ExitCode != 2 || !strings.Contains(res.Stderr, "outside the sandbox root") {
 		t.Errorf("sort -o ../out: status %d stderr %q", res.ExitCode, res.Stderr)
 	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(root), "out")); err == nil {
+	if _, err := os.Stat(filepath.Join(parent, "out")); err == nil {
 		t.Error("sort wrote outside the root")
 	}
 	if b, _ := os.ReadFile(secret); string(b) != "SECRET:x\n" {

@@ -36,7 +36,7 @@ func TestTeeGNU(t *testing.T) {
 }
 
 func TestTeeSandbox(t *testing.T) {
-	res, parent := catSandbox(t, []kernel.Tool{cmdTee}, nil, "echo pwned | tee inside ../escaped $OUT/abs abs-link rel-link /tmp/shelter-tee-escape")
+	res, parent := secretRun(t, []kernel.Tool{cmdTee}, nil, "SECRET\n", "echo pwned | tee inside ../escaped $OUT/abs abs-link rel-link /tmp/shelter-tee-escape")
 	if res.ExitCode != 2 || res.Stdout != "pwned\n" {
 		t.Errorf("stdout %q status %d", res.Stdout, res.ExitCode)
 	}

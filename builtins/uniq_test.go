@@ -51,20 +51,21 @@ func TestUniqGNU(t *testing.T) {
 }
 
 func TestUniqSandbox(t *testing.T) {
-	root, secret := sandboxTree(t)
-	for _, op := range []string{"/etc/passwd", "../secret", "link", "rel"} {
+	parent, root := secretTree(t, map[string]string{"ok": "fine:y\n"}, "SECRET:x\n")
+	secret := filepath.Join(parent, "secret")
+	for _, op := range []string{"/etc/passwd", "../secret", "abs-link", "rel-link"} {
 		res := sandboxRun(t, []kernel.Tool{cmdUniq}, root, "uniq "+op)
 		if res.ExitCode != 2 || res.Stdout != "" || !strings.Contains(res.Stderr, "outside the sandbox root") {
 			t.Errorf("uniq %s: status %d stdout %q stderr %q", op, res.ExitCode, res.Stdout, res.Stderr)
 		}
 	}
-	for _, op := range []string{"../out", filepath.Join(filepath.Dir(root), "out2")} {
+	for _, op := range []string{"../out", filepath.Join(parent, "out2")} {
 		res := sandboxRun(t, []kernel.Tool{cmdUniq}, root, "uniq ok "+op)
 		if res.ExitCode != 2 || !strings.Contains(res.Stderr, "outside the sandbox root") {
 			t.Errorf("uniq ok %s: status %d stderr %q", op, res.ExitCode, res.Stderr)
 		}
 	}
-	entries, _ := os.ReadDir(filepath.Dir(root))
+	entries, _ := os.ReadDir(parent)
 	if len(entries) != 2 {
 		t.Errorf("outside the root: %v", entries)
 	}

@@ -61,7 +61,7 @@ func TestWcGNU(t *testing.T) {
 
 func TestWcSandbox(t *testing.T) {
 	for _, operand := range []string{"/etc/passwd", "../secret", "abs-link", "rel-link"} {
-		res, _ := catSandbox(t, []kernel.Tool{cmdWc}, map[string]string{"in": "in\n"}, "wc in "+operand)
+		res, _ := secretRun(t, []kernel.Tool{cmdWc}, map[string]string{"in": "in\n"}, "SECRET\n", "wc in "+operand)
 		if res.ExitCode != 2 || !strings.Contains(res.Stderr, "outside the sandbox root") || strings.Count(res.Stdout, "\n") != 2 {
 			t.Errorf("wc %s: stdout %q stderr %q status %d", operand, res.Stdout, res.Stderr, res.ExitCode)
 		}
