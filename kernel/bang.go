@@ -9,6 +9,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 )
 
 // A `&` nested in a function, subshell or group is mvdan/sh's own
@@ -97,7 +99,7 @@ func (bg *backgrounds) contain(hc interp.HandlerContext, args []string) (next []
 		return quietEval(hc, bgNextVar+"="+strconv.Itoa(id)), true
 	case internalPrefix + "bg-launched":
 		id, _ := strconv.Atoi(hc.Env.Get(bgNextVar).String())
-		if r := handlerRunner(hc); r != nil && id > 0 && len(args) > 1 {
+		if r := mvdanpriv.HandlerRunner(hc); r != nil && id > 0 && len(args) > 1 {
 			bg.mu.Lock()
 			if bg.names == nil {
 				bg.names = map[bgName]int{}
@@ -117,7 +119,7 @@ func (bg *backgrounds) contain(hc interp.HandlerContext, args []string) (next []
 // killArgs replaces each "gN" of kill's words by the pids of that
 // background, waiting for its first as wait does.
 func (bg *backgrounds) killArgs(ctx context.Context, hc interp.HandlerContext, args []string) ([]string, bool) {
-	r := handlerRunner(hc)
+	r := mvdanpriv.HandlerRunner(hc)
 	if r == nil {
 		return nil, false
 	}

@@ -11,6 +11,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 )
 
 // The builtins shelter answers itself instead of mvdan/sh's, for bash's
@@ -122,7 +124,7 @@ func wroteArgv(hc interp.HandlerContext, written, status int) []string {
 	} else if written != 0 {
 		status = written
 	}
-	if r := handlerRunner(hc); status == 0 && r != nil && r.Funcs[":"] == nil {
+	if r := mvdanpriv.HandlerRunner(hc); status == 0 && r != nil && r.Funcs[":"] == nil {
 		return colonArgv
 	}
 	return statusArgv(status)

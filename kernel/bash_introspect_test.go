@@ -1,37 +1,12 @@
 package kernel
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
-
-// handlerRunner reads a field mvdan/sh keeps private: a new mvdan/sh
-// that moves it must fail here, not quietly fall back.
-func TestHandlerRunnerFindsTheRunner(t *testing.T) {
-	var got *interp.Runner
-	r, err := interp.New(interp.CallHandler(func(ctx context.Context, args []string) ([]string, error) {
-		got = handlerRunner(interp.HandlerCtx(ctx))
-		return args, nil
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := syntax.NewParser().Parse(strings.NewReader("true"), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Run(context.Background(), f); err != nil {
-		t.Fatal(err)
-	}
-	if got != r {
-		t.Fatalf("handlerRunner = %p, want the runner %p", got, r)
-	}
-}
 
 func TestDeclareLine(t *testing.T) {
 	for _, tc := range []struct {

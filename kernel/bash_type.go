@@ -9,6 +9,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 )
 
 // type and command -v -V -p as bash 5.2 has them. A name means, in bash's
@@ -45,7 +47,7 @@ const standardPath = "/bin:/usr/bin"
 
 // funcsOf is the functions hc's command sees.
 func (s *Session) funcsOf(hc interp.HandlerContext) map[string]*syntax.Stmt {
-	if r := handlerRunner(hc); r != nil {
+	if r := mvdanpriv.HandlerRunner(hc); r != nil {
 		return r.Funcs
 	}
 	return s.runner.Funcs

@@ -17,6 +17,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 )
 
 // DefaultMemoryLimit is the memory budget of a call when [Config.MemoryLimit]
@@ -317,7 +319,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		return quietEval(hc, bangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
 	case goOnWord:
 		// The guard of what follows a break (guardLoopExits).
-		if loopExitPending(hc) {
+		if mvdanpriv.LoopExitPending(hc) {
 			return statusArgv(1), true
 		}
 		return statusArgv(0), true

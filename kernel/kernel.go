@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -32,7 +33,8 @@ type Kernel struct {
 }
 
 // New builds a kernel from cfg. It fails when two tools share a name or a
-// tool's name is empty.
+// tool's name is empty, and when the mvdan.cc/sh/v3 built in keeps its
+// state otherwise than shelter reads it (docs/mvdan.md, "Private state").
 //
 // Two fields change the embedder's whole process, for good, and New
 // applies them only when set: [Config.Subreaper] makes it a child
@@ -42,6 +44,9 @@ type Kernel struct {
 // NonDumpable; none sets Subreaper. Nothing else New does reaches
 // beyond the kernel.
 func New(cfg Config) (*Kernel, error) {
+	if err := mvdanpriv.Check(); err != nil {
+		return nil, err
+	}
 	cfg = cfg.clone()
 	if cfg.Profile == "" {
 		cfg.Profile = ProfileHost

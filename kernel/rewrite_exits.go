@@ -25,7 +25,7 @@ import (
 //	if go-on; then REST; fi
 //
 // go-on, an internal command, fails while the runner has a break or
-// continue to finish (loopExitPending). The if has REST's status, or 0,
+// continue to finish (mvdanpriv.LoopExitPending). The if has REST's status, or 0,
 // break's, when REST is skipped; set -e and the ERR trap leave an if's
 // condition alone. REST's first command would see go-on's $?, 0, rather
 // than the status of the statement before it; when it is a simple

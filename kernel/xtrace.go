@@ -5,6 +5,8 @@ import (
 	"context"
 
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 )
 
 // shelter's own words stay out of `set -x`'s trace. Much of what shelter
@@ -24,7 +26,7 @@ import (
 // caller's scope: an eval, or under set -x the internal quiet command,
 // which evaluates it with the trace off (quietEvalCall).
 func quietEval(hc interp.HandlerContext, src string) []string {
-	if x := xtraceOf(handlerRunner(hc)); x != nil && *x {
+	if x := mvdanpriv.Xtrace(mvdanpriv.HandlerRunner(hc)); x != nil && *x {
 		return []string{internalPrefix + "quiet", src}
 	}
 	return []string{"eval", src}
@@ -33,7 +35,7 @@ func quietEval(hc interp.HandlerContext, src string) []string {
 // quietEvalCall runs the internal quiet command, from the exec handler:
 // eval of args[1] by the runner of the command, with its trace off.
 func quietEvalCall(ctx context.Context, hc interp.HandlerContext, args []string) (err error) {
-	quietly(handlerRunner(hc), func() { err = hc.Builtin(ctx, []string{"eval", args[1]}) })
+	quietly(mvdanpriv.HandlerRunner(hc), func() { err = hc.Builtin(ctx, []string{"eval", args[1]}) })
 	return err
 }
 
@@ -41,7 +43,7 @@ func quietEvalCall(ctx context.Context, hc interp.HandlerContext, args []string)
 // trace off. It turns the trace back on only if nothing else changed it
 // meanwhile.
 func quietly(r *interp.Runner, f func()) {
-	if x := xtraceOf(r); x != nil && *x {
+	if x := mvdanpriv.Xtrace(r); x != nil && *x {
 		*x = false
 		defer func() {
 			if !*x {

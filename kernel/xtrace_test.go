@@ -2,37 +2,7 @@ package kernel
 
 import (
 	"testing"
-
-	"mvdan.cc/sh/v3/interp"
 )
-
-// xtraceOf reads an option mvdan/sh keeps private: a new mvdan/sh that
-// moves it must fail here, not quietly trace shelter's words again.
-func TestXtraceOfFindsSetX(t *testing.T) {
-	r, err := interp.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := xtraceOf(r)
-	if x == nil {
-		t.Fatal("xtraceOf found no set -x option in interp.Runner")
-	}
-	if *x {
-		t.Fatal("set -x is on in a new runner")
-	}
-	if err := interp.Params("-x")(r); err != nil {
-		t.Fatal(err)
-	}
-	if !*x {
-		t.Fatal("set -x is off after Params(-x)")
-	}
-	if err := interp.Params("+x")(r); err != nil {
-		t.Fatal(err)
-	}
-	if *x {
-		t.Fatal("set -x is on after Params(+x)")
-	}
-}
 
 func TestInternalTrace(t *testing.T) {
 	for in, want := range map[string]bool{

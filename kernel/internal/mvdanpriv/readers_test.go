@@ -1,0 +1,93 @@
+package mvdanpriv
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// run runs src on r.
+func run(t *testing.T, r *interp.Runner, src string) {
+	t.Helper()
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Run(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// HandlerRunner reads a field mvdan/sh keeps private: a new mvdan/sh
+// that moves it must fail here, not quietly fall back.
+func TestHandlerRunnerFindsTheRunner(t *testing.T) {
+	var got *interp.Runner
+	r, err := interp.New(interp.CallHandler(func(ctx context.Context, args []string) ([]string, error) {
+		got = HandlerRunner(interp.HandlerCtx(ctx))
+		return args, nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, r, "true")
+	if got != r {
+		t.Fatalf("HandlerRunner = %p, want the runner %p", got, r)
+	}
+}
+
+// Xtrace reads an option mvdan/sh keeps private: a new mvdan/sh that
+// moves it must fail here, not quietly trace shelter's words again.
+func TestXtraceFindsSetX(t *testing.T) {
+	r, err := interp.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := Xtrace(r)
+	if x == nil {
+		t.Fatal("Xtrace found no set -x option in interp.Runner")
+	}
+	if *x {
+		t.Fatal("set -x is on in a new runner")
+	}
+	if err := interp.Params("-x")(r); err != nil {
+		t.Fatal(err)
+	}
+	if !*x {
+		t.Fatal("set -x is off after Params(-x)")
+	}
+	if err := interp.Params("+x")(r); err != nil {
+		t.Fatal(err)
+	}
+	if *x {
+		t.Fatal("set -x is on after Params(+x)")
+	}
+	if Xtrace(nil) != nil {
+		t.Fatal("Xtrace(nil) is not nil")
+	}
+}
+
+// LoopExitPending reads counts mvdan/sh keeps private: a new mvdan/sh
+// that moves them must fail here, not quietly run what follows a break.
+func TestLoopExitPendingSeesBreakAndContinue(t *testing.T) {
+	var seen []bool
+	r, err := interp.New(interp.CallHandler(func(ctx context.Context, args []string) ([]string, error) {
+		if args[0] == "probe" {
+			seen = append(seen, LoopExitPending(interp.HandlerCtx(ctx)))
+			return []string{":"}, nil
+		}
+		return args, nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// mvdan/sh runs the rest of a group after break and continue: the
+	// probes there see them pending, the others not.
+	run(t, r, "for i in 1; do probe; { break; probe; }; done; probe; for i in 1; do { continue; probe; }; done; probe")
+	if want := []bool{false, true, false, true, false}; !slices.Equal(seen, want) {
+		t.Fatalf("probes saw %v, want %v", seen, want)
+	}
+}
