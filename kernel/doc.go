@@ -54,4 +54,7 @@
 //
 // A [Config] is built from a [Profile] preset (host, agent, sandbox) with
 // [Preset]; every field stays overridable.
+//
+// docs/mvdan.md lists each mvdan/sh gap the kernel works around, with
+// the code that does and the canary that fails once an upgrade fixes it.
 package kernel

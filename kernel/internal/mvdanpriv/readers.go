@@ -97,7 +97,7 @@ var xtraceAt = sync.OnceValues(func() (uintptr, bool) {
 
 // LoopExitPending reports whether the runner of hc's command has a break
 // or continue to finish: mvdan/sh runs the rest of a list nested in a
-// loop's body after one (docs/mvdan.md, "Break in a nested list"). It is
+// loop's body after one (docs/mvdan.md, "Break in nested list"). It is
 // false when [Check] fails.
 func LoopExitPending(hc interp.HandlerContext) bool {
 	r := HandlerRunner(hc)

@@ -1,0 +1,202 @@
+package mvdancanary
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// rewriteCanaries justify the rewrites of a script before its run.
+var rewriteCanaries = []canary{{
+	Name:   "for-loop-status",
+	Bug:    "a for (( )) loop ends after an iteration whose body failed",
+	Gap:    "for-loop-status",
+	Code:   "kernel/rewrite_loop.go: loopRewrite",
+	Script: `for ((i = 0; i < 3; i++)); do [[ $i == 1 ]] && echo one; done; echo "status $?"`,
+	Bash:   "one\nstatus 1\n",
+	Mvdan:  "status 1\n",
+}, {
+	Name:   "break-in-nested-list",
+	Bug:    "after a break in a list nested in a loop's body, the rest of that list runs",
+	Gap:    "break-in-nested-list",
+	Code:   "kernel/rewrite_exits.go: guardLoopExits",
+	Script: `for x in a stop b; do if true; then [ "$x" = stop ] && break; echo "$x"; fi; done`,
+	Bash:   "a\n",
+	Mvdan:  "a\nstop\n",
+}, {
+	Name:   "regex-quoted-part",
+	Bug:    "a quoted part of a [[ =~ ]] regex is a regex",
+	Gap:    "regex-quoted-part",
+	Code:   "kernel/rewrite_regex.go: quoteRegexLiterals",
+	Script: `[[ abc =~ "a.c" ]] && echo regex || echo literal`,
+	Bash:   "literal\n",
+	Mvdan:  "regex\n",
+}, {
+	Name:   "assignment-backslash",
+	Bug:    "an assignment's value keeps its quoting backslashes",
+	Gap:    "assignment-backslash",
+	Code:   "kernel/rewrite_assign.go: unescapeAssignValue",
+	Script: `x=a\ b; echo "$x"`,
+	Bash:   "a b\n",
+	Mvdan:  "a\\ b\n",
+}, {
+	Name:   "arith-division-by-zero",
+	Bug:    "a division by zero in $(( )) does not end the shell",
+	Gap:    "arith-expansion-errors",
+	Code:   "kernel/arith.go: guardExpr",
+	Script: `echo $((1 / 0)); echo after`,
+	Bash:   "[exit 1]",
+	Mvdan:  "after\n",
+}, {
+	Name:   "arith-negative-exponent",
+	Bug:    "a negative exponent in $(( )) does not end the shell",
+	Gap:    "arith-expansion-errors",
+	Code:   "kernel/arith.go: guardOperand",
+	Script: `echo $((2 ** -1)); echo after`,
+	Bash:   "[exit 1]",
+	Mvdan:  "after\n",
+}, {
+	Name:   "arith-bad-constant",
+	Bug:    "an invalid constant such as 09 in $(( )) is 0",
+	Gap:    "arith-expansion-errors",
+	Code:   "kernel/arith.go: badConstant",
+	Script: `echo $((09)); echo after`,
+	Bash:   "[exit 1]",
+	Mvdan:  "0\nafter\n",
+}, {
+	Name:   "let-quoted-expression",
+	Bug:    "let reads a quoted expression as one word",
+	Gap:    "let-quoted-expression",
+	Code:   "kernel/arith.go: quotedArithm",
+	Script: `let 'a = 3 * 4'; echo "a=$a"`,
+	Bash:   "a=12\n",
+	Mvdan:  "a=\n",
+}, {
+	Name:   "test-integer-operands",
+	Bug:    "the operands of [[ -eq ]] are not arithmetic",
+	Gap:    "test-integer-operands",
+	Code:   "kernel/arith.go: arithOperand",
+	Script: `x=4 n=x; [[ x+1 -eq 5 ]] && echo sum; [[ $n -eq 4 ]] && echo name; :`,
+	Bash:   "sum\nname\n",
+	Mvdan:  "",
+}, {
+	Name:   "bang-is-no-pid",
+	Bug:    "$! is a name such as g1, not a pid",
+	Gap:    "background-pid",
+	Code:   "kernel/bang.go: renameBang",
+	Script: `true & case $! in *[!0-9]*) echo "$!" ;; *) echo pid ;; esac; wait`,
+	Bash:   "pid\n",
+	Mvdan:  "g1\n",
+}, {
+	Name:   "read-file-substitution",
+	Bug:    "$(< FILE) glues a path of several parts to the file's content",
+	Gap:    "read-file-substitution",
+	Code:   "kernel/script.go: rewriteExpansion",
+	Files:  map[string]string{"f": "x"},
+	Script: `d=.; echo "$(< "$d/f")"`,
+	Bash:   "x\n",
+	Mvdan:  "./fx\n",
+}, {
+	Name:   "exit-trap-status",
+	Bug:    "exit in an EXIT trap does not set the shell's status",
+	Gap:    "exit-trap-status",
+	Code:   "kernel/script.go: Session.endTraps",
+	Script: `trap 'exit 3' EXIT; true`,
+	Bash:   "[exit 3]",
+	Mvdan:  "",
+}, {
+	Name:   "bash-source",
+	Bug:    "BASH_SOURCE is never set",
+	Gap:    "bash-source",
+	Code:   "kernel/script.go: sessionEnviron",
+	Files:  map[string]string{"lib.sh": `echo "source ${BASH_SOURCE[0]-unset}"`},
+	Script: `. ./lib.sh`,
+	Bash:   "source ./lib.sh\n",
+	Mvdan:  "source unset\n",
+}, {
+	Name:  "process-substitution-stdout",
+	Bug:   "a process substitution writes to the stdout the runner had at its first Reset",
+	Gap:   "process-substitution-stdout",
+	Code:  "kernel/script.go: origWriter",
+	run:   runProcSubst,
+	Bash:  "first: \"\" later: \"x\\n\"\n",
+	Mvdan: "first: \"x\\n\" later: \"\"\n",
+}, {
+	Name:  "declaration-call-handler",
+	Bug:   "declare, export, readonly and local never reach the call handler",
+	Gap:   "declaration-call-handler",
+	Code:  "kernel/bash_declare.go: rewriteDeclQuery",
+	run:   runDeclHandler,
+	Bash:  "declare export readonly true\n",
+	Mvdan: "true\n",
+}}
+
+// syncBuffer is a writer that pipeline stages and a process
+// substitution's goroutine may share.
+type syncBuffer struct {
+	mu     sync.Mutex
+	b      bytes.Buffer
+	writes []string
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.writes = append(b.writes, string(p))
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// bareRunner is a runner of bare mvdan/sh in dir, with PATH and HOME.
+func bareRunner(t *testing.T, dir string, opts ...interp.RunnerOption) *interp.Runner {
+	env := interp.Env(expand.ListEnviron(canary{}.env(dir)...))
+	r, err := interp.New(append([]interp.RunnerOption{env, interp.Dir(dir)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func runScript(t *testing.T, r *interp.Runner, src string) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	r.Run(ctx, f)
+}
+
+// runProcSubst gives the runner a new stdout after its first Reset, as
+// a session does for each call, and sees where >(cat) writes.
+func runProcSubst(t *testing.T, _ canary, dir string) string {
+	var first, later syncBuffer
+	r := bareRunner(t, dir, interp.StdIO(nil, &first, &first))
+	r.Reset()
+	interp.StdIO(nil, &later, &later)(r)
+	runScript(t, r, "echo x > >(cat); wait")
+	return "first: " + quote(first.String()) + " later: " + quote(later.String()) + "\n"
+}
+
+// runDeclHandler lists the commands the call handler sees.
+func runDeclHandler(t *testing.T, _ canary, dir string) string {
+	var seen []string
+	var out syncBuffer
+	r := bareRunner(t, dir, interp.StdIO(nil, &out, &out), interp.CallHandler(func(ctx context.Context, args []string) ([]string, error) {
+		seen = append(seen, args[0])
+		return args, nil
+	}))
+	runScript(t, r, "declare -p PATH >/dev/null; export -p >/dev/null; readonly -p >/dev/null; true")
+	return strings.Join(seen, " ") + "\n"
+}

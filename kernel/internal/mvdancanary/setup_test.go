@@ -1,0 +1,24 @@
+package mvdancanary
+
+import "os"
+
+// setupCanaries justify what a session does to its runner before the
+// first call.
+var setupCanaries = []canary{{
+	Name:   "home-from-host",
+	Bug:    "a runner sets HOME from the host when the environment has none",
+	Gap:    "home-from-host",
+	Code:   "kernel/session.go: sessionSetupUnsetHome",
+	Env:    []string{"PATH=" + os.Getenv("PATH")},
+	Script: `[[ -v HOME ]] && echo set || echo unset`,
+	Bash:   "unset\n",
+	Mvdan:  "set\n",
+}, {
+	Name:   "pwd-unexported",
+	Bug:    "a runner's PWD is not exported, and cd unexports it",
+	Gap:    "pwd-unexported",
+	Code:   "kernel/env.go: childEnv",
+	Script: `export PWD; cd /; env | grep -c '^PWD=' || :`,
+	Bash:   "1\n",
+	Mvdan:  "0\n",
+}}
