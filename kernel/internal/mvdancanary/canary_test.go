@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,8 +143,7 @@ func (c canary) runBare(t *testing.T) string {
 		return "parse error: " + err.Error()
 	}
 	stdout := tempFile(t)
-	var stderr bytes.Buffer
-	r, err := interp.New(interp.StdIO(nil, stdout, &stderr), interp.Env(expand.ListEnviron(c.env(dir)...)), interp.Dir(dir))
+	r, err := interp.New(interp.StdIO(nil, stdout, io.Discard), interp.Env(expand.ListEnviron(c.env(dir)...)), interp.Dir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
