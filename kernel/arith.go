@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // Arithmetic errors as bash has them (docs/embedding.md, "Bash
@@ -60,7 +62,7 @@ func guardArithmNode(n syntax.Node) {
 			}
 		}
 	case *syntax.TestClause:
-		walk(n.X, func(t syntax.Node) bool {
+		shast.Walk(n.X, func(t syntax.Node) bool {
 			if b, ok := t.(*syntax.BinaryTest); ok && intComparison(b.Op) {
 				for _, x := range []*syntax.TestExpr{&b.X, &b.Y} {
 					if ae, ok := arithOperand(*x); ok {
@@ -196,7 +198,7 @@ func guardOperand(op syntax.BinAritOperator, y syntax.ArithmExpr, name, token st
 	cond := syntax.ArithmExpr(&syntax.ParenArithm{X: y})
 	msg := "division by 0"
 	if op == syntax.Pow {
-		cond = &syntax.BinaryArithm{Op: syntax.Geq, X: cond, Y: litWord("0")}
+		cond = &syntax.BinaryArithm{Op: syntax.Geq, X: cond, Y: shast.LitWord("0")}
 		msg = "exponent less than 0"
 	}
 	return &syntax.ParenArithm{X: &syntax.BinaryArithm{
@@ -216,7 +218,7 @@ func guardOperand(op syntax.BinAritOperator, y syntax.ArithmExpr, name, token st
 func guardWord(name, msg string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{
 		Param: &syntax.Lit{Value: name},
-		Exp:   &syntax.Expansion{Op: syntax.ErrorUnset, Word: litWord(msg)},
+		Exp:   &syntax.Expansion{Op: syntax.ErrorUnset, Word: shast.LitWord(msg)},
 	}}}
 }
 
@@ -230,7 +232,7 @@ var volatileVars = map[string]bool{"RANDOM": true, "SRANDOM": true, "SECONDS": t
 // Further divisions in y are allowed; they are guarded in turn.
 func pureDivisor(y syntax.ArithmExpr) bool {
 	pure := true
-	walk(y, func(n syntax.Node) bool {
+	shast.Walk(y, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.BinaryArithm:
 			if _, assign := arithAssignOp(n.Op); assign {
@@ -371,7 +373,7 @@ func parseArithm(text string) (syntax.ArithmExpr, bool) {
 		return nil, false
 	}
 	ok := true
-	walk(x, func(n syntax.Node) bool {
+	shast.Walk(x, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Word:
 			if len(n.Parts) != 1 {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // TestArithmErrorsEnd runs arithmetic errors through a session: an
@@ -67,7 +69,7 @@ func TestBadConstant(t *testing.T) {
 		{"0", ""}, {"017", ""}, {"0x", ""}, {"0X1f", ""}, {"64#@", ""}, {"64#_", ""},
 		{"36#Zz", ""}, {"37#z", ""}, {"2#1011", ""}, {"x", ""}, {"_1", ""},
 	} {
-		msg, _ := badConstant(litWord(tc.lit))
+		msg, _ := badConstant(shast.LitWord(tc.lit))
 		if msg != tc.msg {
 			t.Errorf("badConstant(%q) = %q, want %q", tc.lit, msg, tc.msg)
 		}

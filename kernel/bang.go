@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // A `&` nested in a function, subshell or group is mvdan/sh's own
@@ -77,9 +78,9 @@ func markBackgrounds(stmts *[]*syntax.Stmt) {
 			out = append(make([]*syntax.Stmt, 0, len(*stmts)+2), (*stmts)[:i]...)
 		}
 		out = append(out,
-			callStmt(st.Position, litWord(internalPrefix+"bg-next")),
+			shast.CallStmt(st.Position, shast.LitWord(shast.CmdBgNext)),
 			st,
-			callStmt(st.Position, litWord(internalPrefix+"bg-launched"), quotedParam("!")))
+			shast.CallStmt(st.Position, shast.LitWord(shast.CmdBgLaunched), shast.QuotedParam("!")))
 	}
 	if out != nil {
 		*stmts = out
@@ -91,13 +92,13 @@ func markBackgrounds(stmts *[]*syntax.Stmt) {
 // they stand for (killArgs).
 func (bg *backgrounds) contain(hc interp.HandlerContext, args []string) (next []string, ok bool) {
 	switch args[0] {
-	case internalPrefix + "bg-next":
+	case shast.CmdBgNext:
 		bg.mu.Lock()
 		bg.next++
 		id := bg.next
 		bg.mu.Unlock()
 		return quietEval(hc, bgNextVar+"="+strconv.Itoa(id)), true
-	case internalPrefix + "bg-launched":
+	case shast.CmdBgLaunched:
 		id, _ := strconv.Atoi(hc.Env.Get(bgNextVar).String())
 		if r := mvdanpriv.HandlerRunner(hc); r != nil && id > 0 && len(args) > 1 {
 			bg.mu.Lock()
@@ -109,7 +110,7 @@ func (bg *backgrounds) contain(hc interp.HandlerContext, args []string) (next []
 		}
 		bang := ""
 		if len(args) > 1 {
-			bang = "; " + bangVar + "=" + quoteWord(args[1])
+			bang = "; " + bangVar + "=" + shast.Quote(args[1])
 		}
 		return quietEval(hc, "unset "+bgNextVar+bang), true
 	}
@@ -242,5 +243,5 @@ func bgOf(ctx context.Context) int {
 }
 
 // bangOfMark reports whether pe is the $! of a bg-launched, which has no
-// position (quotedParam) as no script wrote it.
+// position (shast.QuotedParam) as no script wrote it.
 func bangOfMark(pe *syntax.ParamExp) bool { return !pe.Param.ValuePos.IsValid() }

@@ -13,6 +13,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // The builtins shelter answers itself instead of mvdan/sh's, for bash's
@@ -120,7 +121,7 @@ func (s *Session) wrote(ctx context.Context, hc interp.HandlerContext, name, out
 // (writeOut's).
 func wroteArgv(hc interp.HandlerContext, written, status int) []string {
 	if written == sigpipeStatus {
-		return []string{internalPrefix + "sigpipe"}
+		return []string{shast.CmdSigpipe}
 	} else if written != 0 {
 		status = written
 	}
@@ -165,16 +166,11 @@ func (s *Session) builtinCall(ctx context.Context, c *command, args []string) ([
 	}
 	if s.tools[rest[0]] != nil && interp.IsBuiltin(rest[0]) {
 		out := slices.Clone(rest)
-		out[0] = internalPrefix + rest[0]
+		out[0] = shast.InternalPrefix + rest[0]
 		return out, true
 	}
 	return nil, false
 }
-
-// statusWord is a command the call handler turns into the internal status
-// command; an eval's source can name it, which the internal prefix's NUL
-// cannot be.
-const statusWord = "\x01shelter:status"
 
 // assignArgv is the argv that makes the assignments (shell source, each
 // `NAME=quoted` or `NAME=(quoted...)`) in the caller's scope, then exits
@@ -185,33 +181,23 @@ func assignArgv(hc interp.HandlerContext, assigns []string, status int) []string
 	}
 	src := strings.Join(assigns, "; ")
 	if status != 0 {
-		src += "; " + quoteWord(statusWord) + " " + strconv.Itoa(status)
+		src += "; " + shast.Quote(shast.StatusWord) + " " + strconv.Itoa(status)
 	}
 	return quietEval(hc, src)
 }
 
 // statusWordArgv answers the status word.
 func statusWordArgv(args []string) ([]string, bool) {
-	if args[0] != statusWord || len(args) != 2 {
+	if args[0] != shast.StatusWord || len(args) != 2 {
 		return nil, false
 	}
 	n, _ := strconv.Atoi(args[1])
 	return statusArgv(n), true
 }
 
-func quoteWord(s string) string {
-	// A variable cannot hold NUL; bash drops it too.
-	q, err := syntax.Quote(strings.ReplaceAll(s, "\x00", ""), syntax.LangBash)
-	if err != nil {
-		// Only invalid UTF-8 is left; $'...' with octal escapes holds it.
-		return ansicQuote(s)
-	}
-	return q
-}
-
 // assignScalar is the source that sets name (NAME or NAME[SUBSCRIPT]).
 func assignScalar(name, value string) string {
-	return name + "=" + quoteWord(value)
+	return name + "=" + shast.Quote(value)
 }
 
 func assignArray(name string, values []string) string {
@@ -221,7 +207,7 @@ func assignArray(name string, values []string) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(quoteWord(v))
+		b.WriteString(shast.Quote(v))
 	}
 	b.WriteByte(')')
 	return b.String()

@@ -8,6 +8,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // shift, return and eval as bash has them where mvdan/sh differs: shift
@@ -40,7 +42,7 @@ func (s *Session) shiftBuiltin(_ context.Context, hc interp.HandlerContext, args
 		return statusArgv(0)
 	}
 	count := strconv.Itoa(n)
-	return quietEval(hc, "if (( $# < "+count+" )); then "+quoteWord(statusWord)+" 1; else "+quoteWord(shiftWord)+" "+count+"; fi")
+	return quietEval(hc, "if (( $# < "+count+" )); then "+shast.Quote(shast.StatusWord)+" 1; else "+shast.Quote(shiftWord)+" "+count+"; fi")
 }
 
 // mvdanShift hands shiftWord's count to mvdan/sh's shift.
@@ -62,9 +64,9 @@ func (s *Session) returnBuiltin(_ context.Context, hc interp.HandlerContext, arg
 	}
 	n := strconv.Itoa(hc.LastExitStatus)
 	if len(args) == 2 {
-		n = quoteWord(args[1])
+		n = shast.Quote(args[1])
 	}
-	return quietEval(hc, quoteWord(returnWord)+" "+n+" || "+quoteWord(statusWord)+" 2")
+	return quietEval(hc, shast.Quote(returnWord)+" "+n+" || "+shast.Quote(shast.StatusWord)+" 2")
 }
 
 // mvdanReturn hands returnWord's status to mvdan/sh's return.

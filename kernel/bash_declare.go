@@ -12,6 +12,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // declare, typeset, export and readonly's listing forms as bash 5.2 has
@@ -48,7 +50,7 @@ func rewriteDeclQuery(st *syntax.Stmt) {
 	if allowed == nil {
 		return
 	}
-	words := []*syntax.Word{litWord(dc.Variant.Value)}
+	words := []*syntax.Word{shast.LitWord(dc.Variant.Value)}
 	flags := 0
 	for _, as := range dc.Args {
 		if !as.Naked || as.Array != nil || as.Index != nil {
@@ -56,7 +58,7 @@ func rewriteDeclQuery(st *syntax.Stmt) {
 		}
 		w := as.Value
 		if w == nil {
-			w = litWord(as.Name.Value)
+			w = shast.LitWord(as.Name.Value)
 		}
 		if lit := w.Lit(); len(lit) > 1 && (lit[0] == '-' || lit[0] == '+') {
 			if !slices.Contains(allowed, lit) {
@@ -190,7 +192,7 @@ func (s *Session) unsetCall(_ context.Context, hc interp.HandlerContext, args []
 	if len(keep) > 0 {
 		words := []string{"unset"}
 		for _, a := range append(slices.Clone(args[1:i]), keep...) {
-			words = append(words, quoteWord(a))
+			words = append(words, shast.Quote(a))
 		}
 		assigns = append(assigns, strings.Join(words, " "))
 	}
@@ -229,7 +231,7 @@ func reassign(n string, vr expand.Variable) string {
 	if !vr.IsSet() {
 		return n
 	}
-	return n + "=" + quoteWord(vr.Str)
+	return n + "=" + shast.Quote(vr.Str)
 }
 
 // visibleVars is every variable's name, sorted, but shelter's own.
@@ -294,7 +296,7 @@ func declareLine(n string, vr expand.Variable) string {
 func declareQuote(s string) string {
 	for _, r := range s {
 		if r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' {
-			return ansicQuote(s)
+			return shast.ANSICQuote(s)
 		}
 	}
 	var b strings.Builder
@@ -328,7 +330,7 @@ func assocText(vr expand.Variable) string {
 	b.WriteByte('(')
 	for _, k := range slices.Sorted(maps.Keys(vr.Map)) {
 		key := k
-		if quoteWord(k) != k {
+		if shast.Quote(k) != k {
 			key = declareQuote(k)
 		}
 		b.WriteString("[" + key + "]=" + declareQuote(vr.Map[k]) + " ")

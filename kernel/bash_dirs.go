@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // dirs, pushd and popd as bash has them. The stack lives in an array,
@@ -81,9 +83,9 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 		return append([]string{"builtin", "cd"}, target...)
 	}
 	var src strings.Builder
-	src.WriteString(quoteWord(cdWord))
+	src.WriteString(shast.Quote(cdWord))
 	for _, a := range target {
-		src.WriteString(" " + quoteWord(a))
+		src.WriteString(" " + shast.Quote(a))
 	}
 	src.WriteString(" && " + dirStackVar + `[0]="$PWD"`)
 	return quietEval(hc, src.String())
@@ -311,7 +313,7 @@ func dirsArgs(cmd, usage string, hc interp.HandlerContext, args []string) (noCD 
 func changeStack(hc interp.HandlerContext, stack []string, cd, print bool, before string) []string {
 	src := assignArray(dirStackVar, stack)
 	if cd {
-		src = "builtin cd " + quoteWord(stack[0]) + " && " + src
+		src = "builtin cd " + shast.Quote(stack[0]) + " && " + src
 	}
 	if !print {
 		return quietEval(hc, src)
@@ -324,7 +326,7 @@ func changeStack(hc interp.HandlerContext, stack []string, cd, print bool, befor
 	if before != "" {
 		out = before + "\n" + out
 	}
-	src += " && builtin printf '%s\\n' " + quoteWord(out)
+	src += " && builtin printf '%s\\n' " + shast.Quote(out)
 	return quietEval(hc, src)
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // funcText is a function as bash's `declare -f` and `type` print it:
@@ -58,7 +60,7 @@ func rewriteAdded(st *syntax.Stmt) bool {
 	}
 	switch c := st.Cmd.(type) {
 	case *syntax.CallExpr:
-		return len(c.Args) > 0 && strings.HasPrefix(c.Args[0].Lit(), internalPrefix) && c.Args[0].Lit() != internalPrefix+"cat"
+		return len(c.Args) > 0 && strings.HasPrefix(c.Args[0].Lit(), shast.InternalPrefix) && c.Args[0].Lit() != shast.CmdCat
 	case *syntax.BinaryCmd:
 		return rewriteAdded(c.X)
 	}
@@ -161,7 +163,7 @@ func (p *funcPrinter) command(cmd syntax.Command, ind int) {
 			words = append(words, printNode(a))
 		}
 		for i, w := range c.Args {
-			if i == 0 && w.Lit() == internalPrefix+"cat" {
+			if i == 0 && w.Lit() == shast.CmdCat {
 				continue
 			}
 			words = append(words, printNode(w))

@@ -1,10 +1,11 @@
 package kernel
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // bashQuote quotes s as bash's printf %q does: ” when empty, $'...' when
@@ -16,7 +17,7 @@ func bashQuote(s string) string {
 	}
 	for _, r := range s {
 		if r == utf8.RuneError || !unicode.IsPrint(r) {
-			return ansicQuote(s)
+			return shast.ANSICQuote(s)
 		}
 	}
 	var b strings.Builder
@@ -35,30 +36,5 @@ func bashQuote(s string) string {
 		}
 		b.WriteByte(s[i])
 	}
-	return b.String()
-}
-
-// ansicQuote is bash's $'...' quoting.
-func ansicQuote(s string) string {
-	var b strings.Builder
-	b.WriteString("$'")
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, "\\%03o", s[i])
-		case r < utf8.RuneSelf && strings.ContainsRune("\a\b\x1b\f\n\r\t\v\\'", r):
-			b.WriteByte('\\')
-			b.WriteByte("abEfnrtv\\'"[strings.IndexRune("\a\b\x1b\f\n\r\t\v\\'", r)])
-		case unicode.IsPrint(r):
-			b.WriteString(s[i : i+size])
-		default:
-			for _, c := range []byte(s[i : i+size]) {
-				fmt.Fprintf(&b, "\\%03o", c)
-			}
-		}
-		i += size
-	}
-	b.WriteByte('\'')
 	return b.String()
 }

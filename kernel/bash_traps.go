@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/shelter-sh/shelter/internal/signame"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // shelter answers trap itself (docs/embedding.md, "Bash compatibility"):
@@ -137,14 +138,14 @@ func (s *Session) trapBuiltin(ctx context.Context, hc interp.HandlerContext, arg
 			src = append(src, assignScalar(trapVar(cond), action))
 		}
 		if cond == "ERR" {
-			src = append(src, quoteWord(trapWord)+" -- "+quoteWord(action)+" "+cond)
+			src = append(src, shast.Quote(trapWord)+" -- "+shast.Quote(action)+" "+cond)
 		}
 	}
 	if len(src) == 0 {
 		return statusArgv(status)
 	}
 	if status != 0 {
-		src = append(src, quoteWord(statusWord)+" "+strconv.Itoa(status))
+		src = append(src, shast.Quote(shast.StatusWord)+" "+strconv.Itoa(status))
 	}
 	return quietEval(hc, strings.Join(src, "\n"))
 }

@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // type and command -v -V -p as bash 5.2 has them. A name means, in bash's
@@ -310,7 +311,7 @@ func (s *Session) commandRun(ctx context.Context, hc interp.HandlerContext, args
 	}
 	if s.tools[name] != nil {
 		out := slices.Clone(args)
-		out[0] = internalPrefix + name
+		out[0] = shast.InternalPrefix + name
 		return out
 	}
 	if interp.IsBuiltin(name) {

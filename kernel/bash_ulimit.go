@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/interp"
 
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -223,7 +224,7 @@ func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args
 	}
 	src := assignScalar(ulimitVar, next.String())
 	if out.Len() > 0 {
-		src += "; builtin printf '%s' " + quoteWord(out.String())
+		src += "; builtin printf '%s' " + shast.Quote(out.String())
 	}
 	return quietEval(hc, src)
 }

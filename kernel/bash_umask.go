@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // umask as bash has it: the session's opener applies it to every file a
@@ -105,7 +107,7 @@ func (s *Session) umaskCall(ctx context.Context, hc interp.HandlerContext, args 
 	}
 	assign := assignScalar(umaskVar, fmt.Sprintf("%04o", uint32(next)))
 	if symbolic {
-		return quietEval(hc, assign+"; builtin printf '%s\\n' "+quoteWord(symbolicUmask(next)))
+		return quietEval(hc, assign+"; builtin printf '%s\\n' "+shast.Quote(symbolicUmask(next)))
 	}
 	return assignArgv(hc, []string{assign}, 0)
 }

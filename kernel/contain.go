@@ -19,6 +19,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // DefaultMemoryLimit is the memory budget of a call when [Config.MemoryLimit]
@@ -227,14 +228,14 @@ func (s *Session) shedVariables(limit int64) []string {
 		total += size
 	}
 	slices.SortFunc(vars, func(a, b held) int { return cmp.Compare(b.size, a.size) })
-	unset := []*syntax.Word{litWord("unset"), litWord("-v"), litWord("--")}
+	unset := []*syntax.Word{shast.LitWord("unset"), shast.LitWord("-v"), shast.LitWord("--")}
 	var names []string
 	for _, v := range vars {
 		if total <= limit {
 			break
 		}
 		names = append(names, v.name)
-		unset = append(unset, litWord(v.name))
+		unset = append(unset, shast.LitWord(v.name))
 		total -= v.size
 	}
 	if len(names) == 0 {
@@ -247,10 +248,10 @@ func (s *Session) shedVariables(limit int64) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), s.grace())
 	defer cancel()
 	// A negated success, as a failed command would run the ERR trap.
-	status := exitWith(0)
+	status := shast.ExitWith(0)
 	status.Negated = true
 	quietly(r, func() {
-		r.Run(ctx, callStmt(syntax.Pos{}, unset...))
+		r.Run(ctx, shast.CallStmt(syntax.Pos{}, unset...))
 		r.Run(ctx, status)
 	})
 	return slices.DeleteFunc(names, func(name string) bool { return r.Vars[name].IsSet() })
@@ -299,7 +300,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		return next, true
 	}
 	st := c.st
-	if strings.HasPrefix(args[0], internalPrefix+"bg-") {
+	if strings.HasPrefix(args[0], shast.InternalPrefix+"bg-") {
 		if st == nil || c.job != nil {
 			return []string{"builtin", ":"}, true // a job's: kill does not know them
 		}
@@ -308,7 +309,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		}
 	}
 	switch args[0] {
-	case internalPrefix + "job":
+	case shast.CmdJob:
 		i, _ := strconv.Atoi(args[1])
 		if st == nil || c.job != nil || i >= len(st.jobs) {
 			return statusArgv(2), true
@@ -317,13 +318,13 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 			return statusArgv(1), true
 		}
 		return quietEval(hc, bangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
-	case goOnWord:
+	case shast.CmdGoOn:
 		// The guard of what follows a break (guardLoopExits).
 		if mvdanpriv.LoopExitPending(hc) {
 			return statusArgv(1), true
 		}
 		return statusArgv(0), true
-	case internalPrefix + "cat":
+	case shast.CmdCat:
 		return statusArgv(s.catShortcut(ctx, hc, budgetOf(ctx))), true
 	case "trap":
 		if st != nil && c.job == nil {
@@ -340,7 +341,7 @@ func containedName(name string) bool {
 	case "eval", "source", ".", "trap", "test", "[", "unset", "break", "continue", "return":
 		return true
 	}
-	return strings.HasPrefix(name, internalPrefix)
+	return strings.HasPrefix(name, shast.InternalPrefix)
 }
 
 // runtimeCrashRefusal refuses, with the words the script computed, what
@@ -535,7 +536,7 @@ func (w *captureWriter) Write(p []byte) (int, error) {
 // statusArgv is the argv of a command that only exits with status n: what
 // a replaced builtin hands back to the interpreter.
 func statusArgv(n int) []string {
-	return []string{internalPrefix + "status", strconv.Itoa(n)}
+	return []string{shast.CmdStatus, strconv.Itoa(n)}
 }
 
 func statusOf(args []string) error {

@@ -7,6 +7,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // crashIssues finds the constructs mvdan/sh panics on, each an error
@@ -30,7 +32,7 @@ import (
 //     `[ a = b = c ]`, `[ \( a \) = b ]` (interp.Runner.bashTest).
 func crashIssues(f *syntax.File, assoc func(name string) bool) []Issue {
 	c := crashCheck{file: f, assoc: assoc}
-	walk(f, c.visit)
+	shast.Walk(f, c.visit)
 	return c.issues
 }
 
@@ -121,7 +123,7 @@ func (c *crashCheck) visit(n syntax.Node) bool {
 	case *syntax.DeclClause:
 		declIssues(n, c.add)
 	case *syntax.TestClause:
-		walk(n.X, func(t syntax.Node) bool {
+		shast.Walk(n.X, func(t syntax.Node) bool {
 			if u, ok := t.(*syntax.UnaryTest); ok && (u.Op == syntax.TsVarSet || u.Op == syntax.TsRefVar) {
 				if w, ok := u.X.(*syntax.Word); ok {
 					if sw := staticWord(w); !sw.Opaque && sw.Text == "" {
@@ -236,7 +238,7 @@ func keyText(x syntax.ArithmExpr) string {
 // -A, or assigned a list whose first key is quoted.
 func assocNames(f *syntax.File) map[string]bool {
 	names := make(map[string]bool)
-	walk(f, func(n syntax.Node) bool {
+	shast.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
 			for _, as := range n.Assigns {
@@ -358,7 +360,7 @@ func classicTestRefusal(name string, args []string) (string, bool) {
 		return "", false
 	}
 	var line string
-	walk(expr, func(n syntax.Node) bool {
+	shast.Walk(expr, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.BinaryTest:
 			if n.Op == syntax.TsMatch || n.Op == syntax.TsNoMatch {

@@ -17,14 +17,9 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/spawn"
 )
-
-// internalPrefix marks a command the call handler rerouted to the exec
-// handler: a tool whose name is also a shell builtin (help, jobs, kill,
-// wait), and a replaced builtin's status (statusArgv) or SIGPIPE end.
-// No script can type the prefix.
-const internalPrefix = "\x00shelter:"
 
 // callHandler sees every simple command, builtins and functions included,
 // after expansion. It reroutes the names shelter answers itself and resets
@@ -93,7 +88,7 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	}
 	if interp.IsBuiltin(name) && s.tools[name] != nil {
 		out := slices.Clone(args)
-		out[0] = internalPrefix + name
+		out[0] = shast.InternalPrefix + name
 		return out, nil
 	}
 	return args, nil
@@ -131,7 +126,7 @@ func (s *Session) commandOf(ctx context.Context) command {
 // reached.
 func (s *Session) execHandler(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
-	if name, ok := strings.CutPrefix(args[0], internalPrefix); ok {
+	if name, ok := strings.CutPrefix(args[0], shast.InternalPrefix); ok {
 		switch name {
 		case "status":
 			return statusOf(args[1:])

@@ -7,6 +7,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // scriptCorpus is the scripts of the bash comparison's cases
@@ -63,7 +65,7 @@ func rewritesExactly(t *testing.T, src string) {
 		return
 	}
 	any := false
-	walk(f, func(n syntax.Node) bool {
+	shast.Walk(f, func(n syntax.Node) bool {
 		any = any || rewritable(n)
 		return true
 	})

@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // mvdan/sh checks for a break or continue only between the statements of
@@ -53,7 +55,7 @@ import (
 
 // guardLoopExits guards, in file, the lists of every loop's body.
 func guardLoopExits(file *syntax.File) {
-	walk(file, func(n syntax.Node) bool {
+	shast.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.ForClause:
 			guardBody(n.Do)
@@ -127,10 +129,10 @@ func guardStmt(st *syntax.Stmt) {
 // STMTS when it reads it.
 func exitGuard(stmts []*syntax.Stmt) *syntax.Stmt {
 	at := stmts[0].Position
-	goOn := callStmt(at, litWord(goOnWord))
+	goOn := shast.CallStmt(at, shast.LitWord(shast.CmdGoOn))
 	cond := goOn
 	if readsStatus(stmts[0]) {
-		keep := &syntax.BinaryArithm{Op: syntax.Comma, X: &syntax.BinaryArithm{Op: syntax.Assgn, X: litWord(guardStatusVar), Y: statusParam()}, Y: litWord("1")}
+		keep := &syntax.BinaryArithm{Op: syntax.Comma, X: &syntax.BinaryArithm{Op: syntax.Assgn, X: shast.LitWord(guardStatusVar), Y: statusParam()}, Y: shast.LitWord("1")}
 		cond = &syntax.Stmt{Position: at, Cmd: &syntax.BinaryCmd{
 			Op: syntax.AndStmt,
 			X:  &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: keep}},
@@ -139,10 +141,6 @@ func exitGuard(stmts []*syntax.Stmt) *syntax.Stmt {
 	}
 	return &syntax.Stmt{Position: at, Cmd: &syntax.IfClause{Position: at, Cond: []*syntax.Stmt{cond}, Then: stmts}}
 }
-
-// goOnWord is the internal command that fails while a break or continue
-// is pending.
-const goOnWord = internalPrefix + "go-on"
 
 // guardStatusVar keeps $? for the command a guard runs first.
 const guardStatusVar = "SHELTER_GUARD_STATUS"
@@ -157,7 +155,7 @@ func readsStatus(st *syntax.Stmt) bool {
 		return false
 	}
 	found := false
-	walk(call, func(n syntax.Node) bool {
+	shast.Walk(call, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			return false
@@ -186,7 +184,7 @@ func exitGuarded(st *syntax.Stmt) ([]*syntax.Stmt, bool) {
 		}
 	}
 	call, ok := cond.Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) != 1 || call.Args[0].Lit() != goOnWord {
+	if !ok || len(call.Args) != 1 || call.Args[0].Lit() != shast.CmdGoOn {
 		return nil, false
 	}
 	return c.Then, true

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 func TestMayExitLoop(t *testing.T) {
@@ -49,7 +51,7 @@ func TestExitGuardsGrowLinearly(t *testing.T) {
 	}
 	count := func() int {
 		n := 0
-		walk(f, func(syntax.Node) bool { n++; return true })
+		shast.Walk(f, func(syntax.Node) bool { n++; return true })
 		return n
 	}
 	before := count()

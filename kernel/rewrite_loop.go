@@ -7,6 +7,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // mvdan/sh ends a for (( )) loop after any iteration whose body ends with
@@ -157,7 +159,7 @@ func (lr *loopRewrite) rewrite(st *syntax.Stmt, fc *syntax.ForClause) []*syntax.
 	if cond != nil {
 		// COND || ((10#$? && (V = $?)), 0)
 		keep := &syntax.BinaryArithm{Op: syntax.AndArit, X: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "10#"}, statusParam().Parts[0]}}, Y: paren(assignArith(statusParam()))}
-		cl.Cond = &syntax.BinaryArithm{OpPos: cond.Pos(), Op: syntax.OrArit, X: cond, Y: paren(&syntax.BinaryArithm{Op: syntax.Comma, X: paren(keep), Y: litWord("0")})}
+		cl.Cond = &syntax.BinaryArithm{OpPos: cond.Pos(), Op: syntax.OrArit, X: cond, Y: paren(&syntax.BinaryArithm{Op: syntax.Comma, X: paren(keep), Y: shast.LitWord("0")})}
 	}
 	st.Negated = true
 	// The body is the note alone until finish: the walk knows the loop
@@ -167,12 +169,12 @@ func (lr *loopRewrite) rewrite(st *syntax.Stmt, fc *syntax.ForClause) []*syntax.
 	// (( $? ? !(V && (V = 0)) : 10#${V-0} > 0 ))
 	kept := &syntax.Word{Parts: []syntax.WordPart{
 		&syntax.Lit{Value: "10#"},
-		&syntax.ParamExp{Param: &syntax.Lit{Value: loopStatusVar}, Exp: &syntax.Expansion{Op: syntax.DefaultUnset, Word: litWord("0")}},
+		&syntax.ParamExp{Param: &syntax.Lit{Value: loopStatusVar}, Exp: &syntax.Expansion{Op: syntax.DefaultUnset, Word: shast.LitWord("0")}},
 	}}
 	done := &syntax.BinaryArithm{Op: syntax.TernQuest, X: statusParam(), Y: &syntax.BinaryArithm{
 		Op: syntax.TernColon,
 		X:  &syntax.UnaryArithm{Op: syntax.Not, X: paren(loopReset())},
-		Y:  &syntax.BinaryArithm{Op: syntax.Gtr, X: kept, Y: litWord("0")},
+		Y:  &syntax.BinaryArithm{Op: syntax.Gtr, X: kept, Y: shast.LitWord("0")},
 	}}
 	resume := &syntax.Stmt{Position: at, Cmd: &syntax.BinaryCmd{
 		Op: syntax.OrStmt,
@@ -213,7 +215,7 @@ func loopNote(at syntax.Pos) *syntax.Stmt {
 		Y: paren(&syntax.BinaryArithm{Op: syntax.TernQuest, X: statusParam(), Y: &syntax.BinaryArithm{
 			Op: syntax.TernColon,
 			X:  paren(assignArith(statusParam())),
-			Y:  &syntax.UnaryArithm{Op: syntax.Not, X: paren(assignArith(litWord("0")))},
+			Y:  &syntax.UnaryArithm{Op: syntax.Not, X: paren(assignArith(shast.LitWord("0")))},
 		}}),
 	}
 	return &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: note}}
@@ -221,8 +223,8 @@ func loopNote(at syntax.Pos) *syntax.Stmt {
 
 // loopEnd is `[[ ! -v V ]] || { loop-end && ((1)); }`.
 func loopEnd(at syntax.Pos) *syntax.Stmt {
-	unset := &syntax.TestClause{Left: at, Right: at, X: &syntax.UnaryTest{Op: syntax.TsNot, X: &syntax.UnaryTest{Op: syntax.TsVarSet, X: litWord(loopStatusVar)}}}
-	end := &syntax.BinaryCmd{Op: syntax.AndStmt, X: callStmt(at, litWord(internalPrefix+"loop-end")), Y: &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: litWord("1")}}}
+	unset := &syntax.TestClause{Left: at, Right: at, X: &syntax.UnaryTest{Op: syntax.TsNot, X: &syntax.UnaryTest{Op: syntax.TsVarSet, X: shast.LitWord(loopStatusVar)}}}
+	end := &syntax.BinaryCmd{Op: syntax.AndStmt, X: shast.CallStmt(at, shast.LitWord(shast.CmdLoopEnd)), Y: &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: shast.LitWord("1")}}}
 	return &syntax.Stmt{Position: at, Cmd: &syntax.BinaryCmd{
 		Op: syntax.OrStmt,
 		X:  &syntax.Stmt{Position: at, Cmd: unset},
@@ -232,12 +234,12 @@ func loopEnd(at syntax.Pos) *syntax.Stmt {
 
 // loopReset is `V && (V = 0)`: V is 0 after it, and set only if it was.
 func loopReset() *syntax.BinaryArithm {
-	return &syntax.BinaryArithm{Op: syntax.AndArit, X: litWord(loopStatusVar), Y: paren(assignArith(litWord("0")))}
+	return &syntax.BinaryArithm{Op: syntax.AndArit, X: shast.LitWord(loopStatusVar), Y: paren(assignArith(shast.LitWord("0")))}
 }
 
 // assignArith is `V = x`.
 func assignArith(x syntax.ArithmExpr) *syntax.BinaryArithm {
-	return &syntax.BinaryArithm{Op: syntax.Assgn, X: litWord(loopStatusVar), Y: x}
+	return &syntax.BinaryArithm{Op: syntax.Assgn, X: shast.LitWord(loopStatusVar), Y: x}
 }
 
 func paren(x syntax.ArithmExpr) *syntax.ParenArithm {
@@ -482,20 +484,20 @@ func loopAsWritten(fc *syntax.ForClause) *syntax.ForClause {
 // forget a noted status; ok is false for any other command.
 func containLoop(hc interp.HandlerContext, args []string) (next []string, ok bool) {
 	switch args[0] {
-	case internalPrefix + "loop-end", "break", "continue", "return":
+	case shast.CmdLoopEnd, "break", "continue", "return":
 	default:
 		return nil, false
 	}
 	noted := hc.Env.Get(loopStatusVar)
 	if !noted.IsSet() {
-		if args[0] == internalPrefix+"loop-end" {
+		if args[0] == shast.CmdLoopEnd {
 			return []string{"builtin", ":"}, true
 		}
 		return nil, false
 	}
-	if args[0] == internalPrefix+"loop-end" {
+	if args[0] == shast.CmdLoopEnd {
 		if n, _ := strconv.Atoi(noted.String()); n > 0 {
-			return quietEval(hc, "unset "+loopStatusVar+"; "+quoteWord(statusWord)+" "+strconv.Itoa(n)), true
+			return quietEval(hc, "unset "+loopStatusVar+"; "+shast.Quote(shast.StatusWord)+" "+strconv.Itoa(n)), true
 		}
 		return quietEval(hc, "unset "+loopStatusVar), true
 	}
@@ -505,7 +507,7 @@ func containLoop(hc interp.HandlerContext, args []string) (next []string, ok boo
 	}
 	words := make([]string, len(args))
 	for i, a := range args {
-		words[i] = quoteWord(a)
+		words[i] = shast.Quote(a)
 	}
 	return quietEval(hc, "unset "+loopStatusVar+"; "+strings.Join(words, " ")), true
 }

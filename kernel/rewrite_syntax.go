@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // rewriteScript rewrites the constructs that mvdan/sh runs differently
@@ -22,7 +24,7 @@ func rewriteScript(file *syntax.File) {
 	}
 	// Each node kind goes to the rewrites that act on it, in the order
 	// they apply: the expansion's, the arithmetic guard, then the rest.
-	walk(file, func(n syntax.Node) bool {
+	shast.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.File:
 			loops.list(&n.Stmts)

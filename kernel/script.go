@@ -12,6 +12,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/internal/signame"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // A call is a script (docs/embedding.md, "Bash compatibility"): it runs as
@@ -27,7 +28,7 @@ func detachJobs(file *syntax.File) []*syntax.Stmt {
 		if !isJob(st) {
 			continue
 		}
-		call := &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "job"), litWord(strconv.Itoa(len(jobs)))}}
+		call := &syntax.CallExpr{Args: []*syntax.Word{shast.LitWord(shast.CmdJob), shast.LitWord(strconv.Itoa(len(jobs)))}}
 		file.Stmts[i] = &syntax.Stmt{Position: st.Position, Cmd: call, Comments: st.Comments}
 		jobs = append(jobs, st)
 	}
@@ -59,23 +60,6 @@ func (st *callState) jobText(i int) string {
 	return commandText(st.jobs[i])
 }
 
-func litWord(s string) *syntax.Word {
-	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
-}
-
-// callStmt is a statement at pos that runs the words args.
-func callStmt(pos syntax.Pos, args ...*syntax.Word) *syntax.Stmt {
-	return &syntax.Stmt{Position: pos, Cmd: &syntax.CallExpr{Args: args}}
-}
-
-// quotedParam is the word "$name" of a special parameter (?, !), with no
-// position: no script wrote it.
-func quotedParam(name string) *syntax.Word {
-	return &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{
-		&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: name}},
-	}}}}
-}
-
 // rewriteExpansion turns a `$(< FILE)` into a command substitution
 // that runs shelter's own reader with FILE as its input: mvdan/sh glues
 // the path to the content when FILE has several parts, and its copy knows
@@ -94,7 +78,7 @@ func rewriteExpansion(n syntax.Node) {
 	if st.Cmd != nil || st.Negated || st.Background || len(st.Redirs) != 1 || st.Redirs[0].Op != syntax.RdrIn {
 		return
 	}
-	st.Cmd = &syntax.CallExpr{Args: []*syntax.Word{litWord(internalPrefix + "cat")}}
+	st.Cmd = &syntax.CallExpr{Args: []*syntax.Word{shast.LitWord(shast.CmdCat)}}
 }
 
 // trapCall notes an EXIT trap that a `trap` command sets or clears, so
@@ -168,7 +152,7 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 			s.call.Store(st)
 			quietly(r, func() {
 				r.Run(ctx, clearExitTrap().Stmts[0])
-				r.Run(ctx, exitWith(status))
+				r.Run(ctx, shast.ExitWith(status))
 			})
 			for _, stmt := range f.Stmts {
 				_, err := runGuarded(ctx, r, stmt)
@@ -183,13 +167,9 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 	quietly(r, func() {
 		r.Run(context.Background(), clearExitTrap().Stmts[0])
 		// The status of the call stays $? for the next.
-		r.Run(context.Background(), exitWith(final))
+		r.Run(context.Background(), shast.ExitWith(final))
 	})
 	return final
-}
-
-func exitWith(status int) *syntax.Stmt {
-	return callStmt(syntax.Pos{}, litWord(internalPrefix+"status"), litWord(strconv.Itoa(status)))
 }
 
 // origWriter is what the runner had as stdout and stderr at its first

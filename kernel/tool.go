@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/shelter-sh/shelter/internal/refusal"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -59,14 +60,10 @@ type Replacer interface {
 	Replaces() []string
 }
 
-// Word is one word of a command as the static pass sees it.
-type Word struct {
-	// Text is the word's value when it is literal.
-	Text string
-	// Opaque is true when the value is only known at execution: an
-	// expansion, a command substitution, a glob.
-	Opaque bool
-}
+// Word is one word of a command as the static pass sees it: its Text
+// when it is literal, or Opaque when its value is only known at
+// execution (an expansion, a command substitution, a glob).
+type Word = shast.Word
 
 // Uncertain marks err as a warning: the static pass could not be sure.
 func Uncertain(err error) error { return &uncertainError{err} }

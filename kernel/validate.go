@@ -10,6 +10,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // validate is the static pass (docs/embedding.md, "Validation before
@@ -27,12 +29,12 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 	}
 	v := &s.check
 	*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}}
-	walkBranches(file, s.checkVisit)
+	shast.WalkBranches(file, s.checkVisit)
 	if v.found != nil {
 		// A function may be called before it is defined: judge the
 		// commands again, knowing every function of the script.
 		*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}, funcs: v.found}
-		walkBranches(file, s.checkVisit)
+		shast.WalkBranches(file, s.checkVisit)
 	}
 	issues, funcs, rewrite, needsTemp = append(v.issues, v.crash.issues...), v.found, v.rewrite, v.procSubst
 	*v = validation{} // hold nothing of the script between calls
@@ -146,7 +148,7 @@ func (s *Session) confinedRefusal(file *syntax.File) (string, bool) {
 		return "", false
 	}
 	found := false
-	walk(file, func(n syntax.Node) bool {
+	shast.Walk(file, func(n syntax.Node) bool {
 		if _, ok := n.(*syntax.ProcSubst); ok {
 			found = true
 		}

@@ -7,6 +7,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // shelter's own words stay out of `set -x`'s trace. Much of what shelter
@@ -27,7 +28,7 @@ import (
 // which evaluates it with the trace off (quietEvalCall).
 func quietEval(hc interp.HandlerContext, src string) []string {
 	if x := mvdanpriv.Xtrace(mvdanpriv.HandlerRunner(hc)); x != nil && *x {
-		return []string{internalPrefix + "quiet", src}
+		return []string{shast.CmdQuiet, src}
 	}
 	return []string{"eval", src}
 }
@@ -56,8 +57,8 @@ func quietly(r *interp.Runner, f func()) {
 
 // internalTrace reports whether p is the trace of an internal command,
 // which the interpreter writes in one piece: "+ " and a word of shelter's
-// own, which starts with a NUL (internalPrefix) or a SOH (statusWord and
-// its kin, which eval's source can name).
+// own, which starts with a NUL (shast.InternalPrefix) or a SOH
+// (shast.StatusWord and its kin, which eval's source can name).
 func internalTrace(p []byte) bool {
 	return len(p) > 3 && p[0] == '+' && p[1] == ' ' && (p[2] == 0 || p[2] == 1) && bytes.HasPrefix(p[3:], internalName)
 }

@@ -1,4 +1,4 @@
-package kernel
+package shast
 
 import (
 	"fmt"
@@ -91,7 +91,7 @@ func TestWalkAsSyntaxWalk(t *testing.T) {
 		}
 		for name, prune := range pruners {
 			want := trace(syntax.Walk, f, prune)
-			got := trace(walk, f, prune)
+			got := trace(Walk, f, prune)
 			if !slices.Equal(got, want) {
 				t.Errorf("%q, pruning %s:\n got %v\nwant %v", src, name, got, want)
 			}
@@ -124,14 +124,14 @@ func FuzzWalk(f *testing.F) {
 			return
 		}
 		for name, prune := range pruners {
-			if got, want := trace(walk, file, prune), trace(syntax.Walk, file, prune); !slices.Equal(got, want) {
+			if got, want := trace(Walk, file, prune), trace(syntax.Walk, file, prune); !slices.Equal(got, want) {
 				t.Fatalf("%q, pruning %s:\n got %v\nwant %v", src, name, got, want)
 			}
 		}
 	})
 }
 
-// branchesOf is a trace of walk as walkBranches should see it: without
+// branchesOf is a trace of walk as WalkBranches should see it: without
 // the ends, the words and the literals.
 func branchesOf(full []string) []string {
 	var out []string
@@ -143,8 +143,8 @@ func branchesOf(full []string) []string {
 	return out
 }
 
-// checkBranches compares walkBranches with walk on f, with every pruner
-// that stops at neither words nor literals (walkBranches shows its visitor
+// checkBranches compares WalkBranches with walk on f, with every pruner
+// that stops at neither words nor literals (WalkBranches shows its visitor
 // neither).
 func checkBranches(t *testing.T, src string, f *syntax.File) {
 	t.Helper()
@@ -152,7 +152,7 @@ func checkBranches(t *testing.T, src string, f *syntax.File) {
 		if name == "words" {
 			continue
 		}
-		if got, want := trace(walkBranches, f, prune), branchesOf(trace(walk, f, prune)); !slices.Equal(got, want) {
+		if got, want := trace(WalkBranches, f, prune), branchesOf(trace(Walk, f, prune)); !slices.Equal(got, want) {
 			t.Fatalf("%q, pruning %s:\n got %v\nwant %v", src, name, got, want)
 		}
 	}

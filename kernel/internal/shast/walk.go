@@ -1,24 +1,24 @@
-package kernel
+package shast
 
 import "mvdan.cc/sh/v3/syntax"
 
-// walk is syntax.Walk: it calls f for node and, when f returns true, for
+// Walk is syntax.Walk: it calls f for node and, when f returns true, for
 // each node below it, depth first, in the same order, each followed by
 // f(nil) when its children are done. It is the static pass's own because
 // syntax.Walk defers in a loop, which makes every one of its calls, once
 // per node, pay for the defer machinery: a fifth of what the static pass
 // of a long script cost. TestWalkAsSyntaxWalk and FuzzWalk hold the two
 // to the same order.
-func walk(node syntax.Node, f func(syntax.Node) bool) {
+func Walk(node syntax.Node, f func(syntax.Node) bool) {
 	w := walker{f: f, all: true}
 	w.node(node)
 }
 
-// walkBranches is walk for a visitor that acts on neither words nor
+// WalkBranches is Walk for a visitor that acts on neither words nor
 // literals, and never on a node's end: it calls f for every other node,
-// in walk's order, and neither for words, literals nor f(nil), which are
-// most of a script's calls. TestWalkBranchesAsWalk holds it to walk.
-func walkBranches(node syntax.Node, f func(syntax.Node) bool) {
+// in Walk's order, and neither for words, literals nor f(nil), which are
+// most of a script's calls. TestWalkBranchesAsWalk holds it to Walk.
+func WalkBranches(node syntax.Node, f func(syntax.Node) bool) {
 	w := walker{f: f}
 	w.node(node)
 }
