@@ -118,7 +118,7 @@ func guardExpr(x syntax.ArithmExpr) (syntax.ArithmExpr, int) {
 			}
 		}
 		var dx, dy int
-		if _, assign := arithAssignOp(x.Op); !assign {
+		if _, assign := shast.ArithAssignOp(x.Op); !assign {
 			x.X, dx = guardExpr(x.X)
 		}
 		x.Y, dy = guardExpr(x.Y)
@@ -235,7 +235,7 @@ func pureDivisor(y syntax.ArithmExpr) bool {
 	shast.Walk(y, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.BinaryArithm:
-			if _, assign := arithAssignOp(n.Op); assign {
+			if _, assign := shast.ArithAssignOp(n.Op); assign {
 				pure = false
 			}
 		case *syntax.UnaryArithm:
@@ -354,7 +354,7 @@ func quotedArithm(w *syntax.Word) (syntax.ArithmExpr, bool) {
 	if !quoted {
 		return nil, false
 	}
-	text, ok := literalText(w)
+	text, ok := shast.LiteralText(w)
 	if !ok {
 		return nil, false
 	}
@@ -383,11 +383,11 @@ func parseArithm(text string) (syntax.ArithmExpr, bool) {
 			}
 		case nil, *syntax.Lit, *syntax.ParenArithm:
 		case *syntax.UnaryArithm:
-			if (n.Op == syntax.Inc || n.Op == syntax.Dec) && !plainName(n.X) {
+			if (n.Op == syntax.Inc || n.Op == syntax.Dec) && !shast.PlainName(n.X) {
 				ok = false
 			}
 		case *syntax.BinaryArithm:
-			if _, assign := arithAssignOp(n.Op); assign && !plainName(n.X) {
+			if _, assign := shast.ArithAssignOp(n.Op); assign && !shast.PlainName(n.X) {
 				ok = false
 			}
 		default:
@@ -396,38 +396,6 @@ func parseArithm(text string) (syntax.ArithmExpr, bool) {
 		return ok
 	})
 	return x, ok
-}
-
-// literalText is w's text when it has no expansion: quotes and escapes
-// resolved. Unlike staticWord it takes glob characters as they are, for
-// places that do not glob.
-func literalText(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	for _, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescapeLit(p.Value))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			for _, dp := range p.Parts {
-				lit, ok := dp.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(unescapeDouble(lit.Value))
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
 }
 
 func intComparison(op syntax.BinTestOperator) bool {
@@ -448,7 +416,7 @@ func arithOperand(x syntax.TestExpr) (*syntax.ArithmExp, bool) {
 	}
 	// No position: guardArithmNode leaves it unguarded.
 	ae := &syntax.ArithmExp{}
-	text, static := literalText(w)
+	text, static := shast.LiteralText(w)
 	switch {
 	case static && text != "" && strings.Trim(text, "0123456789") == "":
 		return nil, false

@@ -15,20 +15,19 @@ import (
 )
 
 // dirs, pushd and popd as bash has them. The stack lives in an array,
-// dirStackVar, set when the session starts; element 0 is the working
+// shast.DirStackVar, set when the session starts; element 0 is the working
 // directory, which pushd, popd and cd (cdCall) keep, so that a subshell's
 // pushd stays in the subshell and the stack survives from one call to the
 // next with the other variables. mvdan/sh answers $DIRSTACK itself, from
 // a stack of its own that shelter's builtins cannot reach, so the script
-// preparation renames the expansions of DIRSTACK to dirStackVar
+// preparation renames the expansions of DIRSTACK to shast.DirStackVar
 // (rewriteExpansion).
-const dirStackVar = "SHELTER_DIRSTACK"
 
 // dirStack is the stack, top first: the working directory, then
 // DIRSTACK[1:].
 func dirStack(hc interp.HandlerContext) []string {
 	stack := []string{hc.Dir}
-	if v := hc.Env.Get(dirStackVar); v.IsSet() && len(v.List) > 1 {
+	if v := hc.Env.Get(shast.DirStackVar); v.IsSet() && len(v.List) > 1 {
 		stack = append(stack, v.List[1:]...)
 	}
 	return stack
@@ -79,7 +78,7 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 		fmt.Fprintln(hc.Stderr, line)
 		return statusArgv(2)
 	}
-	if !hc.Env.Get(dirStackVar).IsSet() {
+	if !hc.Env.Get(shast.DirStackVar).IsSet() {
 		return append([]string{"builtin", "cd"}, target...)
 	}
 	var src strings.Builder
@@ -87,7 +86,7 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 	for _, a := range target {
 		src.WriteString(" " + shast.Quote(a))
 	}
-	src.WriteString(" && " + dirStackVar + `[0]="$PWD"`)
+	src.WriteString(" && " + shast.DirStackVar + `[0]="$PWD"`)
 	return quietEval(hc, src.String())
 }
 
@@ -229,7 +228,7 @@ func (s *Session) dirsCall(ctx context.Context, hc interp.HandlerContext, args [
 		}
 	}
 	if clear {
-		return assignArgv(hc, []string{assignArray(dirStackVar, stack[:1])}, 0)
+		return assignArgv(hc, []string{assignArray(shast.DirStackVar, stack[:1])}, 0)
 	}
 	show := func(d string) string {
 		if long {
@@ -311,7 +310,7 @@ func dirsArgs(cmd, usage string, hc interp.HandlerContext, args []string) (noCD 
 // dirs does, after the line before if there is one (`pushd -` prints
 // the directory, as `cd -` does).
 func changeStack(hc interp.HandlerContext, stack []string, cd, print bool, before string) []string {
-	src := assignArray(dirStackVar, stack)
+	src := assignArray(shast.DirStackVar, stack)
 	if cd {
 		src = "builtin cd " + shast.Quote(stack[0]) + " && " + src
 	}

@@ -44,7 +44,7 @@ type crashCheck struct {
 	issues []Issue
 }
 
-// bracketWord reports whether w is the literal [ or ], which staticWord
+// bracketWord reports whether w is the literal [ or ], which shast.StaticWord
 // takes for a glob.
 func bracketWord(w *syntax.Word) bool {
 	if len(w.Parts) != 1 {
@@ -69,13 +69,13 @@ func (c *crashCheck) add(pos syntax.Pos, format string, a ...any) {
 func (c *crashCheck) visit(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.UnaryArithm:
-		if (n.Op == syntax.Inc || n.Op == syntax.Dec) && !plainName(n.X) {
+		if (n.Op == syntax.Inc || n.Op == syntax.Dec) && !shast.PlainName(n.X) {
 			x := arithText(n.X)
 			c.add(n.Pos(), "arithmetic cannot write to an array element: '%s'; write '%s=$(( %s %s 1 ))'",
 				arithText(n), x, x, n.Op.String()[:1])
 		}
 	case *syntax.BinaryArithm:
-		if op, ok := arithAssignOp(n.Op); ok && !plainName(n.X) {
+		if op, ok := shast.ArithAssignOp(n.Op); ok && !shast.PlainName(n.X) {
 			x, y := arithText(n.X), arithText(n.Y)
 			fix := fmt.Sprintf("%s=$(( %s ))", x, y)
 			if op != "" {
@@ -105,7 +105,7 @@ func (c *crashCheck) visit(n syntax.Node) bool {
 		// The words are judged only when none is opaque, as most
 		// commands' are not: they are made then.
 		for _, w := range n.Args {
-			if staticWord(w).Opaque && !bracketWord(w) {
+			if shast.StaticWord(w).Opaque && !bracketWord(w) {
 				return true
 			}
 		}
@@ -114,7 +114,7 @@ func (c *crashCheck) visit(n syntax.Node) bool {
 			if bracketWord(w) {
 				args[i] = w.Lit() // not a glob
 			} else {
-				args[i] = staticWord(w).Text
+				args[i] = shast.StaticWord(w).Text
 			}
 		}
 		if line, ok := builtinRefusal(args); ok {
@@ -126,7 +126,7 @@ func (c *crashCheck) visit(n syntax.Node) bool {
 		shast.Walk(n.X, func(t syntax.Node) bool {
 			if u, ok := t.(*syntax.UnaryTest); ok && (u.Op == syntax.TsVarSet || u.Op == syntax.TsRefVar) {
 				if w, ok := u.X.(*syntax.Word); ok {
-					if sw := staticWord(w); !sw.Opaque && sw.Text == "" {
+					if sw := shast.StaticWord(w); !sw.Opaque && sw.Text == "" {
 						c.add(u.Pos(), "'%s' needs the name of a variable, not ''", u.Op)
 					}
 				}
@@ -196,24 +196,6 @@ func builtinRefusal(args []string) (string, bool) {
 			rest = rest[:len(rest)-1]
 		}
 		return classicTestRefusal(args[0], rest)
-	}
-	return "", false
-}
-
-func plainName(x syntax.ArithmExpr) bool {
-	w, ok := x.(*syntax.Word)
-	return ok && w.Lit() != ""
-}
-
-// arithAssignOp is the binary operator an arithmetic assignment applies,
-// "" for plain `=`.
-func arithAssignOp(op syntax.BinAritOperator) (string, bool) {
-	switch op {
-	case syntax.Assgn:
-		return "", true
-	case syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
-		syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn:
-		return strings.TrimSuffix(op.String(), "="), true
 	}
 	return "", false
 }
@@ -289,7 +271,7 @@ func declWalk(d *syntax.DeclClause, fn func(as *syntax.Assign, valType string)) 
 			if as.Value == nil {
 				continue
 			}
-			w := staticWord(as.Value)
+			w := shast.StaticWord(as.Value)
 			if !w.Opaque && len(w.Text) >= 2 && w.Text[0] == '-' {
 				switch w.Text[1] {
 				case 'a', 'A', 'n':
@@ -305,7 +287,7 @@ func declWalk(d *syntax.DeclClause, fn func(as *syntax.Assign, valType string)) 
 func declIssues(d *syntax.DeclClause, add func(syntax.Pos, string, ...any)) {
 	declWalk(d, func(as *syntax.Assign, valType string) {
 		if valType == "-n" && !as.Naked && as.Array == nil {
-			if w := staticWord(orEmpty(as.Value)); !w.Opaque && w.Text == "" {
+			if w := shast.StaticWord(orEmpty(as.Value)); !w.Opaque && w.Text == "" {
 				add(as.Pos(), "a name reference needs the name of a variable: '%s -n %s=VAR'", d.Variant.Value, as.Name.Value)
 			}
 		}

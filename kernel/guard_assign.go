@@ -5,6 +5,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // The guard's variable entries judge every variable a script sets by
@@ -52,7 +54,7 @@ func (v *validation) declNames(n *syntax.DeclClause) []declName {
 		case a.Name != nil && nameref:
 			out = append(out, declName{a.Name.Value, a.Pos()})
 			if a.Value != nil {
-				if w := staticWord(a.Value); !w.Opaque && isName(w.Text) {
+				if w := shast.StaticWord(a.Value); !w.Opaque && isName(w.Text) {
 					if v.namerefs == nil {
 						v.namerefs = make(map[string]string)
 					}

@@ -142,7 +142,7 @@ func mayGuard(x syntax.ArithmExpr) bool {
 		if failingOp(x.Op) {
 			return true
 		}
-		if _, assign := arithAssignOp(x.Op); !assign && mayGuard(x.X) {
+		if _, assign := shast.ArithAssignOp(x.Op); !assign && mayGuard(x.X) {
 			return true
 		}
 		return mayGuard(x.Y)

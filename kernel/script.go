@@ -64,10 +64,10 @@ func (st *callState) jobText(i int) string {
 // that runs shelter's own reader with FILE as its input: mvdan/sh glues
 // the path to the content when FILE has several parts, and its copy knows
 // neither the call's deadline nor its memory budget. It renames
-// $DIRSTACK to the array shelter's pushd and popd keep (dirStackVar).
+// $DIRSTACK to the array shelter's pushd and popd keep (shast.DirStackVar).
 func rewriteExpansion(n syntax.Node) {
 	if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "DIRSTACK" {
-		pe.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: dirStackVar}
+		pe.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: shast.DirStackVar}
 		return
 	}
 	cs, ok := n.(*syntax.CmdSubst)

@@ -18,6 +18,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -200,7 +201,7 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 // so that a session nothing runs in costs no interpreter run: mvdan/sh
 // sets PWD unexported and fills HOME from the host, and the session
 // decides both; the directory stack starts as bash's does, holding the
-// working directory (see dirStackVar). s.mu is held.
+// working directory (see shast.DirStackVar). s.mu is held.
 func (s *Session) ready() {
 	if s.setup == nil {
 		return
@@ -211,8 +212,8 @@ func (s *Session) ready() {
 }
 
 var (
-	sessionSetup          = lazyParse("export PWD; " + dirStackVar + `=("$PWD")`)
-	sessionSetupUnsetHome = lazyParse("export PWD; unset HOME; " + dirStackVar + `=("$PWD")`)
+	sessionSetup          = lazyParse("export PWD; " + shast.DirStackVar + `=("$PWD")`)
+	sessionSetupUnsetHome = lazyParse("export PWD; unset HOME; " + shast.DirStackVar + `=("$PWD")`)
 )
 
 func mustParse(src string) *syntax.File {

@@ -117,7 +117,7 @@ func (v *validation) visit(n syntax.Node) bool {
 			// command of the session's scripts (s.mu is held).
 			words := s.words[:0]
 			for _, w := range n.Args {
-				words = append(words, staticWord(w))
+				words = append(words, shast.StaticWord(w))
 			}
 			for _, name := range assignedNames(words) {
 				s.checkVar(&v.issues, n.Pos(), v.assigned(name), n)
@@ -162,6 +162,17 @@ func (s *Session) confinedRefusal(file *syntax.File) (string, bool) {
 func (s *Session) assocVar(name string) bool {
 	v, ok := s.runner.Vars[name]
 	return ok && v.Kind == expand.Associative
+}
+
+// nestingRefusal refuses source that nests deeper than the parser can
+// take (shast.CheckNesting): run, eval and source call it before they hand
+// source to the parser.
+func nestingRefusal(src string) (Issue, bool) {
+	e, deep := shast.CheckNesting(src)
+	if !deep {
+		return Issue{}, false
+	}
+	return Issue{Severity: SeverityError, Code: CodeUnsupported, Line: e.Line, Col: e.Col, Message: e.Error()}, true
 }
 
 func issueAt(pos syntax.Pos, sev Severity, code, msg string) Issue {
@@ -317,94 +328,4 @@ func (s *Session) pathVar() string {
 		return v.String()
 	}
 	return s.runner.Env.Get("PATH").String()
-}
-
-// staticWord evaluates a word without running anything: quotes and
-// escapes are resolved; expansions, substitutions, globs, braces and
-// tildes make it opaque.
-func staticWord(w *syntax.Word) Word {
-	if len(w.Parts) == 1 {
-		// The common word, one plain literal, is its own text.
-		if p, ok := w.Parts[0].(*syntax.Lit); ok && plainLit(p.Value) {
-			return Word{Text: p.Value}
-		}
-	}
-	var b strings.Builder
-	for i, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			if hasGlobByte(p.Value) || i == 0 && strings.HasPrefix(p.Value, "~") {
-				return Word{Opaque: true}
-			}
-			b.WriteString(unescapeLit(p.Value))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return Word{Opaque: true}
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			if p.Dollar {
-				return Word{Opaque: true}
-			}
-			for _, dp := range p.Parts {
-				lit, ok := dp.(*syntax.Lit)
-				if !ok {
-					return Word{Opaque: true}
-				}
-				b.WriteString(unescapeDouble(lit.Value))
-			}
-		default:
-			return Word{Opaque: true}
-		}
-	}
-	return Word{Text: b.String()}
-}
-
-// plainLit reports whether a literal has none of the bytes that make a
-// word more than its text: globs, braces, a tilde, a backslash.
-func plainLit(lit string) bool { return skip(lit, 0, &litPlain) == len(lit) }
-
-// hasGlobByte reports whether a literal holds a glob or a brace.
-func hasGlobByte(lit string) bool { return skip(lit, 0, &notGlob) < len(lit) }
-
-var (
-	litPlain = byteSetNot("*?[{~\\")
-	notGlob  = byteSetNot("*?[{")
-)
-
-func unescapeLit(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func unescapeDouble(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '"', '\\':
-				i++
-			case '\n':
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

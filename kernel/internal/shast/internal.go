@@ -23,3 +23,7 @@ const (
 // StatusWord is a command the call handler turns into [CmdStatus]; an
 // eval's source can name it, which the internal prefix's NUL cannot be.
 const StatusWord = "\x01shelter:status"
+
+// DirStackVar is the array that shelter's dirs, pushd and popd keep the
+// directory stack in; the rewrites turn $DIRSTACK into it.
+const DirStackVar = "SHELTER_DIRSTACK"

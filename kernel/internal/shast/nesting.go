@@ -1,11 +1,11 @@
-package kernel
+package shast
 
 import (
 	"fmt"
 	"strings"
 )
 
-// maxNesting is how deeply a script may nest before it is parsed. mvdan/sh
+// MaxNesting is how deeply a script may nest before it is parsed. mvdan/sh
 // parses, walks, prints and runs a script by recursion, and a goroutine
 // whose stack outgrows its maximum (1 GB by default, less if the host
 // called debug.SetMaxStack) ends the whole process: no recover catches
@@ -13,11 +13,22 @@ import (
 // command substitution) takes about 8 KB of stack in one of those passes,
 // so 1,000 levels stay under 10 MB, while a script a person or a model
 // writes rarely nests more than 20 deep.
-const maxNesting = 1000
+const MaxNesting = 1000
 
-// nestingRefusal measures how deeply src nests, without parsing it, and
-// refuses it when it nests deeper than [maxNesting]. Run, eval and source
-// call it before they hand source to the parser.
+// A NestingError is source that nests deeper than [MaxNesting]: where the
+// level past it opens, and the message that says so.
+type NestingError struct {
+	Line, Col int
+}
+
+func (e NestingError) Error() string {
+	return fmt.Sprintf("the script nests deeper than %d levels (subshells, groups, substitutions, compound commands, chains of operators); split it into functions or smaller scripts", MaxNesting)
+}
+
+// CheckNesting measures how deeply src nests, without parsing it, and
+// reports where it nests deeper than [MaxNesting]; deep is false when src
+// may be handed to the parser. Run, eval and source check it before they
+// parse source, and so does every rewrite that parses text of its own.
 //
 // The measure over-approximates what the parser and the interpreter
 // recurse on: every subshell, group, substitution, parameter expansion,
@@ -27,19 +38,18 @@ const maxNesting = 1000
 // the list it belongs to ends, since mvdan/sh builds those as a
 // tree as deep as the chain is long. A closing word (`fi`, `}`) closes
 // a level only where it is a keyword; one in argument position does not.
-func nestingRefusal(src string) (Issue, bool) {
-	if len(src) <= maxNesting/2 {
+func CheckNesting(src string) (e NestingError, deep bool) {
+	if len(src) <= MaxNesting/2 {
 		// No construct opens a level in less than a byte (`((` opens
 		// two in two), so a short script cannot nest too deep.
-		return Issue{}, false
+		return NestingError{}, false
 	}
-	sc := nestScanner{src: src, limit: maxNesting}
+	sc := nestScanner{src: src, limit: MaxNesting}
 	if !sc.scan() {
-		return Issue{}, false
+		return NestingError{}, false
 	}
 	line, col := sc.position(sc.at)
-	return Issue{Severity: SeverityError, Code: CodeUnsupported, Line: line, Col: col,
-		Message: fmt.Sprintf("the script nests deeper than %d levels (subshells, groups, substitutions, compound commands, chains of operators); split it into functions or smaller scripts", maxNesting)}, true
+	return NestingError{Line: line, Col: col}, true
 }
 
 type nestKind uint8
