@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
@@ -27,20 +27,6 @@ import (
 // later commands of the shell are not taken for the background's. kill
 // "gN" then signals the processes of the id (killArgs).
 const bgNextVar = "SHELTER_BG_NEXT"
-
-// bangVar is what $! reads (renameBang): the latest background of the
-// shell, a job's pid (set by the job command) or a nested background's
-// "gN" (set by bg-launched). mvdan/sh's own $! would answer "gN" in every
-// later call once any nested background ran.
-const bangVar = "SHELTER_BANG"
-
-// renameBang makes pe read bangVar when it is $!; the "$!" bg-launched
-// takes is mvdan/sh's own, built after the walk met its list.
-func renameBang(pe *syntax.ParamExp) {
-	if pe.Param != nil && pe.Param.Value == "!" && !pe.Excl && !bangOfMark(pe) {
-		pe.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: bangVar}
-	}
-}
 
 // bgWait bounds how long kill waits for a background that has not
 // started its first process yet, nor begun to: one starting a process
@@ -60,31 +46,6 @@ type backgrounds struct {
 type bgName struct {
 	shell *interp.Runner
 	g     string
-}
-
-// markBackgrounds puts bg-next before and bg-launched after each
-// background statement of stmts; the top level of the script is left
-// alone, as those statements become the session's jobs.
-func markBackgrounds(stmts *[]*syntax.Stmt) {
-	var out []*syntax.Stmt
-	for i, st := range *stmts {
-		if !st.Background {
-			if out != nil {
-				out = append(out, st)
-			}
-			continue
-		}
-		if out == nil {
-			out = append(make([]*syntax.Stmt, 0, len(*stmts)+2), (*stmts)[:i]...)
-		}
-		out = append(out,
-			shast.CallStmt(st.Position, shast.LitWord(shast.CmdBgNext)),
-			st,
-			shast.CallStmt(st.Position, shast.LitWord(shast.CmdBgLaunched), shast.QuotedParam("!")))
-	}
-	if out != nil {
-		*stmts = out
-	}
 }
 
 // contain answers bg-next and bg-launched; ok is false for any other
@@ -110,7 +71,7 @@ func (bg *backgrounds) contain(hc interp.HandlerContext, args []string) (next []
 		}
 		bang := ""
 		if len(args) > 1 {
-			bang = "; " + bangVar + "=" + shast.Quote(args[1])
+			bang = "; " + rewrite.BangVar + "=" + shast.Quote(args[1])
 		}
 		return quietEval(hc, "unset "+bgNextVar+bang), true
 	}
@@ -241,7 +202,3 @@ func bgOf(ctx context.Context) int {
 	id, _ := strconv.Atoi(env.Get(bgNextVar).String())
 	return id
 }
-
-// bangOfMark reports whether pe is the $! of a bg-launched, which has no
-// position (shast.QuotedParam) as no script wrote it.
-func bangOfMark(pe *syntax.ParamExp) bool { return !pe.Param.ValuePos.IsValid() }

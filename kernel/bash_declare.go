@@ -21,7 +21,7 @@ import (
 // quoting and attribute letters), export -p, readonly -p, and the
 // unexporting export -n and declare +x. mvdan/sh parses these names as
 // declaration clauses, which never reach the call handler, so
-// rewriteDeclQuery turns a clause that only lists or unexports (no
+// rewrite.Script turns a clause that only lists or unexports (no
 // assignment, literal flags of these forms alone) into a plain call
 // before the run. Clauses that assign stay mvdan/sh's; so do the ones in
 // text that eval or source parse at run time.
@@ -29,53 +29,6 @@ import (
 // mvdan/sh's variables have no integer, case or trace attribute, and a
 // `declare v` without a value leaves no variable: declare -p cannot show
 // what is not kept.
-
-// declQueryFlags are the flags, by clause, whose clauses the call handler
-// answers.
-var declQueryFlags = map[string][]string{
-	"declare":  {"-F", "-f", "-p", "+x"},
-	"typeset":  {"-F", "-f", "-p", "+x"},
-	"export":   {"-p", "-n"},
-	"readonly": {"-p"},
-}
-
-// rewriteDeclQuery turns st's declaration clause into a call when the
-// call handler answers it (see declQueryFlags).
-func rewriteDeclQuery(st *syntax.Stmt) {
-	dc, ok := st.Cmd.(*syntax.DeclClause)
-	if !ok {
-		return
-	}
-	allowed := declQueryFlags[dc.Variant.Value]
-	if allowed == nil {
-		return
-	}
-	words := []*syntax.Word{shast.LitWord(dc.Variant.Value)}
-	flags := 0
-	for _, as := range dc.Args {
-		if !as.Naked || as.Array != nil || as.Index != nil {
-			return
-		}
-		w := as.Value
-		if w == nil {
-			w = shast.LitWord(as.Name.Value)
-		}
-		if lit := w.Lit(); len(lit) > 1 && (lit[0] == '-' || lit[0] == '+') {
-			if !slices.Contains(allowed, lit) {
-				return
-			}
-			flags++
-		} else if lit == "" && flags == 0 {
-			// A computed word that may be a flag or an assignment.
-			return
-		}
-		words = append(words, w)
-	}
-	if flags == 0 && (dc.Variant.Value == "declare" || dc.Variant.Value == "typeset" || len(words) > 1) {
-		return
-	}
-	st.Cmd = &syntax.CallExpr{Args: words}
-}
 
 // declArgs splits a rewritten clause's words into its flags and names.
 func declArgs(args []string) (flags string, names []string) {

@@ -21,7 +21,7 @@ import (
 // next with the other variables. mvdan/sh answers $DIRSTACK itself, from
 // a stack of its own that shelter's builtins cannot reach, so the script
 // preparation renames the expansions of DIRSTACK to shast.DirStackVar
-// (rewriteExpansion).
+// (package rewrite).
 
 // dirStack is the stack, top first: the working directory, then
 // DIRSTACK[1:].

@@ -5,6 +5,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
@@ -45,7 +46,7 @@ func (p *funcPrinter) function(name string, body *syntax.Stmt, ind int, keyword 
 func visible(stmts []*syntax.Stmt) []*syntax.Stmt {
 	var out []*syntax.Stmt
 	for _, st := range stmts {
-		if guarded, ok := exitGuarded(st); ok {
+		if guarded, ok := rewrite.ExitGuarded(st); ok {
 			out = append(out, visible(guarded)...)
 		} else if !rewriteAdded(st) {
 			out = append(out, st)
@@ -55,7 +56,7 @@ func visible(stmts []*syntax.Stmt) []*syntax.Stmt {
 }
 
 func rewriteAdded(st *syntax.Stmt) bool {
-	if loopAdded(st) {
+	if rewrite.LoopAdded(st) {
 		return true
 	}
 	switch c := st.Cmd.(type) {
@@ -112,11 +113,11 @@ func (p *funcPrinter) inline(stmts []*syntax.Stmt, ind int) {
 // stmt writes st; heredoc is true when it ended with here-documents
 // (and so with a newline).
 func (p *funcPrinter) stmt(st *syntax.Stmt, ind int) (heredoc bool) {
-	if guarded, ok := exitGuarded(st); ok && len(guarded) == 1 {
+	if guarded, ok := rewrite.ExitGuarded(st); ok && len(guarded) == 1 {
 		st = guarded[0] // the right side of && or ||
 	}
 	negated := st.Negated
-	if first := loopFirst(st); first != nil {
+	if first := rewrite.LoopFirst(st); first != nil {
 		// The rewrite's `!` and resume: the script wrote the loop.
 		st, negated = first, false
 	}
@@ -216,7 +217,7 @@ func (p *funcPrinter) command(cmd syntax.Command, ind int) {
 			}
 			p.b.WriteString(strings.Join(words, " ") + ";\n")
 		case *syntax.CStyleLoop:
-			p.b.WriteString("for ((" + strings.Join(minified(loopAsWritten(c)), "; ") + "))\n")
+			p.b.WriteString("for ((" + strings.Join(minified(rewrite.LoopAsWritten(c)), "; ") + "))\n")
 		}
 		p.b.WriteString(in + "do\n")
 		p.body(c.Do, ind+4)
@@ -289,8 +290,8 @@ func printNode(n syntax.Node) string {
 	var b strings.Builder
 	syntax.NewPrinter().Print(&b, n)
 	// A guard of what follows a break reads $? from a variable
-	// (guardLoopExits): the script wrote $?.
-	return strings.ReplaceAll(b.String(), "${"+guardStatusVar+"}", "$?")
+	// (package rewrite): the script wrote $?.
+	return strings.ReplaceAll(b.String(), "${"+rewrite.GuardStatusVar+"}", "$?")
 }
 
 // minified prints a command's arithmetic as bash keeps it when written

@@ -19,6 +19,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
@@ -317,9 +318,9 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		if s.startJob(st.runner, st.jobs[i], st.jobText(i), st.out, st.errOut) == nil {
 			return statusArgv(1), true
 		}
-		return quietEval(hc, bangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
+		return quietEval(hc, rewrite.BangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
 	case shast.CmdGoOn:
-		// The guard of what follows a break (guardLoopExits).
+		// The guard of what follows a break (package rewrite).
 		if mvdanpriv.LoopExitPending(hc) {
 			return statusArgv(1), true
 		}

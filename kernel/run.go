@@ -19,6 +19,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -164,7 +165,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if err != nil {
 		return s.rejected(start, []Issue{parseIssue(err)}), nil
 	}
-	issues, funcs, rewrite, needsTemp := s.validate(file)
+	issues, funcs, rewritable, needsTemp := s.validate(file)
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
 	}
@@ -172,9 +173,9 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 		// A failure shows as the interpreter's own "cannot create fifo".
 		s.tmp.ensure()
 	}
-	if rewrite {
+	if rewritable {
 		opts.jobTexts = backgroundTexts(file)
-		rewriteScript(file)
+		rewrite.Script(file)
 	}
 	opts.command = script
 	res := s.execute(ctx, file, opts, start, funcs)
@@ -403,9 +404,9 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	if len(funcs)+len(r.Funcs) > 0 {
 		state.funcs = slices.AppendSeq(slices.Collect(maps.Keys(funcs)), maps.Keys(r.Funcs))
 	}
-	// Run rewrote the script already (rewriteScript), so that the
+	// Run rewrote the script already (rewrite.Script), so that the
 	// statements detached as jobs have the rewrites too.
-	state.jobs, state.jobTexts = detachJobs(file), opts.jobTexts
+	state.jobs, state.jobTexts = rewrite.DetachJobs(file), opts.jobTexts
 	file.Name = opts.Name
 	if file.Name == "" {
 		file.Name = "shelter"

@@ -12,6 +12,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/internal/signame"
+	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
@@ -19,33 +20,13 @@ import (
 // one interpreter run, so that an EXIT trap set during the call runs when
 // the call ends; the statements below prepare it for that run.
 
-// detachJobs replaces each top-level `cmd &` of file with a command the
-// call handler answers by starting it as a job of the session, and
-// returns the statements it replaced, by index.
-func detachJobs(file *syntax.File) []*syntax.Stmt {
-	var jobs []*syntax.Stmt
-	for i, st := range file.Stmts {
-		if !isJob(st) {
-			continue
-		}
-		call := &syntax.CallExpr{Args: []*syntax.Word{shast.LitWord(shast.CmdJob), shast.LitWord(strconv.Itoa(len(jobs)))}}
-		file.Stmts[i] = &syntax.Stmt{Position: st.Position, Cmd: call, Comments: st.Comments}
-		jobs = append(jobs, st)
-	}
-	return jobs
-}
-
-// isJob reports a top-level statement that becomes a job of the
-// session: `cmd &`, not a coprocess.
-func isJob(st *syntax.Stmt) bool { return st.Background && !st.Coprocess }
-
 // backgroundTexts are the top-level `cmd &` statements of file as jobs
-// lists them, in the order detachJobs takes them: printed before the
+// lists them, in the order rewrite.DetachJobs takes them: printed before the
 // rewrite, which would show shelter's own words.
 func backgroundTexts(file *syntax.File) []string {
 	var texts []string
 	for _, st := range file.Stmts {
-		if isJob(st) {
+		if rewrite.IsJob(st) {
 			texts = append(texts, commandText(st))
 		}
 	}
@@ -58,27 +39,6 @@ func (st *callState) jobText(i int) string {
 		return st.jobTexts[i]
 	}
 	return commandText(st.jobs[i])
-}
-
-// rewriteExpansion turns a `$(< FILE)` into a command substitution
-// that runs shelter's own reader with FILE as its input: mvdan/sh glues
-// the path to the content when FILE has several parts, and its copy knows
-// neither the call's deadline nor its memory budget. It renames
-// $DIRSTACK to the array shelter's pushd and popd keep (shast.DirStackVar).
-func rewriteExpansion(n syntax.Node) {
-	if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "DIRSTACK" {
-		pe.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: shast.DirStackVar}
-		return
-	}
-	cs, ok := n.(*syntax.CmdSubst)
-	if !ok || len(cs.Stmts) != 1 {
-		return
-	}
-	st := cs.Stmts[0]
-	if st.Cmd != nil || st.Negated || st.Background || len(st.Redirs) != 1 || st.Redirs[0].Op != syntax.RdrIn {
-		return
-	}
-	st.Cmd = &syntax.CallExpr{Args: []*syntax.Word{shast.LitWord(shast.CmdCat)}}
 }
 
 // trapCall notes an EXIT trap that a `trap` command sets or clears, so
@@ -199,7 +159,7 @@ func (o *origWriter) Write(p []byte) (int, error) {
 // sessionEnviron is the environment the session's runner starts from. It
 // answers ${BASH_SOURCE[0]} with the file the running call was read from
 // (RunOptions.Source), unless the script set it, which mvdan/sh does not
-// know of. ($! is bangVar, see renameBang.)
+// know of. ($! is rewrite.BangVar.)
 type sessionEnviron struct {
 	expand.Environ
 	source func() string

@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
@@ -23,7 +24,7 @@ import (
 //
 // needsTemp reports a construct that uses $TMPDIR without passing through
 // the session's handlers (a process substitution).
-func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewrite, needsTemp bool) {
+func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewritable, needsTemp bool) {
 	if s.checkVisit == nil {
 		s.checkVisit, s.assocVarFn = s.check.visitor(), s.assocVar
 	}
@@ -36,9 +37,9 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}, funcs: v.found}
 		shast.WalkBranches(file, s.checkVisit)
 	}
-	issues, funcs, rewrite, needsTemp = append(v.issues, v.crash.issues...), v.found, v.rewrite, v.procSubst
+	issues, funcs, rewritable, needsTemp = append(v.issues, v.crash.issues...), v.found, v.rewrite, v.procSubst
 	*v = validation{} // hold nothing of the script between calls
-	return issues, funcs, rewrite, needsTemp
+	return issues, funcs, rewritable, needsTemp
 }
 
 // validation is one walk of validate.
@@ -48,7 +49,7 @@ type validation struct {
 	funcs   map[string]bool // the script's functions, when known before the walk
 	found   map[string]bool // the functions the walk met
 	issues  []Issue
-	rewrite bool // the walk met a node rewriteScript may change
+	rewrite bool // the walk met a node rewrite.Script may change
 	// procSubst is set when the walk met a process substitution, whose
 	// FIFO mvdan/sh makes in $TMPDIR itself.
 	procSubst bool
@@ -59,7 +60,7 @@ type validation struct {
 // visitor is the walk's visitor, v.visit for every node. The kinds of
 // node a script is mostly made of, which neither crashCheck.visit nor
 // visit's switch acts on, are settled in the closure itself, noting only
-// whether rewriteScript may change them: a node costs the walk one call.
+// whether rewrite.Script may change them: a node costs the walk one call.
 func (v *validation) visitor() func(syntax.Node) bool {
 	return func(n syntax.Node) bool {
 		switch n := n.(type) {
@@ -70,14 +71,14 @@ func (v *validation) visitor() func(syntax.Node) bool {
 			v.rewrite = v.rewrite || n.Background
 			return true
 		case *syntax.ArithmExp:
-			v.rewrite = v.rewrite || rewritableNode(n)
+			v.rewrite = v.rewrite || rewrite.RewritableNode(n)
 			return true
 		case *syntax.Assign:
-			v.rewrite = v.rewrite || rewritableNode(n)
+			v.rewrite = v.rewrite || rewrite.RewritableNode(n)
 			return true
 		case *syntax.ParamExp:
 			if n.Index == nil { // else crashCheck asks about the array
-				v.rewrite = v.rewrite || rewritableNode(n)
+				v.rewrite = v.rewrite || rewrite.RewritableNode(n)
 				return true
 			}
 		}
@@ -88,7 +89,7 @@ func (v *validation) visitor() func(syntax.Node) bool {
 func (v *validation) visit(n syntax.Node) bool {
 	s := v.s
 	v.crash.visit(n)
-	v.rewrite = v.rewrite || rewritable(n)
+	v.rewrite = v.rewrite || rewrite.Rewritable(n)
 	switch n := n.(type) {
 	case *syntax.CoprocClause:
 		v.issues = append(v.issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "coproc is not supported"))

@@ -1,4 +1,4 @@
-package kernel
+package rewrite
 
 import (
 	"strings"
@@ -8,13 +8,14 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
-// rewriteScript rewrites the constructs that mvdan/sh runs differently
+// Script rewrites the constructs that mvdan/sh runs differently
 // from bash into ones it runs as bash does (docs/embedding.md, "Bash
 // compatibility"), and the expansions shelter answers itself
 // (rewriteExpansion): all in one walk of file, then, in a second walk,
-// the guards of what follows a break in a loop's body (guardLoopExits). Each rewrite keeps bash's meaning for every input it
-// touches and leaves alone what it cannot prove.
-func rewriteScript(file *syntax.File) {
+// the guards of what follows a break in a loop's body (guardLoopExits).
+// Each rewrite keeps bash's meaning for every input it touches and leaves
+// alone what it cannot prove.
+func Script(file *syntax.File) {
 	var loops loopRewrite
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
@@ -70,8 +71,8 @@ func rewriteScript(file *syntax.File) {
 	guardLoopExits(file)
 }
 
-// rewritable reports whether n is a node rewriteScript may change: a
-// script without one runs as parsed (validate asks it of every node). It
+// Rewritable reports whether n is a node Script may change: a
+// script without one runs as parsed (the kernel's static pass asks it of every node). It
 // names the nodes the walk above acts on.
 //
 // It is exact for the nodes every script is full of, so that a script of
@@ -84,19 +85,19 @@ func rewriteScript(file *syntax.File) {
 // integer comparison or a regex; a command only for break or continue
 // (guardLoopExits). The loops and backgrounds of a nested list are nodes
 // of their own.
-func rewritable(n syntax.Node) bool {
+func Rewritable(n syntax.Node) bool {
 	// The kinds first, in a switch small enough to inline into the walk
 	// that asks it of every node; then the node itself.
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
 		*syntax.CallExpr:
-		return rewritableNode(n)
+		return RewritableNode(n)
 	}
 	return false
 }
 
-func rewritableNode(n syntax.Node) bool {
+func RewritableNode(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.ProcSubst, *syntax.LetClause, *syntax.DeclClause:
 		return true

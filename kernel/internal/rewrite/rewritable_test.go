@@ -1,4 +1,4 @@
-package kernel
+package rewrite
 
 import (
 	"path/filepath"
@@ -12,7 +12,7 @@ import (
 )
 
 // scriptCorpus is the scripts of the bash comparison's cases
-// (testdata/bashdiff) and a few of every kind of nesting.
+// (kernel/testdata/bashdiff) and a few of every kind of nesting.
 func scriptCorpus(t testing.TB) []string {
 	srcs := []string{
 		"( ( a ) ); { b; }", "echo $(a $(b)) ${c:-${d}} $(( (1+2)*3 ))",
@@ -22,7 +22,7 @@ func scriptCorpus(t testing.TB) []string {
 		"echo \"a $x b\\\"c ${y} `d` $(e)\" 'q' $'r\\'s' $\"t\"\nx=1 fi\ncat <<-'E'\n\t$(a\nE\n",
 		"for ((i=0;i<3;i++)); do [[ $a == x* ]] && echo \"$a\"; done; a{b,c}d {x,y} }",
 	}
-	files, _ := filepath.Glob("testdata/bashdiff/*.txtar")
+	files, _ := filepath.Glob("../../testdata/bashdiff/*.txtar")
 	for _, name := range files {
 		a, err := txtar.ParseFile(name)
 		if err != nil {
@@ -36,7 +36,7 @@ func scriptCorpus(t testing.TB) []string {
 	return srcs
 }
 
-// rewritableSeeds are scripts of the nodes rewritable judges one by one,
+// rewritableSeeds are scripts of the nodes Rewritable judges one by one,
 // arithmetic expansions above all.
 var rewritableSeeds = []string{
 	"x=$((x+1)); y=$(( (a) - -b * c ))", "echo $((1/x)) $((x%0)) $((a**-1))",
@@ -48,8 +48,8 @@ var rewritableSeeds = []string{
 	"[[ ! 09 -ne 1 ]]; [[ a = \"x\" ]]; [[ x =~ $re ]]; [[ -f $f ]]",
 }
 
-// rewritesExactly fails t when rewriteScript changes how src prints but
-// rewritable is false for every node of it: validate would have run it
+// rewritesExactly fails t when Script changes how src prints but
+// Rewritable is false for every node of it: validate would have run it
 // as parsed.
 func rewritesExactly(t *testing.T, src string) {
 	t.Helper()
@@ -66,7 +66,7 @@ func rewritesExactly(t *testing.T, src string) {
 	}
 	any := false
 	shast.Walk(f, func(n syntax.Node) bool {
-		any = any || rewritable(n)
+		any = any || Rewritable(n)
 		return true
 	})
 	if any {
@@ -74,7 +74,7 @@ func rewritesExactly(t *testing.T, src string) {
 	}
 	var before, after strings.Builder
 	syntax.NewPrinter().Print(&before, f)
-	rewriteScript(f)
+	Script(f)
 	syntax.NewPrinter().Print(&after, f)
 	if before.String() != after.String() {
 		t.Fatalf("%q: no node is rewritable, but the rewrite prints %q", src, after.String())

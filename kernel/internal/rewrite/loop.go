@@ -1,11 +1,9 @@
-package kernel
+package rewrite
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
@@ -19,7 +17,7 @@ import (
 //
 // The rewrite keeps bash's meaning with arithmetic, which the interpreter
 // evaluates without a command (no call handler, nothing for set -x to
-// print). With V for loopStatusVar, a loop whose condition has no side
+// print). With V for LoopStatusVar, a loop whose condition has no side
 // effects (pureArithm) runs first as it is, until the condition fails or
 // an iteration fails:
 //
@@ -55,7 +53,7 @@ import (
 // allocates; the word is spelt so that the common case does neither.
 //
 // loop-end answers V's status and unsets V; break, continue and return
-// unset it too (containLoop), as their own status is 0 or their own.
+// unset it too (the kernel's containLoop), as their own status is 0 or their own.
 // INIT's reset forgets a status left when exit skipped a loop's end. V is
 // an ordinary variable of the shell, so a subshell or a pipeline stage has
 // its own; it is set only from a failed iteration to the loop's end, and
@@ -75,7 +73,7 @@ import (
 // the start of the next body is 1 (the second loop's start), then 0 (the
 // note's), where bash has the previous iteration's status; before that
 // it is the previous iteration's 0, as in bash.
-const loopStatusVar = "SHELTER_LOOP_STATUS"
+const LoopStatusVar = "SHELTER_LOOP_STATUS"
 
 // loopRewrite rewrites the loops. A rewritten loop is known by the reset
 // in its INIT, or by the note its body ends with.
@@ -169,7 +167,7 @@ func (lr *loopRewrite) rewrite(st *syntax.Stmt, fc *syntax.ForClause) []*syntax.
 	// (( $? ? !(V && (V = 0)) : 10#${V-0} > 0 ))
 	kept := &syntax.Word{Parts: []syntax.WordPart{
 		&syntax.Lit{Value: "10#"},
-		&syntax.ParamExp{Param: &syntax.Lit{Value: loopStatusVar}, Exp: &syntax.Expansion{Op: syntax.DefaultUnset, Word: shast.LitWord("0")}},
+		&syntax.ParamExp{Param: &syntax.Lit{Value: LoopStatusVar}, Exp: &syntax.Expansion{Op: syntax.DefaultUnset, Word: shast.LitWord("0")}},
 	}}
 	done := &syntax.BinaryArithm{Op: syntax.TernQuest, X: statusParam(), Y: &syntax.BinaryArithm{
 		Op: syntax.TernColon,
@@ -206,7 +204,7 @@ func (lr *loopRewrite) finish() {
 func loopNote(at syntax.Pos) *syntax.Stmt {
 	noted := &syntax.Word{Parts: []syntax.WordPart{
 		&syntax.Lit{Value: "10#"},
-		&syntax.ParamExp{Param: &syntax.Lit{Value: loopStatusVar}, Exp: &syntax.Expansion{Op: syntax.DefaultUnset}},
+		&syntax.ParamExp{Param: &syntax.Lit{Value: LoopStatusVar}, Exp: &syntax.Expansion{Op: syntax.DefaultUnset}},
 		statusParam().Parts[0],
 	}}
 	note := &syntax.BinaryArithm{
@@ -223,7 +221,7 @@ func loopNote(at syntax.Pos) *syntax.Stmt {
 
 // loopEnd is `[[ ! -v V ]] || { loop-end && ((1)); }`.
 func loopEnd(at syntax.Pos) *syntax.Stmt {
-	unset := &syntax.TestClause{Left: at, Right: at, X: &syntax.UnaryTest{Op: syntax.TsNot, X: &syntax.UnaryTest{Op: syntax.TsVarSet, X: shast.LitWord(loopStatusVar)}}}
+	unset := &syntax.TestClause{Left: at, Right: at, X: &syntax.UnaryTest{Op: syntax.TsNot, X: &syntax.UnaryTest{Op: syntax.TsVarSet, X: shast.LitWord(LoopStatusVar)}}}
 	end := &syntax.BinaryCmd{Op: syntax.AndStmt, X: shast.CallStmt(at, shast.LitWord(shast.CmdLoopEnd)), Y: &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: shast.LitWord("1")}}}
 	return &syntax.Stmt{Position: at, Cmd: &syntax.BinaryCmd{
 		Op: syntax.OrStmt,
@@ -234,12 +232,12 @@ func loopEnd(at syntax.Pos) *syntax.Stmt {
 
 // loopReset is `V && (V = 0)`: V is 0 after it, and set only if it was.
 func loopReset() *syntax.BinaryArithm {
-	return &syntax.BinaryArithm{Op: syntax.AndArit, X: shast.LitWord(loopStatusVar), Y: paren(assignArith(shast.LitWord("0")))}
+	return &syntax.BinaryArithm{Op: syntax.AndArit, X: shast.LitWord(LoopStatusVar), Y: paren(assignArith(shast.LitWord("0")))}
 }
 
 // assignArith is `V = x`.
 func assignArith(x syntax.ArithmExpr) *syntax.BinaryArithm {
-	return &syntax.BinaryArithm{Op: syntax.Assgn, X: shast.LitWord(loopStatusVar), Y: x}
+	return &syntax.BinaryArithm{Op: syntax.Assgn, X: shast.LitWord(LoopStatusVar), Y: x}
 }
 
 func paren(x syntax.ArithmExpr) *syntax.ParenArithm {
@@ -357,7 +355,7 @@ func isLoopEnd(st *syntax.Stmt) bool {
 // isLoopStatusWord reports whether n is the word V.
 func isLoopStatusWord(n syntax.Node) bool {
 	w, ok := n.(*syntax.Word)
-	return ok && w.Lit() == loopStatusVar
+	return ok && w.Lit() == LoopStatusVar
 }
 
 // assignsLoopStatus reports whether x is `V = …`.
@@ -429,20 +427,20 @@ func isLoopResume(st *syntax.Stmt) bool {
 	return ok && len(fc.Do) > 0 && isLoopNote(fc.Do[len(fc.Do)-1])
 }
 
-// loopAdded reports whether st is a statement the loop rewrite added.
-func loopAdded(st *syntax.Stmt) bool {
+// LoopAdded reports whether st is a statement the loop rewrite added.
+func LoopAdded(st *syntax.Stmt) bool {
 	return isLoopNote(st) || isLoopEnd(st) || isLoopResume(st)
 }
 
-// loopFirst is the first loop of st, when st is the rewrite's group of
+// LoopFirst is the first loop of st, when st is the rewrite's group of
 // `! FIRST` and the statement that resumes it; nil otherwise.
-func loopFirst(st *syntax.Stmt) *syntax.Stmt {
+func LoopFirst(st *syntax.Stmt) *syntax.Stmt {
 	b, ok := st.Cmd.(*syntax.Block)
 	if !ok || len(b.Stmts) != 2 {
 		return nil
 	}
 	resume := b.Stmts[1]
-	if rest, ok := exitGuarded(resume); ok && len(rest) == 1 {
+	if rest, ok := ExitGuarded(resume); ok && len(rest) == 1 {
 		resume = rest[0] // a break 2 in the body may leave it
 	}
 	if !isLoopResume(resume) {
@@ -459,10 +457,10 @@ func loopFirst(st *syntax.Stmt) *syntax.Stmt {
 	return first
 }
 
-// loopAsWritten is fc as the script wrote its (( )) part: without the
+// LoopAsWritten is fc as the script wrote its (( )) part: without the
 // reset in INIT and what the condition keeps. fc itself is left as it
 // is.
-func loopAsWritten(fc *syntax.ForClause) *syntax.ForClause {
+func LoopAsWritten(fc *syntax.ForClause) *syntax.ForClause {
 	cl, ok := fc.Loop.(*syntax.CStyleLoop)
 	if !ok || !hasLoopReset(cl) {
 		return fc
@@ -478,36 +476,4 @@ func loopAsWritten(fc *syntax.ForClause) *syntax.ForClause {
 	fc2 := *fc
 	fc2.Loop = &cl2
 	return &fc2
-}
-
-// containLoop answers loop-end, and makes break, continue and return
-// forget a noted status; ok is false for any other command.
-func containLoop(hc interp.HandlerContext, args []string) (next []string, ok bool) {
-	switch args[0] {
-	case shast.CmdLoopEnd, "break", "continue", "return":
-	default:
-		return nil, false
-	}
-	noted := hc.Env.Get(loopStatusVar)
-	if !noted.IsSet() {
-		if args[0] == shast.CmdLoopEnd {
-			return []string{"builtin", ":"}, true
-		}
-		return nil, false
-	}
-	if args[0] == shast.CmdLoopEnd {
-		if n, _ := strconv.Atoi(noted.String()); n > 0 {
-			return quietEval(hc, "unset "+loopStatusVar+"; "+shast.Quote(shast.StatusWord)+" "+strconv.Itoa(n)), true
-		}
-		return quietEval(hc, "unset "+loopStatusVar), true
-	}
-	if args[0] == "return" && len(args) == 1 {
-		// Its status is the last command's, not unset's.
-		args = []string{"return", strconv.Itoa(hc.LastExitStatus)}
-	}
-	words := make([]string, len(args))
-	for i, a := range args {
-		words[i] = shast.Quote(a)
-	}
-	return quietEval(hc, "unset "+loopStatusVar+"; "+strings.Join(words, " ")), true
 }

@@ -1,4 +1,4 @@
-package kernel
+package rewrite
 
 import (
 	"slices"
@@ -27,8 +27,8 @@ import (
 //	if go-on; then REST; fi
 //
 // go-on, an internal command, fails while the runner has a break or
-// continue to finish (mvdanpriv.LoopExitPending). The if has REST's status, or 0,
-// break's, when REST is skipped; set -e and the ERR trap leave an if's
+// continue to finish (the kernel reads it from the runner). The if has
+// REST's status, or 0, break's, when REST is skipped; set -e and the ERR trap leave an if's
 // condition alone. REST's first command would see go-on's $?, 0, rather
 // than the status of the statement before it; when it is a simple
 // command that reads $?, the condition keeps that status first, in
@@ -83,7 +83,7 @@ func guardList(list *[]*syntax.Stmt) {
 		if i == len(stmts)-1 || !mayExitLoop(st, 0) {
 			continue
 		}
-		if _, ok := exitGuarded(stmts[i+1]); ok && i+1 == len(stmts)-1 {
+		if _, ok := ExitGuarded(stmts[i+1]); ok && i+1 == len(stmts)-1 {
 			return // guarded already: the walk meets a list twice when two loops share it
 		}
 		rest := slices.Clone(stmts[i+1:])
@@ -115,7 +115,7 @@ func guardStmt(st *syntax.Stmt) {
 		}
 		guardStmt(c.X)
 		guardStmt(c.Y)
-		if _, ok := exitGuarded(c.Y); !ok && c.Op == syntax.AndStmt && mayExitLoop(c.X, 0) {
+		if _, ok := ExitGuarded(c.Y); !ok && c.Op == syntax.AndStmt && mayExitLoop(c.X, 0) {
 			c.Y = exitGuard([]*syntax.Stmt{c.Y})
 		}
 	case *syntax.TimeClause:
@@ -132,7 +132,7 @@ func exitGuard(stmts []*syntax.Stmt) *syntax.Stmt {
 	goOn := shast.CallStmt(at, shast.LitWord(shast.CmdGoOn))
 	cond := goOn
 	if readsStatus(stmts[0]) {
-		keep := &syntax.BinaryArithm{Op: syntax.Comma, X: &syntax.BinaryArithm{Op: syntax.Assgn, X: shast.LitWord(guardStatusVar), Y: statusParam()}, Y: shast.LitWord("1")}
+		keep := &syntax.BinaryArithm{Op: syntax.Comma, X: &syntax.BinaryArithm{Op: syntax.Assgn, X: shast.LitWord(GuardStatusVar), Y: statusParam()}, Y: shast.LitWord("1")}
 		cond = &syntax.Stmt{Position: at, Cmd: &syntax.BinaryCmd{
 			Op: syntax.AndStmt,
 			X:  &syntax.Stmt{Position: at, Cmd: &syntax.ArithmCmd{Left: at, Right: at, X: keep}},
@@ -142,11 +142,11 @@ func exitGuard(stmts []*syntax.Stmt) *syntax.Stmt {
 	return &syntax.Stmt{Position: at, Cmd: &syntax.IfClause{Position: at, Cond: []*syntax.Stmt{cond}, Then: stmts}}
 }
 
-// guardStatusVar keeps $? for the command a guard runs first.
-const guardStatusVar = "SHELTER_GUARD_STATUS"
+// GuardStatusVar keeps $? for the command a guard runs first.
+const GuardStatusVar = "SHELTER_GUARD_STATUS"
 
 // readsStatus turns the $? of st, when st is a simple command, into
-// guardStatusVar, and reports whether it found one. The words of a
+// GuardStatusVar, and reports whether it found one. The words of a
 // command substitution are left: their $? is the substitution's own once
 // its first command ran.
 func readsStatus(st *syntax.Stmt) bool {
@@ -161,7 +161,7 @@ func readsStatus(st *syntax.Stmt) bool {
 			return false
 		case *syntax.ParamExp:
 			if n.Param != nil && n.Param.Value == "?" {
-				n.Param = &syntax.Lit{ValuePos: n.Param.ValuePos, Value: guardStatusVar}
+				n.Param = &syntax.Lit{ValuePos: n.Param.ValuePos, Value: GuardStatusVar}
 				n.Short = false
 				found = true
 			}
@@ -171,8 +171,8 @@ func readsStatus(st *syntax.Stmt) bool {
 	return found
 }
 
-// exitGuarded is the statements a guard runs, when st is one.
-func exitGuarded(st *syntax.Stmt) ([]*syntax.Stmt, bool) {
+// ExitGuarded is the statements a guard runs, when st is one.
+func ExitGuarded(st *syntax.Stmt) ([]*syntax.Stmt, bool) {
 	c, ok := st.Cmd.(*syntax.IfClause)
 	if !ok || c.Else != nil || len(c.Cond) != 1 {
 		return nil, false

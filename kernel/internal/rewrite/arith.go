@@ -1,4 +1,4 @@
-package kernel
+package rewrite
 
 import (
 	"strings"
@@ -365,7 +365,7 @@ func quotedArithm(w *syntax.Word) (syntax.ArithmExpr, bool) {
 // holds only operators, names and numbers, and writes only to names (what
 // the static pass would refuse is not made here).
 func parseArithm(text string) (syntax.ArithmExpr, bool) {
-	if _, deep := nestingRefusal("$((" + text + "))"); deep {
+	if _, deep := shast.CheckNesting("$((" + text + "))"); deep {
 		return nil, false
 	}
 	x, err := syntax.NewParser().Arithmetic(strings.NewReader(text))

@@ -1,4 +1,4 @@
-package kernel
+package rewrite
 
 import (
 	"strings"
@@ -55,7 +55,7 @@ func TestExitGuardsGrowLinearly(t *testing.T) {
 		return n
 	}
 	before := count()
-	rewriteScript(f)
+	Script(f)
 	if after := count(); after > 2*before {
 		t.Fatalf("the rewrite took the script from %d nodes to %d", before, after)
 	}

@@ -1,0 +1,46 @@
+package rewrite
+
+import (
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The rewrite takes the listing and unexporting clauses only: a clause
+// that assigns, or whose flags it cannot see, stays mvdan/sh's.
+func TestRewriteDeclQuery(t *testing.T) {
+	for src, want := range map[string]bool{
+		"declare -F":        true,
+		"declare -f f g":    true,
+		"declare -p v":      true,
+		"declare -p $n":     true,
+		"declare +x v":      true,
+		"typeset -p v":      true,
+		"export -p":         true,
+		"export":            true,
+		"export -n v":       true,
+		"readonly":          true,
+		"readonly -p":       true,
+		"declare":           false,
+		"declare v":         false,
+		"declare -p v=1":    false,
+		"declare -x v":      false,
+		"declare $opt v":    false,
+		"export v":          false,
+		"export -n v=1":     false,
+		"readonly v":        false,
+		"local -p":          false,
+		"declare -a arr=()": false,
+	} {
+		f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rewriteDeclQuery(f.Stmts[0])
+		_, got := f.Stmts[0].Cmd.(*syntax.CallExpr)
+		if got != want {
+			t.Errorf("%q: rewritten = %v, want %v", src, got, want)
+		}
+	}
+}
