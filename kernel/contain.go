@@ -21,6 +21,7 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
+	"github.com/shelter-sh/shelter/kernel/internal/static"
 )
 
 // DefaultMemoryLimit is the memory budget of a call when [Config.MemoryLimit]
@@ -351,7 +352,7 @@ func containedName(name string) bool {
 func (s *Session) runtimeCrashRefusal(hc interp.HandlerContext, args []string) (string, bool) {
 	switch args[0] {
 	case "eval":
-		if line, ok := crashRefusal(strings.Join(args[1:], " "), assocIn(hc.Env)); ok {
+		if line, ok := crashRefusal(strings.Join(args[1:], " "), static.AssocIn(hc.Env)); ok {
 			return "eval: " + line, true
 		}
 	case "source", ".":
@@ -379,17 +380,17 @@ func (s *Session) runtimeCrashRefusal(hc interp.HandlerContext, args []string) (
 		if err != nil || int64(len(src)) > maxSourceCheck {
 			return "", false
 		}
-		if line, ok := crashRefusal(string(src), assocIn(hc.Env)); ok {
+		if line, ok := crashRefusal(string(src), static.AssocIn(hc.Env)); ok {
 			return args[1] + ": " + line, true
 		}
 	case "trap":
 		if action, _, ok := trapArgs(args[1:]); ok && action != "-" {
-			if line, ok := crashRefusal(action, assocIn(hc.Env)); ok {
+			if line, ok := crashRefusal(action, static.AssocIn(hc.Env)); ok {
 				return "trap: " + line, true
 			}
 		}
 	case "test", "[", "unset":
-		return builtinRefusal(args)
+		return static.BuiltinRefusal(args)
 	}
 	return "", false
 }

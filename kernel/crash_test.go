@@ -9,6 +9,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/static"
 )
 
 // crashCases are scripts bare mvdan/sh panics on, each with the line the
@@ -64,12 +66,12 @@ func TestCrashRefusals(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tc.src, err)
 		}
-		issues := crashIssues(f, nil)
-		if len(issues) == 0 {
+		found := static.Crashes(f, nil)
+		if len(found) == 0 {
 			t.Errorf("%q: not refused", tc.src)
 			continue
 		}
-		if got := IssueLine(issues[0]); got != tc.line {
+		if got := IssueLine(unsupported(found[0])); got != tc.line {
 			t.Errorf("%q:\n got %s\nwant %s", tc.src, got, tc.line)
 		}
 		if got, _ := crashRefusal(tc.src, nil); got != tc.line {
@@ -158,7 +160,7 @@ func TestCrashSessionAssoc(t *testing.T) {
 // TestCrashAtRunTime: what only run time shows, eval's and source's
 // text, trap strings and expanded builtin arguments, ends the command
 // with the refusal, not the process. It needs the call handler to call
-// crashRefusal and builtinRefusal, and Run's parse step, eval and source
+// crashRefusal and static.BuiltinRefusal, and Run's parse step, eval and source
 // to call nestingRefusal.
 func TestCrashAtRunTime(t *testing.T) {
 	s := launchSession(t, Config{})

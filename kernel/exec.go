@@ -196,7 +196,7 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 	c.data = s.callOf(ctx).forResult(c.Stdout)
 	c.self = s.callOf(ctx).yieldedJob()
 	name := c.Args[0]
-	if line, ok := s.guard.refuse(c.Args); ok {
+	if line, ok := s.guard.Refuse(c.Args); ok {
 		fmt.Fprintln(c.Stderr, line)
 		return 2, nil
 	}

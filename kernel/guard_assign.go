@@ -7,6 +7,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
+	"github.com/shelter-sh/shelter/kernel/internal/static"
 )
 
 // The guard's variable entries judge every variable a script sets by
@@ -54,7 +55,7 @@ func (v *validation) declNames(n *syntax.DeclClause) []declName {
 		case a.Name != nil && nameref:
 			out = append(out, declName{a.Name.Value, a.Pos()})
 			if a.Value != nil {
-				if w := shast.StaticWord(a.Value); !w.Opaque && isName(w.Text) {
+				if w := shast.StaticWord(a.Value); !w.Opaque && static.IsName(w.Text) {
 					if v.namerefs == nil {
 						v.namerefs = make(map[string]string)
 					}
@@ -64,11 +65,11 @@ func (v *validation) declNames(n *syntax.DeclClause) []declName {
 		case a.Name != nil:
 			out = append(out, declName{v.assigned(a.Name.Value), a.Pos()})
 		case a.Naked && a.Value != nil:
-			if flag, ok := literalFlag(a.Value); ok {
+			if flag, ok := static.LiteralFlag(a.Value); ok {
 				nameref = nameref || strings.ContainsRune(flag[1:], 'n') && flag[0] == '-'
 				continue
 			}
-			for _, name := range bracedNames(a.Value) {
+			for _, name := range static.BracedNames(a.Value) {
 				out = append(out, declName{v.assigned(name), a.Pos()})
 			}
 		}
@@ -79,44 +80,4 @@ func (v *validation) declNames(n *syntax.DeclClause) []declName {
 type declName struct {
 	name string
 	pos  syntax.Pos
-}
-
-// literalFlag is a declaration's option word (-n, -gx, +x).
-func literalFlag(w *syntax.Word) (string, bool) {
-	lit := w.Lit()
-	return lit, len(lit) > 1 && (lit[0] == '-' || lit[0] == '+') && isName(lit[1:])
-}
-
-// bracedNames are the variable names a word such as {PATH,HOME}=x or
-// {PATH,HOME} expands to; none when it has no brace expansion or is not
-// known before execution.
-func bracedNames(w *syntax.Word) []string {
-	if !strings.Contains(w.Lit(), "{") {
-		return nil
-	}
-	// SplitBraces changes the word it is given: it gets a copy.
-	word := &syntax.Word{Parts: make([]syntax.WordPart, len(w.Parts))}
-	for i, p := range w.Parts {
-		if lit, ok := p.(*syntax.Lit); ok {
-			c := *lit
-			p = &c
-		}
-		word.Parts[i] = p
-	}
-	if !syntax.SplitBraces(word) {
-		return nil
-	}
-	var names []string
-	for expanded, err := range expand.BracesSeq(nil, word) {
-		if err != nil {
-			break
-		}
-		name, _, _ := strings.Cut(expanded.Lit(), "=")
-		name, _, _ = strings.Cut(name, "+") // NAME+=VALUE
-		name, _, _ = strings.Cut(name, "[") // NAME[i]=VALUE
-		if isName(name) {
-			names = append(names, name)
-		}
-	}
-	return names
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+	"github.com/shelter-sh/shelter/kernel/internal/static"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -18,7 +19,7 @@ type Kernel struct {
 	cfg   Config
 	tools map[string]Tool
 	names []string // sorted tool names
-	guard *guard
+	guard *static.Guard
 	// allowed holds what each of Config.AllowExternal resolved to in the
 	// kernel's own PATH when it was built; a name PATH did not find is
 	// absent.

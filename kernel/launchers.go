@@ -2,7 +2,9 @@ package kernel
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -12,6 +14,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/static"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -247,4 +250,86 @@ func launchDeadlineCancel(ctx context.Context) (context.Context, context.CancelF
 		return context.WithDeadline(afterFuncs(ctx), l.Deadline)
 	}
 	return ctx, func() {}
+}
+
+// A Launcher is a tool that runs a command named in its words, as env,
+// timeout and xargs do. The guard and the static pass look through it: a
+// command a harness tool replaces is refused behind it, and the launched
+// command's tool gets its static check. A launcher's Run and its Unwrap
+// should read the words with one grammar, so that what the static pass
+// judges is what runs; Run should start the command with [Call.Launch],
+// so that every policy applies to it at execution too.
+type Launcher interface {
+	Tool
+	// Unwrap finds the command a call launches; words[0] is the
+	// launcher's name as typed. ok is false when the words launch
+	// nothing (env printing the environment, a flag the launcher
+	// refuses). An opaque word where a flag may stand ends the reading:
+	// the launched command then starts at it.
+	Unwrap(words []Word) (launched Launched, ok bool)
+}
+
+// Launched is the command a [Launcher]'s words launch.
+type Launched struct {
+	// Words are the launched command's words. A launcher that adds words
+	// at execution (xargs) ends them with an opaque word.
+	Words []Word
+	// Assigns name the variables the launcher sets for the command (env
+	// NAME=VALUE), checked against the guard's variable entries.
+	Assigns []string
+}
+
+// launcherNames are the commands a session never takes from PATH: each
+// runs another command, which would then escape the guard, the tools and
+// the external policy. They run only as a registered tool of that name.
+var launcherNames = []string{"chrt", "env", "flock", "ionice", "nice", "nohup", "setsid", "stdbuf", "taskset", "timeout", "xargs"}
+
+// LauncherNames returns the names a session runs only as a registered
+// tool, sorted: env, timeout, nice, nohup, xargs, setsid, stdbuf, ionice,
+// taskset, chrt and flock. A call of one of them, by name or by a path
+// (/usr/bin/env), that no tool of that name answers is refused with an
+// [*UnregisteredLauncherError], in the static pass and at execution, in
+// every profile. Package builtins provides all of them.
+func LauncherNames() []string { return slices.Clone(launcherNames) }
+
+func isLauncherName(name string) bool {
+	switch name {
+	case "chrt", "env", "flock", "ionice", "nice", "nohup", "setsid", "stdbuf", "taskset", "timeout", "xargs":
+		return true
+	}
+	return false
+}
+
+// UnregisteredLauncherError is the refusal of a launcher name (see
+// [LauncherNames]) that no registered tool answers: the name itself when
+// no tool has it, or a path to a program of that name.
+type UnregisteredLauncherError struct {
+	// Command is the command's first word as typed: "env", "/usr/bin/env".
+	Command string
+	// Registered is true when a tool of the launcher's name exists, and
+	// Command spelled the launcher as a path.
+	Registered bool
+}
+
+// Error is the line: "shelter: 'env' is a launcher and no launcher of
+// that name is registered, so it is not taken from PATH; register
+// builtins.Launchers() in Config.Tools", or for a path when the tool is
+// registered, "shelter: '/usr/bin/env' is a launcher, run only as
+// shelter's own; allowed: env".
+func (e *UnregisteredLauncherError) Error() string {
+	name := filepath.Base(e.Command)
+	if e.Registered {
+		return fmt.Sprintf("shelter: '%s' is a launcher, run only as shelter's own; allowed: %s", static.SingleLine(e.Command), name)
+	}
+	return fmt.Sprintf("shelter: '%s' is a launcher and no launcher of that name is registered, so it is not taken from PATH; register builtins.Launchers() in Config.Tools", static.SingleLine(e.Command))
+}
+
+// launcherRefusal refuses a command whose name is a launcher's that no
+// tool answers; tools[name] is known to be nil.
+func launcherRefusal(tools map[string]Tool, name string) (*UnregisteredLauncherError, bool) {
+	base := static.CommandBase(name)
+	if !isLauncherName(base) {
+		return nil, false
+	}
+	return &UnregisteredLauncherError{Command: name, Registered: base != name && tools[base] != nil}, true
 }

@@ -19,6 +19,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
+	"github.com/shelter-sh/shelter/kernel/internal/static"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -52,7 +53,7 @@ type Session struct {
 	k      *Kernel
 	caller Caller
 	tools  map[string]Tool
-	guard  *guard
+	guard  *static.Guard
 	// tmp and spills are the session's $TMPDIR and the directory of its
 	// spill files and job logs: named in NewSession, made on first need.
 	tmp    lazyDir

@@ -13,12 +13,13 @@ import (
 
 	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
+	"github.com/shelter-sh/shelter/kernel/internal/static"
 )
 
 // validate is the static pass (docs/embedding.md, "Validation before
 // execution"): before any statement runs, it
 // refuses unsupported constructs (those mvdan/sh would panic on among
-// them, see [crashIssues]), commands the guard catches and calls a tool
+// them, see static.Crashes), commands the guard catches and calls a tool
 // is certain to refuse; unknown commands and what it cannot judge are
 // warnings.
 //
@@ -29,15 +30,18 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		s.checkVisit, s.assocVarFn = s.check.visitor(), s.assocVar
 	}
 	v := &s.check
-	*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}}
+	*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn)}
 	shast.WalkBranches(file, s.checkVisit)
 	if v.found != nil {
 		// A function may be called before it is defined: judge the
 		// commands again, knowing every function of the script.
-		*v = validation{s: s, crash: crashCheck{file: file, assoc: s.assocVarFn}, funcs: v.found}
+		*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), funcs: v.found}
 		shast.WalkBranches(file, s.checkVisit)
 	}
-	issues, funcs, rewritable, needsTemp = append(v.issues, v.crash.issues...), v.found, v.rewrite, v.procSubst
+	issues, funcs, rewritable, needsTemp = v.issues, v.found, v.rewrite, v.procSubst
+	for _, f := range v.crash.Findings() {
+		issues = append(issues, unsupported(f))
+	}
 	*v = validation{} // hold nothing of the script between calls
 	return issues, funcs, rewritable, needsTemp
 }
@@ -45,7 +49,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 // validation is one walk of validate.
 type validation struct {
 	s       *Session
-	crash   crashCheck
+	crash   static.CrashCheck
 	funcs   map[string]bool // the script's functions, when known before the walk
 	found   map[string]bool // the functions the walk met
 	issues  []Issue
@@ -58,7 +62,7 @@ type validation struct {
 }
 
 // visitor is the walk's visitor, v.visit for every node. The kinds of
-// node a script is mostly made of, which neither crashCheck.visit nor
+// node a script is mostly made of, which neither the crash check nor
 // visit's switch acts on, are settled in the closure itself, noting only
 // whether rewrite.Script may change them: a node costs the walk one call.
 func (v *validation) visitor() func(syntax.Node) bool {
@@ -77,7 +81,7 @@ func (v *validation) visitor() func(syntax.Node) bool {
 			v.rewrite = v.rewrite || rewrite.RewritableNode(n)
 			return true
 		case *syntax.ParamExp:
-			if n.Index == nil { // else crashCheck asks about the array
+			if n.Index == nil { // else the crash check asks about the array
 				v.rewrite = v.rewrite || rewrite.RewritableNode(n)
 				return true
 			}
@@ -88,7 +92,7 @@ func (v *validation) visitor() func(syntax.Node) bool {
 
 func (v *validation) visit(n syntax.Node) bool {
 	s := v.s
-	v.crash.visit(n)
+	v.crash.Visit(n)
 	v.rewrite = v.rewrite || rewrite.Rewritable(n)
 	switch n := n.(type) {
 	case *syntax.CoprocClause:
@@ -120,7 +124,7 @@ func (v *validation) visit(n syntax.Node) bool {
 			for _, w := range n.Args {
 				words = append(words, shast.StaticWord(w))
 			}
-			for _, name := range assignedNames(words) {
+			for _, name := range static.AssignedNames(words) {
 				s.checkVar(&v.issues, n.Pos(), v.assigned(name), n)
 			}
 			s.checkCommand(&v.issues, n.Pos(), words, v.funcs)
@@ -173,7 +177,22 @@ func nestingRefusal(src string) (Issue, bool) {
 	if !deep {
 		return Issue{}, false
 	}
-	return Issue{Severity: SeverityError, Code: CodeUnsupported, Line: e.Line, Col: e.Col, Message: e.Error()}, true
+	return unsupported(static.Finding{Line: e.Line, Col: e.Col, Message: e.Error()}), true
+}
+
+// crashRefusal is the line that refuses source given at run time (eval's
+// argument, a sourced file, a trap's command), see static.SourceRefusal.
+func crashRefusal(src string, assoc func(name string) bool) (string, bool) {
+	f, ok := static.SourceRefusal(src, assoc)
+	if !ok {
+		return "", false
+	}
+	return IssueLine(unsupported(f)), true
+}
+
+// unsupported is the issue of a construct the static pass refuses.
+func unsupported(f static.Finding) Issue {
+	return Issue{Severity: SeverityError, Code: CodeUnsupported, Line: f.Line, Col: f.Col, Message: f.Message}
 }
 
 func issueAt(pos syntax.Pos, sev Severity, code, msg string) Issue {
@@ -183,7 +202,7 @@ func issueAt(pos syntax.Pos, sev Severity, code, msg string) Issue {
 // checkVar applies the guard's variable entries to a variable that cmd
 // sets; the refusal quotes cmd whole. A for loop is quoted up to its body.
 func (s *Session) checkVar(issues *[]Issue, pos syntax.Pos, name string, cmd syntax.Node) {
-	e, ok := s.guard.matchVar(name)
+	e, ok := s.guard.MatchVar(name)
 	if !ok {
 		return
 	}
@@ -193,48 +212,7 @@ func (s *Session) checkVar(issues *[]Issue, pos syntax.Pos, name string, cmd syn
 	if _, loop := cmd.(*syntax.ForClause); loop {
 		quoted, _, _ = strings.Cut(quoted, "; do")
 	}
-	*issues = append(*issues, issueAt(pos, SeverityError, CodeGuard, guardLine(quoted, e, "nothing ran")))
-}
-
-// assignedNames are the variables a builtin call sets by name: read's
-// names (and -a ARRAY), printf -v VAR, mapfile's and readarray's ARRAY,
-// getopts' NAME. Opaque words are skipped.
-func assignedNames(words []Word) []string {
-	if words[0].Opaque {
-		return nil
-	}
-	args := words[1:]
-	var names []string
-	switch words[0].Text {
-	case "read":
-		for i := 0; i < len(args); i++ {
-			w := args[i]
-			switch {
-			case w.Opaque:
-			case w.Text == "-a" && i+1 < len(args):
-				names = append(names, args[i+1].Text)
-				i++
-			case strings.Contains("-d -n -N -p -t -u -i", w.Text) && strings.HasPrefix(w.Text, "-") && len(w.Text) == 2:
-				i++ // the option's value
-			case strings.HasPrefix(w.Text, "-"):
-			case isName(w.Text):
-				names = append(names, w.Text)
-			}
-		}
-	case "printf":
-		if len(args) > 1 && args[0].Text == "-v" && !args[1].Opaque {
-			names = append(names, args[1].Text)
-		}
-	case "mapfile", "readarray":
-		if n := len(args); n > 0 && !args[n-1].Opaque && isName(args[n-1].Text) {
-			names = append(names, args[n-1].Text)
-		}
-	case "getopts":
-		if len(args) > 1 && !args[1].Opaque {
-			names = append(names, args[1].Text)
-		}
-	}
-	return names
+	*issues = append(*issues, issueAt(pos, SeverityError, CodeGuard, e.Line(quoted, "nothing ran")))
 }
 
 // checkCommand judges one simple command: the guard, a launcher no tool
@@ -242,8 +220,8 @@ func assignedNames(words []Word) []string {
 // or its presence on PATH. funcs are the script's own
 // functions; nil when there is no script.
 func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, funcs map[string]bool) {
-	if e, ok := s.guard.matchCommand(words); ok {
-		*issues = append(*issues, issueAt(pos, SeverityError, CodeGuard, guardLine(wordsText(words), e, "nothing ran")))
+	if e, ok := s.guard.MatchCommand(words); ok {
+		*issues = append(*issues, issueAt(pos, SeverityError, CodeGuard, e.Line(static.WordsText(words), "nothing ran")))
 		return
 	}
 	inner := words
@@ -261,7 +239,7 @@ func (s *Session) checkCommand(issues *[]Issue, pos syntax.Pos, words []Word, fu
 				return
 			}
 		}
-		next, ok := s.guard.unwrapOne(inner)
+		next, ok := s.guard.UnwrapOne(inner)
 		if !ok {
 			break
 		}

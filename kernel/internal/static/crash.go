@@ -1,8 +1,7 @@
-package kernel
+package static
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -11,8 +10,8 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
-// crashIssues finds the constructs mvdan/sh panics on, each an error
-// issue that says what to write instead. A panic in a pipeline stage or
+// Crashes finds the constructs mvdan/sh panics on, each a finding
+// that says what to write instead. A panic in a pipeline stage or
 // a background job is in a goroutine nobody can recover, so the static
 // pass refuses them before anything runs. assoc reports the associative
 // arrays the session holds already; nil means none.
@@ -30,19 +29,35 @@ import (
 //     reference declared with an empty target (looking up "");
 //   - test or [ comparing the result of a comparison or a group,
 //     `[ a = b = c ]`, `[ \( a \) = b ]` (interp.Runner.bashTest).
-func crashIssues(f *syntax.File, assoc func(name string) bool) []Issue {
-	c := crashCheck{file: f, assoc: assoc}
-	shast.Walk(f, c.visit)
-	return c.issues
+func Crashes(f *syntax.File, assoc func(name string) bool) []Finding {
+	c := NewCrashCheck(f, assoc)
+	shast.Walk(f, c.Visit)
+	return c.findings
 }
 
-// crashCheck is crashIssues' walk, which validate shares.
-type crashCheck struct {
-	file   *syntax.File
-	assoc  func(name string) bool
-	names  map[string]bool // the script's associative arrays, found when first asked
-	issues []Issue
+// A Finding is a construct the static pass refuses as unsupported: where
+// it stands, and the message that says what to write instead.
+type Finding struct {
+	Line, Col int
+	Message   string
 }
+
+// A CrashCheck is the walk of [Crashes], which the kernel's static pass
+// shares: it calls Visit for every node but words and literals.
+type CrashCheck struct {
+	file     *syntax.File
+	assoc    func(name string) bool
+	names    map[string]bool // the script's associative arrays, found when first asked
+	findings []Finding
+}
+
+// NewCrashCheck starts a check of f; assoc is as for [Crashes].
+func NewCrashCheck(f *syntax.File, assoc func(name string) bool) CrashCheck {
+	return CrashCheck{file: f, assoc: assoc}
+}
+
+// Findings are what the walk found so far, in the order it met them.
+func (c *CrashCheck) Findings() []Finding { return c.findings }
 
 // bracketWord reports whether w is the literal [ or ], which shast.StaticWord
 // takes for a glob.
@@ -54,19 +69,19 @@ func bracketWord(w *syntax.Word) bool {
 	return ok && (lit.Value == "[" || lit.Value == "]")
 }
 
-func (c *crashCheck) isAssoc(name string) bool {
+func (c *CrashCheck) isAssoc(name string) bool {
 	if c.names == nil {
 		c.names = assocNames(c.file)
 	}
 	return c.names[name] || c.assoc != nil && c.assoc(name)
 }
 
-func (c *crashCheck) add(pos syntax.Pos, format string, a ...any) {
-	c.issues = append(c.issues, issueAt(pos, SeverityError, CodeUnsupported, fmt.Sprintf(format, a...)))
+func (c *CrashCheck) add(pos syntax.Pos, format string, a ...any) {
+	c.findings = append(c.findings, Finding{Line: int(pos.Line()), Col: int(pos.Col()), Message: fmt.Sprintf(format, a...)})
 }
 
-// visit checks n; it always walks on.
-func (c *crashCheck) visit(n syntax.Node) bool {
+// Visit checks n; it always walks on.
+func (c *CrashCheck) Visit(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.UnaryArithm:
 		if (n.Op == syntax.Inc || n.Op == syntax.Dec) && !shast.PlainName(n.X) {
@@ -117,7 +132,7 @@ func (c *crashCheck) visit(n syntax.Node) bool {
 				args[i] = shast.StaticWord(w).Text
 			}
 		}
-		if line, ok := builtinRefusal(args); ok {
+		if line, ok := BuiltinRefusal(args); ok {
 			c.add(n.Pos(), "%s", line)
 		}
 	case *syntax.DeclClause:
@@ -137,35 +152,35 @@ func (c *crashCheck) visit(n syntax.Node) bool {
 	return true
 }
 
-// crashRefusal is [nestingRefusal] and [crashIssues] for source given at
-// run time (eval's argument, a sourced file, a trap's command): the line
-// that refuses it, or false when it may run. Source that does not parse
-// is left to the interpreter, which reports it. assoc is as for
-// crashIssues; [assocIn] makes one of a handler's environment.
-func crashRefusal(src string, assoc func(name string) bool) (string, bool) {
-	if is, ok := nestingRefusal(src); ok {
-		return IssueLine(is), true
+// SourceRefusal is [shast.CheckNesting] and [Crashes] for source given at
+// run time (eval's argument, a sourced file, a trap's command): what
+// refuses it first, or false when it may run. Source that does not parse
+// is left to the interpreter, which reports it. assoc is as for Crashes;
+// [AssocIn] makes one of a handler's environment.
+func SourceRefusal(src string, assoc func(name string) bool) (Finding, bool) {
+	if e, deep := shast.CheckNesting(src); deep {
+		return Finding{Line: e.Line, Col: e.Col, Message: e.Error()}, true
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
-		return "", false
+		return Finding{}, false
 	}
-	if issues := crashIssues(f, assoc); len(issues) > 0 {
-		return IssueLine(issues[0]), true
+	if found := Crashes(f, assoc); len(found) > 0 {
+		return found[0], true
 	}
-	return "", false
+	return Finding{}, false
 }
 
-// assocIn reports the associative arrays of env, such as
+// AssocIn reports the associative arrays of env, such as
 // interp.HandlerCtx(ctx).Env.
-func assocIn(env expand.Environ) func(name string) bool {
+func AssocIn(env expand.Environ) func(name string) bool {
 	return func(name string) bool { return env.Get(name).Kind == expand.Associative }
 }
 
-// builtinRefusal judges a call of test, [ or unset on its expanded
+// BuiltinRefusal judges a call of test, [ or unset on its expanded
 // arguments, as the call handler sees them: the line that refuses it, or
 // false when it may run.
-func builtinRefusal(args []string) (string, bool) {
+func BuiltinRefusal(args []string) (string, bool) {
 	if len(args) == 0 {
 		return "", false
 	}
@@ -324,181 +339,4 @@ func assocElems(as *syntax.Assign, valType string, add func(syntax.Pos, string, 
 				as.Name.Value, keyText(idx), keyText(idx))
 		}
 	}
-}
-
-// classicTestRefusal parses test's arguments as mvdan/sh does (a copy
-// of interp's classic test parser) and refuses what its evaluation
-// panics on. Arguments that do not parse are left to test, which fails
-// with status 2.
-func classicTestRefusal(name string, args []string) (string, bool) {
-	if !slices.ContainsFunc(args, refusableTestOp) {
-		// Both refusals need one of these operators among the words.
-		return "", false
-	}
-	p := classicParser{rem: args}
-	p.next()
-	expr := p.classicTest("[", false)
-	if p.failed || expr == nil {
-		return "", false
-	}
-	var line string
-	shast.Walk(expr, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.BinaryTest:
-			if n.Op == syntax.TsMatch || n.Op == syntax.TsNoMatch {
-				if _, word := n.X.(*syntax.Word); !word && line == "" {
-					line = fmt.Sprintf("%s: '%s' cannot compare the result of a comparison or a group; write one test per comparison, joined by && or ||", name, n.Op)
-				}
-			}
-		case *syntax.UnaryTest:
-			if n.Op == syntax.TsVarSet || n.Op == syntax.TsRefVar {
-				if w, ok := n.X.(*syntax.Word); ok && w.Lit() == "" && line == "" {
-					line = fmt.Sprintf("%s: '%s' needs the name of a variable, not ''", name, n.Op)
-				}
-			}
-		}
-		return line == ""
-	})
-	return line, line != ""
-}
-
-// refusableTestOp reports a word that can make the operator of a test
-// classicTestRefusal refuses: a string comparison or -v/-R.
-func refusableTestOp(w string) bool {
-	switch w {
-	case "=", "==", "!=", "-v", "-R":
-		return true
-	}
-	return false
-}
-
-// classicParser is interp's testParser: test and [ parse their arguments
-// with it after expansion.
-type classicParser struct {
-	eof    bool
-	val    string
-	rem    []string
-	failed bool
-}
-
-func (p *classicParser) next() {
-	if p.eof || len(p.rem) == 0 {
-		p.eof = true
-		p.val = ""
-		return
-	}
-	p.val = p.rem[0]
-	p.rem = p.rem[1:]
-}
-
-func (p *classicParser) followWord() *syntax.Word {
-	if p.eof {
-		p.failed = true
-	}
-	w := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: p.val}}}
-	p.next()
-	return w
-}
-
-func (p *classicParser) classicTest(fval string, pastAndOr bool) syntax.TestExpr {
-	var left syntax.TestExpr
-	if pastAndOr {
-		left = p.testExprBase()
-	} else {
-		left = p.classicTest(fval, true)
-	}
-	if left == nil || p.eof || p.val == ")" || p.failed {
-		return left
-	}
-	opStr := p.val
-	op := classicBinaryOp(p.val)
-	if op == 0 {
-		p.failed = true
-		return left
-	}
-	b := &syntax.BinaryTest{Op: op, X: left}
-	p.next()
-	switch b.Op {
-	case syntax.AndTest, syntax.OrTest:
-		if b.Y = p.classicTest(opStr, false); b.Y == nil {
-			p.failed = true
-		}
-	default:
-		b.Y = p.followWord()
-	}
-	return b
-}
-
-func (p *classicParser) testExprBase() syntax.TestExpr {
-	if p.eof || p.val == ")" || p.failed {
-		return nil
-	}
-	op := classicUnaryOp(p.val)
-	switch op {
-	case syntax.TsNot:
-		u := &syntax.UnaryTest{Op: op}
-		p.next()
-		u.X = p.classicTest(op.String(), false)
-		if u.X == nil {
-			// interp leaves a nil operand that it never evaluates.
-			p.failed = true
-			return nil
-		}
-		return u
-	case syntax.TsParen:
-		pe := &syntax.ParenTest{}
-		p.next()
-		pe.X = p.classicTest(op.String(), false)
-		if p.val != ")" || pe.X == nil {
-			p.failed = true
-			return nil
-		}
-		p.next()
-		return pe
-	case 0:
-		return p.followWord()
-	default:
-		u := &syntax.UnaryTest{Op: op}
-		p.next()
-		if p.eof {
-			return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: op.String()}}}
-		}
-		u.X = p.followWord()
-		return u
-	}
-}
-
-func classicUnaryOp(val string) syntax.UnTestOperator {
-	switch val {
-	case "!":
-		return syntax.TsNot
-	case "(":
-		return syntax.TsParen
-	case "-v":
-		return syntax.TsVarSet
-	case "-R":
-		return syntax.TsRefVar
-	}
-	// The other unary operators take a word and cannot panic; any
-	// operator will do for them.
-	if len(val) == 2 && val[0] == '-' && strings.IndexByte("eafdcbpSLhkguGONrwxstzno", val[1]) >= 0 {
-		return syntax.TsExists
-	}
-	return 0
-}
-
-func classicBinaryOp(val string) syntax.BinTestOperator {
-	switch val {
-	case "-a":
-		return syntax.AndTest
-	case "-o":
-		return syntax.OrTest
-	case "==", "=":
-		return syntax.TsMatch
-	case "!=":
-		return syntax.TsNoMatch
-	case "-nt", "-ot", "-ef", "-eq", "-ne", "-le", "-ge", "-lt", "-gt":
-		return syntax.TsEql
-	}
-	return 0
 }
