@@ -55,6 +55,32 @@
 // A [Config] is built from a [Profile] preset (host, agent, sandbox) with
 // [Preset]; every field stays overridable.
 //
+// # Layout
+//
+// The kernel is cut into inner packages under kernel/internal, each with
+// one job and a narrow exported surface, so that the compiler holds the
+// layers; none imports package kernel itself:
+//
+//   - shast, at the bottom, imports none of the others: the shell syntax
+//     tree's helpers every layer needs (a walk, the nodes shelter builds,
+//     bash's quoting, a word's static value, the nesting scan that guards
+//     the parser, the names of the internal commands);
+//   - rewrite, on shast: the rewrites that make mvdan/sh run a parsed
+//     script as bash, syntax in, syntax out;
+//   - static, on shast: the static pass's pure checks (what crashes the
+//     interpreter, the guard, the launchers it looks through), fed what it
+//     needs of a session as plain data;
+//   - mvdanpriv imports none of the others: what shelter reads of
+//     mvdan/sh's private state;
+//   - bashcompat, on shast, mvdanpriv and rewrite (declare -f undoes the
+//     rewrites): the builtins shelter answers as bash does;
+//   - mvdancanary, tests only, imports none of ours: one canary a
+//     workaround, which fails once an upgrade of mvdan/sh fixes the bug
+//     the workaround exists for;
+//   - kernel, on all of them: sessions, calls, tools, the run.
+//
+// TestLayout holds the inner packages to this table.
+//
 // docs/mvdan.md lists each mvdan/sh gap the kernel works around, with
 // the code that does and the canary that fails once an upgrade fixes it.
 package kernel
