@@ -174,7 +174,7 @@ var builtinCanaries = []canary{{
 	Name:   "dirstack-after-cd",
 	Bug:    "${DIRSTACK[0]} does not follow cd",
 	Gap:    "directory-stack",
-	Code:   "kernel/bash_dirs.go: dirStackVar",
+	Code:   "kernel/internal/shast/internal.go: DirStackVar",
 	Script: `cd /; [[ ${DIRSTACK[0]} == / ]] && echo follows || echo stale`,
 	Bash:   "follows\n",
 	Mvdan:  "stale\n",

@@ -86,7 +86,7 @@ func TestCanaryFailsWhenFixed(t *testing.T) {
 	if err := judge(c, c.Mvdan); err != nil {
 		t.Fatalf("judge of mvdan/sh's output: %v", err)
 	}
-	want := "mvdan/sh no longer has bug 'a for (( )) loop ends after an iteration whose body failed': delete or simplify kernel/rewrite_loop.go: loopRewrite (see docs/mvdan.md#for-loop-status)"
+	want := "mvdan/sh no longer has bug 'a for (( )) loop ends after an iteration whose body failed': delete or simplify kernel/internal/rewrite/loop.go: loopRewrite (see docs/mvdan.md#for-loop-status)"
 	if err := judge(c, c.Bash); err == nil || err.Error() != want {
 		t.Fatalf("judge of a fixed mvdan/sh:\n got %v\nwant %s", err, want)
 	}
