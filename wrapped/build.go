@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shelter-sh/shelter/internal/argv"
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -154,9 +156,9 @@ func (c *CommandSpec) reachPaths(scope, key string, paths []declPath) ([]string,
 		_, err := os.Stat(abs)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return nil, p.pos.errorf("%s: %s: '%s' does not exist; allowed: existing files and directories", scope, key, show(abs))
+			return nil, p.pos.errorf("%s: %s: '%s' does not exist; allowed: existing files and directories", scope, key, refusal.Show(abs))
 		case err != nil:
-			return nil, p.pos.errorf("%s: %s: '%s': %v", scope, key, show(abs), unwrapPath(err))
+			return nil, p.pos.errorf("%s: %s: '%s': %v", scope, key, refusal.Show(abs), unwrapPath(err))
 		}
 		out = appendNew(out, []string{abs})
 	}
@@ -179,7 +181,7 @@ func checkName(name string) error {
 // injection variable; an agent's value may not reach one.
 func checkPassName(name string, before []string) error {
 	if !isVarName(name) {
-		return fmt.Errorf("'%s' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", show(name))
+		return fmt.Errorf("'%s' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", refusal.Show(name))
 	}
 	if kernel.InjectionVar(name) {
 		return fmt.Errorf("'%s' makes the program load or run code it names, so the agent's value may not reach it; pin it under env: to set it on purpose", name)
@@ -271,7 +273,6 @@ func (c *CommandSpec) compileVerb(cmd *Command, vs *VerbSpec, root bool) (*Verb,
 		json:     vs.json,
 		omitName: vs.omitName,
 		examples: slices.Clone(vs.examples),
-		spell:    make(map[string]*Flag),
 	}
 	v.scope = cmd.name
 	if root {
@@ -307,17 +308,20 @@ func (c *CommandSpec) compileVerb(cmd *Command, vs *VerbSpec, root bool) (*Verb,
 		return nil, vs.pos.errorf("%s: stdin '%s' is not one of closed, pipe", v.scope, v.stdin)
 	}
 	props := map[string]bool{}
+	spelled := map[string]*Flag{}
+	v.set = &argv.Set{Command: v.scope, Syntax: argv.Exact, Interleaved: true, HelpWords: []string{"--help", "-h"}}
 	for _, spec := range vs.flags {
 		f, err := compileFlag(v, spec, len(v.flags))
 		if err != nil {
 			return nil, err
 		}
 		for _, sp := range f.spellings {
-			if prev, dup := v.spell[sp]; dup {
+			if prev, dup := spelled[sp]; dup {
 				return nil, spec.pos.errorf("%s: spelling '%s' used twice (flags '%s' and '%s')", v.scope, sp, prev.name, f.name)
 			}
-			v.spell[sp] = f
+			spelled[sp] = f
 		}
+		v.set.Flags = append(v.set.Flags, f.arg)
 		if props[f.prop] {
 			return nil, spec.pos.errorf("%s: flag '%s': another flag has the same name without dashes", v.scope, f.name)
 		}
@@ -382,7 +386,6 @@ func (c *CommandSpec) compileVerb(cmd *Command, vs *VerbSpec, root bool) (*Verb,
 		v.prefix = append(v.prefix, v.name)
 	}
 	v.prefix = append(v.prefix, v.lead...)
-	v.flagPool = flagPool(v.flags)
 	v.schema = verbSchema(v)
 	return v, nil
 }
@@ -446,6 +449,15 @@ func compileFlag(v *Verb, spec *FlagSpec, index int) (*Flag, error) {
 	default:
 		f.separate = isShort(f.canonical)
 	}
+	f.arg = &argv.Flag{Names: f.spellings, About: f.about, Required: f.required, Repeatable: f.repeatable}
+	switch {
+	case len(f.choices) > 0:
+		f.arg.Value = strings.Join(f.choices, "|")
+	case f.typ == TypeInt:
+		f.arg.Value = "N"
+	case f.typ == TypeString:
+		f.arg.Value = "VALUE"
+	}
 	return f, nil
 }
 
@@ -476,18 +488,3 @@ func spelling(name string) string {
 
 // isShort reports whether a spelling is a one-letter one (-x).
 func isShort(sp string) bool { return len(sp) == 2 && sp[0] == '-' && sp[1] != '-' }
-
-// flagPool renders the allowed flags of a refusal: each flag's spellings,
-// one-letter ones first, joined by /, the flags sorted by name.
-func flagPool(flags []*Flag) string {
-	if len(flags) == 0 {
-		return "(none)"
-	}
-	sorted := slices.Clone(flags)
-	slices.SortStableFunc(sorted, func(a, b *Flag) int { return strings.Compare(a.prop, b.prop) })
-	parts := make([]string, len(sorted))
-	for i, f := range sorted {
-		parts[i] = strings.Join(f.displaySpellings(), "/")
-	}
-	return strings.Join(parts, ", ")
-}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shelter-sh/shelter/internal/argv"
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -125,7 +126,8 @@ type Verb struct {
 	root     bool
 	lead     []string
 	flags    []*Flag
-	spell    map[string]*Flag // every spelling, dashes included
+	set      *argv.Set            // the flags' grammar (argv.Exact), help and pool
+	byArg    map[*argv.Flag]*Flag // the flag each of set's describes
 	args     []*Positional
 	tail     Tail
 	stdin    StdinPolicy
@@ -134,7 +136,6 @@ type Verb struct {
 	examples []example
 	reach    reach // the command's and the verb's own
 	hints    kernel.Annotations
-	flagPool string
 	prefix   []string // executable, command lead, name, verb lead
 	schema   json.RawMessage
 }
@@ -244,6 +245,7 @@ type Flag struct {
 	style      Style
 	separate   bool // value rendered as its own word
 	about      string
+	arg        *argv.Flag // how calls name it and help shows it
 }
 
 // Name is the flag's declared name.
@@ -272,21 +274,14 @@ func (f *Flag) Required() bool { return f.required }
 // About is the flag's description.
 func (f *Flag) About() string { return f.about }
 
-// displaySpellings lists one-letter spellings first, then the others in
-// declared order: -n/--max-count.
-func (f *Flag) displaySpellings() []string {
-	out := make([]string, 0, len(f.spellings))
-	for _, s := range f.spellings {
-		if isShort(s) {
-			out = append(out, s)
+// flag is the declared flag a of v.set describes.
+func (v *Verb) flag(a *argv.Flag) *Flag {
+	for _, f := range v.flags {
+		if f.arg == a {
+			return f
 		}
 	}
-	for _, s := range f.spellings {
-		if !isShort(s) {
-			out = append(out, s)
-		}
-	}
-	return out
+	panic("wrapped: " + v.scope + ": a flag of another verb")
 }
 
 // Positional is one declared positional argument of a [Verb].

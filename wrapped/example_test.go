@@ -44,7 +44,7 @@ func ExampleNew() {
 	fmt.Println(res.ExitCode, res.Issues[0].Message)
 	// Output:
 	// --no-pager log --max-count=5 --oneline main -- docs
-	// 2 git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since
+	// 2 git log: unknown flag '--output'; allowed: --oneline, --since, -n/--max-count
 }
 
 func ExampleCommand_Plan() {
@@ -59,7 +59,7 @@ func ExampleCommand_Plan() {
 	fmt.Println(err)
 	// Output:
 	// [log --max-count=5 --oneline main] <nil>
-	// git log: '-n5' is not a flag; write -n 5
+	// git log: value glued to flag '-n5'; allowed: -n 5
 	// git log: '--max-count' takes an integer; got 'many'
 }
 

@@ -80,13 +80,8 @@ func (v *Verb) usage() string {
 }
 
 func (v *Verb) writeBody(b *strings.Builder) {
-	if len(v.flags) > 0 {
-		b.WriteString("\nflags:\n")
-		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
-		for _, f := range v.flags {
-			fmt.Fprintf(tw, "  %s\t%s\n", f.usage(), f.note())
-		}
-		tw.Flush()
+	if flags := v.set.Help(); flags != "" {
+		b.WriteString("\n" + flags)
 	}
 	if len(v.args) > 0 {
 		b.WriteString("\narguments:\n")
@@ -144,34 +139,6 @@ func (v *Verb) writeBody(b *strings.Builder) {
 			fmt.Fprintf(b, "  %s: %s\n", e.title, e.line)
 		}
 	}
-}
-
-func (f *Flag) usage() string {
-	u := strings.Join(f.displaySpellings(), ", ")
-	switch {
-	case len(f.choices) > 0:
-		u += " " + strings.Join(f.choices, "|")
-	case f.typ == TypeInt:
-		u += " N"
-	case f.typ == TypeString:
-		u += " VALUE"
-	}
-	return u
-}
-
-func (f *Flag) note() string {
-	var notes []string
-	if f.required {
-		notes = append(notes, "required")
-	}
-	if f.repeatable {
-		notes = append(notes, "repeatable")
-	}
-	note := firstLine(f.about)
-	if len(notes) > 0 {
-		note = strings.TrimSpace(note + " (" + strings.Join(notes, ", ") + ")")
-	}
-	return note
 }
 
 func firstLine(s string) string {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shelter-sh/shelter/internal/argv"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -68,8 +69,8 @@ func (p *call) run() (*Plan, error) {
 	}
 
 	// 2–5. Flags, positionals, --, extra words; rendered as they come.
-	argv := make([]string, len(v.prefix), len(v.prefix)+2*len(args))
-	copy(argv, v.prefix)
+	out := make([]string, len(v.prefix), len(v.prefix)+2*len(args))
+	copy(out, v.prefix)
 	var (
 		seen    uint64 // flags given, by index
 		dashed  bool   // the call's own -- has been passed
@@ -85,71 +86,66 @@ func (p *call) run() (*Plan, error) {
 		}
 		return nil, refuse(err)
 	}
-	for i < len(args) {
-		w := args[i]
-		op := p.isOpaque(i)
-		if !dashed && !op && len(w) >= 2 && w[0] == '-' {
-			if w == "--" {
-				dashed = true
-				argv = append(argv, w)
-				i++
+	from := i
+	sc := p.scan(from, v)
+	for {
+		it, ok := sc.Next()
+		if !ok {
+			break
+		}
+		i = from + it.Index
+		w := it.Word
+		switch it.Kind {
+		case argv.EndOfFlags:
+			dashed = true
+			out = append(out, w)
+			continue
+		case argv.HelpAsked:
+			return &Plan{Verb: v, Help: true}, nil
+		case argv.Refused:
+			if it.Flag == nil && v.tail == TailForward {
+				out = append(out, w)
 				continue
 			}
-			f, inline, hasInline := v.lookup(w)
-			if f == nil {
-				if isHelpWord(w) {
-					return &Plan{Verb: v, Help: true}, nil
-				}
-				if v.tail == TailForward {
-					argv = append(argv, w)
-					i++
-					continue
-				}
-				return fail(v.unknownFlag(w))
-			}
+		}
+		if it.Flag != nil {
+			f := v.flag(it.Flag)
 			if seen&(1<<f.index) != 0 && !f.repeatable {
 				return fail(&RepeatedFlagError{Scope: v.scope, Flag: f.canonical})
 			}
 			seen |= 1 << f.index
+		}
+		switch it.Kind {
+		case argv.Refused:
+			return fail(v.refusal(it))
+		case argv.FlagGiven:
+			f := v.flag(it.Flag)
 			if f.typ == TypeSwitch {
-				if hasInline {
-					return fail(&UnexpectedValueError{Scope: v.scope, Flag: w[:len(w)-len(inline)-1]})
-				}
-				argv = append(argv, f.canonical)
-				i++
+				out = append(out, f.canonical)
 				continue
 			}
-			value, valueOpaque := inline, false
-			if !hasInline {
-				if i+1 >= len(args) {
-					return fail(&MissingValueError{Scope: v.scope, Flag: w})
-				}
-				i++
-				value, valueOpaque = args[i], p.isOpaque(i)
-			}
 			switch {
-			case valueOpaque:
+			case it.Opaque:
 			case f.typ == TypeInt && badInt == nil:
-				badInt = v.checkInt(f, value)
+				badInt = v.checkInt(f, it.Value)
 			case len(f.choices) > 0 && badPick == nil:
-				badPick = v.checkChoice(f, value)
+				badPick = v.checkChoice(f, it.Value)
 			}
-			argv = f.render(argv, w, value, hasInline)
-			i++
+			out = f.render(out, w, it.Value, it.Attached)
 			continue
 		}
+		op := it.Opaque
 		if slot < len(v.args) {
 			a := v.args[slot]
 			if a.under != "" && !op {
-				under = append(under, underRef{argv: len(argv), arg: a})
+				under = append(under, underRef{argv: len(out), arg: a})
 			}
-			argv = append(argv, w)
+			out = append(out, w)
 			if a.many {
 				many++
 			} else {
 				slot++
 			}
-			i++
 			continue
 		}
 		switch {
@@ -160,8 +156,7 @@ func (p *call) run() (*Plan, error) {
 		case v.tail == TailAfterDashDash && !dashed:
 			return fail(&ExtraArgumentError{Scope: v.scope, Word: w, AfterDashDash: true})
 		}
-		argv = append(argv, w)
-		i++
+		out = append(out, w)
 	}
 
 	// 6. Checks: int, then choices, then required flags and arguments.
@@ -186,7 +181,7 @@ func (p *call) run() (*Plan, error) {
 	}
 	var checked []checkedPath
 	for _, u := range under {
-		w := argv[u.argv]
+		w := out[u.argv]
 		if p.static && (!isAbs(w) || u.arg.under == WorkingDir) {
 			continue // relative to a directory the script may still change
 		}
@@ -198,10 +193,10 @@ func (p *call) run() (*Plan, error) {
 		if err != nil {
 			return nil, refuse(&OutsidePathError{Scope: v.scope, Name: u.arg.name, Dir: dir, Value: w})
 		}
-		argv[u.argv] = resolved
+		out[u.argv] = resolved
 		checked = append(checked, checkedPath{argv: u.argv, root: realRoot, dir: dir, value: w, arg: u.arg, scope: v.scope})
 	}
-	return &Plan{Verb: v, Path: c.path, Argv: argv, under: checked}, nil
+	return &Plan{Verb: v, Path: c.path, Argv: out, under: checked}, nil
 }
 
 // chooseVerb is step 1: the verb that takes the call, and the index of the
@@ -234,46 +229,29 @@ func (p *call) chooseVerb() (v *Verb, next int, err error) {
 	return c.root, 0, nil
 }
 
-// lookup finds the flag a word names: the word itself, or for a long
-// spelling the part before the first '='.
-func (v *Verb) lookup(w string) (f *Flag, inline string, hasInline bool) {
-	if f := v.spell[w]; f != nil {
-		return f, "", false
+// scan reads the call's words from index from on with v's grammar.
+func (p *call) scan(from int, v *Verb) *argv.Scanner {
+	var opaque []bool
+	if p.opaque != nil {
+		opaque = p.opaque[from:]
 	}
-	if eq := strings.IndexByte(w, '='); eq > 0 && !isShort(w[:eq]) {
-		if f := v.spell[w[:eq]]; f != nil {
-			return f, w[eq+1:], true
-		}
-	}
-	return nil, "", false
+	return v.set.ScanOpaque(p.args[from:], opaque)
 }
 
-// unknownFlag explains a flag word no spelling matches: a cluster of
-// one-letter switches, a one-letter value flag glued to its value, or an
-// unknown flag.
-func (v *Verb) unknownFlag(w string) error {
-	if w[1] != '-' {
-		var flags []string
-		for k := 1; k < len(w); k++ {
-			f := v.spell["-"+w[k:k+1]]
-			if f == nil || f.typ != TypeSwitch {
-				flags = nil
-				break
-			}
-			flags = append(flags, "-"+w[k:k+1])
-		}
-		if flags != nil {
-			return &ClusteredFlagsError{Scope: v.scope, Word: w, Flags: flags}
-		}
-		if f := v.spell[w[:2]]; f != nil && f.typ != TypeSwitch {
-			return &GluedValueError{Scope: v.scope, Word: w, Flag: w[:2], Value: strings.TrimPrefix(w[2:], "=")}
-		}
+// refusal is the typed refusal of a word v's grammar refused.
+func (v *Verb) refusal(it argv.Item) error {
+	e := it.Err
+	switch e.Problem {
+	case argv.MissingValue:
+		return &MissingValueError{Scope: v.scope, Flag: e.Word, Usage: e.Allowed[0]}
+	case argv.UnexpectedValue:
+		return &UnexpectedValueError{Scope: v.scope, Flag: e.Word}
+	case argv.ClusteredFlags:
+		return &ClusteredFlagsError{Scope: v.scope, Word: e.Word, Flags: e.Allowed}
+	case argv.GluedValue:
+		return &GluedValueError{Scope: v.scope, Word: e.Word, Flag: e.Allowed[0], Value: e.Allowed[1]}
 	}
-	name := w
-	if eq := strings.IndexByte(w, '='); eq > 0 && strings.HasPrefix(w, "--") {
-		name = w[:eq]
-	}
-	return &UnknownFlagError{Scope: v.scope, Flag: name, Allowed: v.flagPool}
+	return &UnknownFlagError{Scope: v.scope, Flag: e.Word, Allowed: e.Allowed}
 }
 
 // checkInt refuses a value that is not a base-10, signed 64-bit integer.
@@ -304,34 +282,33 @@ func (f *Flag) render(argv []string, w, value string, inline bool) []string {
 	return append(argv, f.canonical+"="+value)
 }
 
-func isHelpWord(w string) bool { return w == "--help" || w == "-h" }
-
 // helpAhead reports whether the words from index i on, which come before
 // the call's --, ask for help: a --help or -h that v does not declare and
 // that is not the value of one of v's value flags. With no verb (an unknown
 // or missing one) every --help or -h before a -- counts.
 func (p *call) helpAhead(i int, v *Verb) bool {
-	for ; i < len(p.args); i++ {
-		w := p.args[i]
-		switch {
-		case p.isOpaque(i):
-		case w == "--":
-			return false
-		case v == nil:
-			if isHelpWord(w) {
+	if v == nil {
+		for ; i < len(p.args); i++ {
+			switch w := p.args[i]; {
+			case p.isOpaque(i):
+			case w == "--":
+				return false
+			case w == "--help" || w == "-h":
 				return true
-			}
-		default:
-			f, _, inline := v.lookup(w)
-			if f == nil && isHelpWord(w) {
-				return true
-			}
-			if f != nil && f.typ != TypeSwitch && !inline {
-				i++ // the flag's value, whatever it looks like
 			}
 		}
+		return false
 	}
-	return false
+	sc := p.scan(i, v)
+	for {
+		it, ok := sc.Next()
+		switch {
+		case !ok || it.Kind == argv.EndOfFlags:
+			return false
+		case it.Kind == argv.HelpAsked:
+			return true
+		}
+	}
 }
 
 // verbNames is the pool of a verb refusal: the named verbs, sorted, in a

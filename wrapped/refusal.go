@@ -2,11 +2,10 @@ package wrapped
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode"
 
-	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/internal/argv"
+	"github.com/shelter-sh/shelter/internal/refusal"
 )
 
 // Every refusal of a call is one of the types below. Scope is the command
@@ -23,7 +22,7 @@ type UnknownVerbError struct {
 }
 
 func (e *UnknownVerbError) Error() string {
-	return fmt.Sprintf("%s: unknown verb '%s'; allowed: %s", e.Command, show(e.Verb), kernel.Pool(e.Allowed))
+	return refusal.Line(e.Command, "unknown verb "+refusal.Quote(e.Verb), e.Allowed)
 }
 
 // MissingVerbError: the call gave no verb (no words, or a flag first) and
@@ -34,17 +33,17 @@ type MissingVerbError struct {
 }
 
 func (e *MissingVerbError) Error() string {
-	return fmt.Sprintf("%s: no verb given; allowed: %s", e.Command, kernel.Pool(e.Allowed))
+	return refusal.Line(e.Command, "no verb given", e.Allowed)
 }
 
 // UnknownFlagError: a flag word matches no declared spelling.
 type UnknownFlagError struct {
 	Scope, Flag string
-	Allowed     string // the verb's flags, sorted by name, or (none)
+	Allowed     []string // the verb's flags, each its spellings joined by /: -n/--max-count
 }
 
 func (e *UnknownFlagError) Error() string {
-	return fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", e.Scope, show(e.Flag), e.Allowed)
+	return (&argv.Error{Command: e.Scope, Problem: argv.UnknownFlag, Word: e.Flag, Allowed: e.Allowed}).Error()
 }
 
 // ClusteredFlagsError: a word such as -sv whose every letter is a declared
@@ -55,7 +54,7 @@ type ClusteredFlagsError struct {
 }
 
 func (e *ClusteredFlagsError) Error() string {
-	return fmt.Sprintf("%s: '%s' is not a flag; write %s", e.Scope, show(e.Word), strings.Join(e.Flags, " "))
+	return (&argv.Error{Command: e.Scope, Problem: argv.ClusteredFlags, Word: e.Word, Allowed: e.Flags}).Error()
 }
 
 // GluedValueError: a word such as -n5 that starts with a declared
@@ -65,21 +64,22 @@ type GluedValueError struct {
 }
 
 func (e *GluedValueError) Error() string {
-	return fmt.Sprintf("%s: '%s' is not a flag; write %s %s", e.Scope, show(e.Word), e.Flag, show(e.Value))
+	return (&argv.Error{Command: e.Scope, Problem: argv.GluedValue, Word: e.Word, Allowed: []string{e.Flag, e.Value}}).Error()
 }
 
-// MissingValueError: a value flag is the call's last word.
-type MissingValueError struct{ Scope, Flag string }
+// MissingValueError: a value flag is the call's last word. Usage is how
+// to write it: "-n N".
+type MissingValueError struct{ Scope, Flag, Usage string }
 
 func (e *MissingValueError) Error() string {
-	return fmt.Sprintf("%s: '%s' needs a value", e.Scope, e.Flag)
+	return (&argv.Error{Command: e.Scope, Problem: argv.MissingValue, Word: e.Flag, Allowed: []string{e.Usage}}).Error()
 }
 
 // UnexpectedValueError: a switch written --name=value.
 type UnexpectedValueError struct{ Scope, Flag string }
 
 func (e *UnexpectedValueError) Error() string {
-	return fmt.Sprintf("%s: '%s' takes no value", e.Scope, e.Flag)
+	return (&argv.Error{Command: e.Scope, Problem: argv.UnexpectedValue, Word: e.Flag, Allowed: []string{e.Flag}}).Error()
 }
 
 // RepeatedFlagError: a flag that is not repeatable given twice, under any
@@ -100,9 +100,9 @@ type ExtraArgumentError struct {
 
 func (e *ExtraArgumentError) Error() string {
 	if e.AfterDashDash {
-		return fmt.Sprintf("%s: unexpected argument '%s'; write -- before arguments meant for the program", e.Scope, show(e.Word))
+		return fmt.Sprintf("%s: unexpected argument '%s'; write -- before arguments meant for the program", e.Scope, refusal.Show(e.Word))
 	}
-	return fmt.Sprintf("%s: unexpected argument '%s'", e.Scope, show(e.Word))
+	return fmt.Sprintf("%s: unexpected argument '%s'", e.Scope, refusal.Show(e.Word))
 }
 
 // RequiredFlagError: a required flag was not given.
@@ -124,7 +124,7 @@ func (e *RequiredArgumentError) Error() string {
 type NotIntegerError struct{ Scope, Flag, Value string }
 
 func (e *NotIntegerError) Error() string {
-	return fmt.Sprintf("%s: '%s' takes an integer; got '%s'", e.Scope, e.Flag, show(e.Value))
+	return fmt.Sprintf("%s: '%s' takes an integer; got '%s'", e.Scope, e.Flag, refusal.Show(e.Value))
 }
 
 // NotChoiceError: a value outside a flag's choices.
@@ -135,7 +135,7 @@ type NotChoiceError struct {
 }
 
 func (e *NotChoiceError) Error() string {
-	return fmt.Sprintf("%s: '%s' must be one of %s; got '%s'", e.Scope, e.Flag, strings.Join(e.Choices, ", "), show(e.Value))
+	return fmt.Sprintf("%s: '%s' must be one of %s; got '%s'", e.Scope, e.Flag, strings.Join(e.Choices, ", "), refusal.Show(e.Value))
 }
 
 // OutsidePathError: a path_under argument that resolves outside its
@@ -143,7 +143,7 @@ func (e *NotChoiceError) Error() string {
 type OutsidePathError struct{ Scope, Name, Dir, Value string }
 
 func (e *OutsidePathError) Error() string {
-	return fmt.Sprintf("%s: '%s' must be under %s; got '%s'", e.Scope, e.Name, e.Dir, show(e.Value))
+	return fmt.Sprintf("%s: '%s' must be under %s; got '%s'", e.Scope, e.Name, e.Dir, refusal.Show(e.Value))
 }
 
 // PathOpenError: a path_under argument that passed the check but could
@@ -155,7 +155,7 @@ type PathOpenError struct {
 }
 
 func (e *PathOpenError) Error() string {
-	return fmt.Sprintf("%s: '%s': cannot open '%s': %v", e.Scope, e.Name, show(e.Value), e.Err)
+	return fmt.Sprintf("%s: '%s': cannot open '%s': %v", e.Scope, e.Name, refusal.Show(e.Value), e.Err)
 }
 
 func (e *PathOpenError) Unwrap() error { return e.Err }
@@ -181,7 +181,7 @@ func (e *StdinError) Error() string { return e.Scope + ": does not read stdin" }
 type DashValueError struct{ Scope, Name, Value string }
 
 func (e *DashValueError) Error() string {
-	return fmt.Sprintf("%s: '%s' may not start with '-'; got '%s'", e.Scope, e.Name, show(e.Value))
+	return fmt.Sprintf("%s: '%s' may not start with '-'; got '%s'", e.Scope, e.Name, refusal.Show(e.Value))
 }
 
 // InputError: a JSON call's input does not fit the verb's schema: an
@@ -189,29 +189,3 @@ func (e *DashValueError) Error() string {
 type InputError struct{ Scope, Msg string }
 
 func (e *InputError) Error() string { return e.Scope + ": " + e.Msg }
-
-// show renders a value for a refusal line: control characters escaped,
-// long values cut.
-func show(s string) string {
-	const maxRunes = 80
-	plain := true
-	for _, r := range s {
-		if !unicode.IsPrint(r) && r != ' ' {
-			plain = false
-			break
-		}
-	}
-	if !plain {
-		q := strconv.Quote(s)
-		s = q[1 : len(q)-1]
-	}
-	if n := 0; len(s) > maxRunes {
-		for i := range s {
-			if n == maxRunes {
-				return s[:i] + "…"
-			}
-			n++
-		}
-	}
-	return s
-}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -186,7 +187,7 @@ func (c *Command) jsonWords(verb string, input json.RawMessage) (*Verb, []string
 	known := v.properties()
 	for k := range obj {
 		if !slices.Contains(known, k) {
-			return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("unknown property '%s'; allowed: %s", show(k), kernel.Pool(known))}
+			return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("unknown property '%s'; allowed: %s", refusal.Show(k), kernel.Pool(known))}
 		}
 	}
 	var words []string
@@ -297,7 +298,7 @@ func jsonValue(f *Flag, raw json.RawMessage) (string, error) {
 			return "", fmt.Errorf("'%s' must be an integer", f.prop)
 		}
 		if _, err := strconv.ParseInt(n.String(), 10, 64); err != nil {
-			return "", fmt.Errorf("'%s' must be an integer; got %s", f.prop, show(n.String()))
+			return "", fmt.Errorf("'%s' must be an integer; got %s", f.prop, refusal.Show(n.String()))
 		}
 		return n.String(), nil
 	}

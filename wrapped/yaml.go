@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/internal/toolfile"
 )
 
@@ -55,7 +56,7 @@ func DecodeYAML(filename string, commands *yaml.Node, opts LoadOptions) ([]*Comm
 	seen := map[string]bool{}
 	err = d.entries(commands, "commands", false, func(name string, k, v *yaml.Node) error {
 		if seen[name] {
-			return d.errf(k, "command '%s' declared twice", show(name))
+			return d.errf(k, "command '%s' declared twice", refusal.Show(name))
 		}
 		seen[name] = true
 		spec, err := d.command(name, k, v)
@@ -104,7 +105,7 @@ func (d *decoder) command(name string, key, n *yaml.Node) (*CommandSpec, error) 
 			names := map[string]bool{}
 			err = d.entries(v, "verbs", false, func(vname string, kn, vn *yaml.Node) error {
 				if names[vname] {
-					return d.errf(kn, "%s: verb '%s' declared twice", name, show(vname))
+					return d.errf(kn, "%s: verb '%s' declared twice", name, refusal.Show(vname))
 				}
 				names[vname] = true
 				vs, err := d.verb(name+" "+vname, vname, kn, vn)
@@ -157,7 +158,7 @@ func (d *decoder) reach(scope string, r *reachSpec, key string, n *yaml.Node) er
 			return d.errf(n, "%s: network must be true or false; got a %s", scope, kindName(n))
 		}
 		if n.Tag != "!!bool" || n.Decode(&on) != nil {
-			return d.errf(n, "%s: network must be true or false; got '%s'", scope, show(n.Value))
+			return d.errf(n, "%s: network must be true or false; got '%s'", scope, refusal.Show(n.Value))
 		}
 		r.network = on
 		return nil
@@ -201,7 +202,7 @@ func (d *decoder) verb(scope, name string, key, n *yaml.Node) (*VerbSpec, error)
 			names := map[string]bool{}
 			err = d.entries(v, scope+" flags", false, func(fname string, fk, fv *yaml.Node) error {
 				if names[fname] {
-					return d.errf(fk, "%s: flag '%s' declared twice", scope, show(fname))
+					return d.errf(fk, "%s: flag '%s' declared twice", scope, refusal.Show(fname))
 				}
 				names[fname] = true
 				f, err := d.flag(scope, fname, fk, fv)
@@ -214,13 +215,13 @@ func (d *decoder) verb(scope, name string, key, n *yaml.Node) (*VerbSpec, error)
 			s, err = d.str(v, "tail")
 			vs.tail = Tail(s)
 			if err == nil && s != string(TailDeny) && s != string(TailAfterDashDash) && s != string(TailForward) {
-				err = d.errf(v, "%s: tail '%s' is not one of deny, after-dash-dash, forward", scope, show(s))
+				err = d.errf(v, "%s: tail '%s' is not one of deny, after-dash-dash, forward", scope, refusal.Show(s))
 			}
 		case "stdin":
 			s, err = d.str(v, "stdin")
 			vs.stdin = StdinPolicy(s)
 			if err == nil && s != string(StdinClosed) && s != string(StdinPipe) {
-				err = d.errf(v, "%s: stdin '%s' is not one of closed, pipe", scope, show(s))
+				err = d.errf(v, "%s: stdin '%s' is not one of closed, pipe", scope, refusal.Show(s))
 			}
 		case "json":
 			vs.json, err = d.boolean(v, "json")
@@ -261,7 +262,7 @@ func (d *decoder) flag(scope, name string, key, n *yaml.Node) (*FlagSpec, error)
 				f.typ = FlagType(s)
 			default:
 				if err == nil {
-					err = d.errf(v, "%s: flag '%s': type '%s' is not one of string, int, switch", scope, name, show(s))
+					err = d.errf(v, "%s: flag '%s': type '%s' is not one of string, int, switch", scope, name, refusal.Show(s))
 				}
 			}
 		case "alias":
@@ -279,7 +280,7 @@ func (d *decoder) flag(scope, name string, key, n *yaml.Node) (*FlagSpec, error)
 			s, err = d.str(v, "style")
 			f.style = Style(s)
 			if err == nil && s != string(StyleEquals) && s != string(StyleSeparate) {
-				err = d.errf(v, "%s: flag '%s': style '%s' is not one of equals, separate", scope, name, show(s))
+				err = d.errf(v, "%s: flag '%s': style '%s' is not one of equals, separate", scope, name, refusal.Show(s))
 			}
 		case "about":
 			f.about, err = d.str(v, "about")
@@ -361,7 +362,7 @@ func (d *decoder) hold(scope string, a *ArgSpec, n *yaml.Node) error {
 		return d.errf(n, "%s: argument '%s': hold must be true or false; got a %s", scope, a.name, kindName(n))
 	}
 	if n.Tag != "!!bool" || n.Decode(&on) != nil {
-		return d.errf(n, "%s: argument '%s': hold must be true or false; got '%s'", scope, a.name, show(n.Value))
+		return d.errf(n, "%s: argument '%s': hold must be true or false; got '%s'", scope, a.name, refusal.Show(n.Value))
 	}
 	a.Hold(on)
 	a.holdPos = d.pos(n)

@@ -3,6 +3,7 @@ package wrapped
 import (
 	"gopkg.in/yaml.v3"
 
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -93,7 +94,7 @@ func (d *decoder) entries(n *yaml.Node, what string, dups bool, fn func(key stri
 			return err
 		}
 		if dups && seen[k.Value] {
-			return d.errf(k, "%s: '%s' given twice", what, show(k.Value))
+			return d.errf(k, "%s: '%s' given twice", what, refusal.Show(k.Value))
 		}
 		seen[k.Value] = true
 		err := d.expand(n.Content[i+1], func(v *yaml.Node) error { return fn(k.Value, k, v) })
@@ -172,7 +173,7 @@ func orNode(n, fallback *yaml.Node) *yaml.Node {
 
 // unknownKey refuses a key the vocabulary does not have, naming those it does.
 func (d *decoder) unknownKey(k *yaml.Node, where, allowed string) error {
-	return d.errf(k, "unknown key '%s' in %s; allowed: %s", show(k.Value), where, allowed)
+	return d.errf(k, "unknown key '%s' in %s; allowed: %s", refusal.Show(k.Value), where, allowed)
 }
 
 // annotations decodes a command's or verb's annotations: a mapping of

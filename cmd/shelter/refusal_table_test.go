@@ -87,7 +87,7 @@ var refusalRows = []refusalRow{
 	{name: "wrapped verb", script: "git comit",
 		line: "git: unknown verb 'comit'; allowed: add, branch, checkout, commit, diff, init, log, show, status, switch", status: 2},
 	{name: "wrapped flag at execution", script: "c=git; $c log --output x",
-		line: "git log: unknown flag '--output'; allowed: --author, --format, -n/--max-count, --oneline, --since, --stat", status: 2},
+		line: "git log: unknown flag '--output'; allowed: --author, --format, --oneline, --since, --stat, -n/--max-count", status: 2},
 	{name: "wrapped path", script: "python3 /etc/passwd",
 		line: "python3: 'script' must be under $ROOT; got '/etc/passwd'", status: 2},
 

@@ -125,12 +125,13 @@ type Set struct {
 }
 
 // Pool is what a refusal of an unknown flag allows: each flag's
-// [Flag.Spelling].
+// [Flag.Spelling], sorted; nil when the set has no flag.
 func (s *Set) Pool() []string {
-	out := make([]string, len(s.Flags))
-	for i, f := range s.Flags {
-		out[i] = f.Spelling()
+	var out []string
+	for _, f := range s.Flags {
+		out = append(out, f.Spelling())
 	}
+	slices.Sort(out)
 	return out
 }
 
