@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/shelter-sh/shelter/internal/argv"
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -21,9 +23,25 @@ type UnknownArgumentError struct {
 	Allowed []string // the flags the tool takes, sorted
 }
 
-// Error is the refusal: "logs: unknown argument '--unti'; allowed: …".
+// Error is the refusal: "logs: unknown flag '--unti'; allowed: …", or
+// for a word that is no flag "logs: unexpected argument 'x'; allowed: …".
 func (e *UnknownArgumentError) Error() string {
-	return fmt.Sprintf("%s: unknown argument '%s'; allowed: %s", e.Tool, printable(e.Arg), kernel.Pool(e.Allowed))
+	if len(e.Arg) < 2 || e.Arg[0] != '-' || e.Arg == "--" {
+		return refusal.Line(e.Tool, "unexpected argument "+refusal.Quote(e.Arg), e.Allowed)
+	}
+	return (&argv.Error{Command: e.Tool, Problem: argv.UnknownFlag, Word: e.Arg, Allowed: e.Allowed}).Error()
+}
+
+// MissingValueError refuses a flag that takes a value given as the last
+// word. Usage is how to write it: "--lines INTEGER".
+type MissingValueError struct {
+	Tool, Flag, Usage string
+}
+
+// Error is the refusal: "logs: flag '--lines' needs a value; allowed:
+// --lines INTEGER".
+func (e *MissingValueError) Error() string {
+	return (&argv.Error{Command: e.Tool, Problem: argv.MissingValue, Word: e.Flag, Allowed: []string{e.Usage}}).Error()
 }
 
 // UnknownPropertyError refuses a key of JSON input that the schema does
@@ -58,7 +76,7 @@ func (e *ValueError) Error() string {
 }
 
 // UsageError refuses a call whose words cannot be mapped onto the input:
-// a flag without its value, a flag given twice, --json beside flags, input
+// a flag given twice, --json beside flags, input
 // on stdin that is not a JSON object.
 type UsageError struct {
 	Tool    string

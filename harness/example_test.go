@@ -74,7 +74,7 @@ func Example() {
 	// Output:
 	// {"asked_by":"planner","lines":5,"unit":"nginx"}
 	// {"asked_by":"planner","lines":5,"unit":"nginx"}
-	// 2 logs: unknown argument '--unti'; allowed: --lines, --unit
+	// 2 logs: unknown flag '--unti'; allowed: --json, --lines, --unit
 	// 2 shelter: 'sudo journalctl -u nginx' is done with the tool 'logs' here (Read a unit's journal.); call logs instead — nothing ran
 	// Read a unit's journal. Use instead of: journalctl, systemctl status.
 }

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/shelter-sh/shelter/internal/argv"
 )
 
 // MaxStdin bounds the JSON input a tool reads from stdin.
@@ -40,12 +43,14 @@ const MaxStdin = 16 << 20
 //
 // A Flags is immutable and safe for concurrent use.
 type Flags struct {
-	tool     string
-	props    map[string]*property // by property name
-	spelling map[string]*property // by flag spelling, without "--"
-	allowed  []string             // the flags, sorted
-	names    []string             // the property names, sorted
-	closed   bool                 // JSON input may hold only named properties
+	tool    string
+	props   map[string]*property // by property name
+	set     *argv.Set            // the flags' grammar (argv.Exact), help and pool
+	byArg   map[*argv.Flag]*property
+	json    *argv.Flag // --json
+	allowed []string   // the flags, sorted
+	names   []string   // the property names, sorted
+	closed  bool       // JSON input may hold only named properties
 }
 
 // NewFlags reads the properties of an input schema. The schema must be a
@@ -65,10 +70,10 @@ func NewFlags(tool string, schema json.RawMessage) (*Flags, error) {
 		return nil, fmt.Errorf("input schema must describe an object (type: object), not %s", compactJSON(t))
 	}
 	f := &Flags{
-		tool:     tool,
-		props:    make(map[string]*property),
-		spelling: make(map[string]*property),
-		closed:   true,
+		tool:   tool,
+		props:  make(map[string]*property),
+		byArg:  make(map[*argv.Flag]*property),
+		closed: true,
 	}
 	for _, kw := range []string{"patternProperties", "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "dependentSchemas"} {
 		if _, ok := root[kw]; ok {
@@ -99,9 +104,10 @@ func NewFlags(tool string, schema json.RawMessage) (*Flags, error) {
 	sort.Strings(f.names)
 	// Exact names first, so that a property spelled "max-lines" beside
 	// one spelled "max_lines" keeps its own flag.
+	spelling := make(map[string]*property) // by flag spelling, dashes included
 	for _, name := range f.names {
 		if flaggable(name) {
-			f.spelling[name] = f.props[name]
+			spelling["--"+name] = f.props[name]
 		}
 	}
 	for _, name := range f.names {
@@ -109,8 +115,8 @@ func NewFlags(tool string, schema json.RawMessage) (*Flags, error) {
 			continue
 		}
 		for _, alt := range []string{strings.ReplaceAll(name, "_", "-"), strings.ReplaceAll(name, "-", "_")} {
-			if _, taken := f.spelling[alt]; !taken {
-				f.spelling[alt] = f.props[name]
+			if _, taken := spelling["--"+alt]; !taken {
+				spelling["--"+alt] = f.props[name]
 			}
 		}
 	}
@@ -120,12 +126,24 @@ func NewFlags(tool string, schema json.RawMessage) (*Flags, error) {
 		}
 		p := f.props[name]
 		p.flag = "--" + name
-		if dashed := strings.ReplaceAll(name, "_", "-"); f.spelling[dashed] == p {
-			p.flag = "--" + dashed
+		if dashed := "--" + strings.ReplaceAll(name, "_", "-"); spelling[dashed] == p {
+			p.flag = dashed
 		}
-		f.allowed = append(f.allowed, p.flag)
 	}
-	sort.Strings(f.allowed)
+	f.set = &argv.Set{Command: tool, Syntax: argv.Exact, HelpWords: []string{"--help"}}
+	for _, p := range f.flagged() {
+		a := &argv.Flag{Names: []string{p.flag}, Value: strings.TrimSpace(p.placeholder()), Bool: p.switchFlag, About: p.explain(), Required: p.required}
+		for _, sp := range slices.Sorted(maps.Keys(spelling)) {
+			if spelling[sp] == p && sp != p.flag {
+				a.Aliases = append(a.Aliases, sp)
+			}
+		}
+		f.set.Flags = append(f.set.Flags, a)
+		f.byArg[a] = p
+	}
+	f.json = &argv.Flag{Names: []string{"--json"}, Value: "'{…}'", About: "the whole input as one JSON object"}
+	f.set.Flags = append(f.set.Flags, f.json)
+	f.allowed = f.set.Pool()
 	return f, nil
 }
 
@@ -148,7 +166,7 @@ func typeIsObject(t any) bool {
 	return false
 }
 
-// Allowed returns the flags the tool takes, sorted.
+// Allowed returns the flags the tool takes, --json among them, sorted.
 func (f *Flags) Allowed() []string { return slices.Clone(f.allowed) }
 
 // ParseArgs maps a call's words onto the input schema of tool, reading
@@ -166,7 +184,7 @@ func ParseArgs(tool string, schema json.RawMessage, args []string, stdin io.Read
 // no words, a non-nil stdin is read (at most [MaxStdin] bytes) and must
 // hold one JSON object, or nothing, which is {}; with words, stdin is not
 // read. Parse returns [ErrHelp] for --help and a one-line error
-// ([*UnknownArgumentError], [*ValueError], [*UsageError],
+// ([*UnknownArgumentError], [*MissingValueError], [*ValueError], [*UsageError],
 // [*UnknownPropertyError]) when the words cannot be mapped.
 func (f *Flags) Parse(args []string, stdin io.Reader) (json.RawMessage, error) {
 	if len(args) == 0 && stdin != nil {
@@ -195,23 +213,25 @@ func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
 	arrays := make(map[string][]json.RawMessage)
 	var whole json.RawMessage
 	firstFlag := ""
-	for i := 0; i < len(args); i++ {
-		word := args[i]
-		if word == "--help" {
+	sc := f.set.Scan(args)
+	for {
+		it, ok := sc.Next()
+		if !ok {
+			break
+		}
+		switch it.Kind {
+		case argv.HelpAsked:
 			return nil, ErrHelp
-		}
-		if !strings.HasPrefix(word, "--") || word == "--" {
-			return nil, &UnknownArgumentError{Tool: f.tool, Arg: word, Allowed: f.allowed}
-		}
-		spelled, value, hasValue := strings.Cut(word[2:], "=")
-		if spelled == "json" {
-			if !hasValue {
-				if i+1 >= len(args) {
-					return nil, &UsageError{Tool: f.tool, Message: "--json needs a value: the whole input as one JSON object"}
-				}
-				i++
-				value = args[i]
+		case argv.Refused:
+			if it.Err.Problem == argv.MissingValue {
+				return nil, &MissingValueError{Tool: f.tool, Flag: it.Err.Word, Usage: it.Err.Allowed[0]}
 			}
+			return nil, &UnknownArgumentError{Tool: f.tool, Arg: it.Err.Word, Allowed: f.allowed}
+		case argv.Operand, argv.EndOfFlags:
+			return nil, &UnknownArgumentError{Tool: f.tool, Arg: it.Word, Allowed: f.allowed}
+		}
+		value, hasValue := it.Value, it.HasValue
+		if it.Flag == f.json {
 			if whole != nil {
 				return nil, &UsageError{Tool: f.tool, Message: "--json given twice; it takes the whole input once"}
 			}
@@ -222,10 +242,7 @@ func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
 			whole = obj
 			continue
 		}
-		p := f.spelling[spelled]
-		if p == nil {
-			return nil, &UnknownArgumentError{Tool: f.tool, Arg: "--" + spelled, Allowed: f.allowed}
-		}
+		p := f.byArg[it.Flag]
 		if firstFlag == "" {
 			firstFlag = p.flag
 		}
@@ -243,13 +260,6 @@ func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
 			}
 			values[p.name] = json.RawMessage(value)
 			continue
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return nil, &UsageError{Tool: f.tool, Message: fmt.Sprintf("%s needs a value (%s)", p.flag, p.want())}
-			}
-			i++
-			value = args[i]
 		}
 		if p.array {
 			items, err := f.arrayItems(p, value)
@@ -366,17 +376,6 @@ func (f *Flags) object(data []byte, what string) (json.RawMessage, error) {
 		return nil, notObject(err.Error())
 	}
 	return buf.Bytes(), nil
-}
-
-// want says what a property's flag takes, for a missing value.
-func (p *property) want() string {
-	if p.array {
-		if p.jsonItems {
-			return "JSON"
-		}
-		return wantText(p.items) + ", repeatable or comma-separated"
-	}
-	return wantText(p.types)
 }
 
 func wantText(types []string) string {

@@ -43,7 +43,7 @@ const richSchema = `{
   "$defs": {"count": {"type": "integer"}}
 }`
 
-const logsAllowed = "allowed: --follow, --lines, --tags, --unit"
+const logsAllowed = "allowed: --follow, --json, --lines, --tags, --unit"
 
 func TestShellMapping(t *testing.T) {
 	tests := []struct {
@@ -63,7 +63,7 @@ func TestShellMapping(t *testing.T) {
 		{"boolean false", []string{"--follow=false"}, `{"follow":false}`},
 		{"boolean other word", []string{"--follow=yes"}, "logs: --follow: 'yes' is not a boolean; write --follow, --follow=true or --follow=false"},
 		{"boolean empty word", []string{"--follow="}, "logs: --follow: '' is not a boolean; write --follow, --follow=true or --follow=false"},
-		{"boolean takes no separate word", []string{"--follow", "false"}, "logs: unknown argument 'false'; allowed: --any, --filters, --follow, --level, --limit, --lines, --list, --max-lines, --meta, --ports, --ratio, --ref, --tags, --unit"},
+		{"boolean takes no separate word", []string{"--follow", "false"}, "logs: unexpected argument 'false'; allowed: --any, --filters, --follow, --json, --level, --limit, --lines, --list, --max-lines, --meta, --ports, --ratio, --ref, --tags, --unit"},
 		{"integer", []string{"--lines", "-5"}, `{"lines":-5}`},
 		{"integer plus sign and zeros", []string{"--lines=+007"}, `{"lines":7}`},
 		{"integer beyond int64", []string{"--lines", "123456789012345678901234567890"}, `{"lines":123456789012345678901234567890}`},
@@ -105,9 +105,9 @@ func TestShellMapping(t *testing.T) {
 		{"json twice", []string{"--json", `{}`, "--json", `{}`}, "logs: --json given twice; it takes the whole input once"},
 		{"json not an object", []string{"--json", `[1]`}, "logs: --json takes one JSON object: not a JSON object"},
 		{"json unknown key", []string{"--json", `{"unti":"x"}`}, "logs: unknown property 'unti'; allowed: any, filters, follow, level, limit, lines, list, max_lines, meta, ports, ratio, ref, tags, unit"},
-		{"json without value", []string{"--json"}, "logs: --json needs a value: the whole input as one JSON object"},
-		{"missing value", []string{"--unit"}, "logs: --unit needs a value (a string)"},
-		{"missing array value", []string{"--lines", "1", "--tags"}, "logs: --tags needs a value (a string, repeatable or comma-separated)"},
+		{"json without value", []string{"--json"}, "logs: flag '--json' needs a value; allowed: --json '{…}'"},
+		{"missing value", []string{"--unit"}, "logs: flag '--unit' needs a value; allowed: --unit STRING"},
+		{"missing array value", []string{"--lines", "1", "--tags"}, "logs: flag '--tags' needs a value; allowed: --tags STRING,…"},
 		{"given twice", []string{"--unit", "a", "--unit=b"}, "logs: --unit given twice; it takes one value"},
 		{"boolean twice", []string{"--follow", "--follow=false"}, "logs: --follow given twice; it takes one value"},
 		{"no words", nil, `{}`},
@@ -139,12 +139,16 @@ func TestUnknownArgumentIsNeverDropped(t *testing.T) {
 			}
 			args := append(append(append([]string{}, valid[:i]...), stray), valid[i:]...)
 			_, err := harness.ParseArgs("logs", json.RawMessage(logsSchema), args, nil)
-			want := "logs: unknown argument '" + strings.SplitN(stray, "=", 2)[0] + "'; " + logsAllowed
+			kind := "unknown flag"
+			if stray == "nginx" || stray == "--" || stray == "-" {
+				kind = "unexpected argument"
+			}
+			want := "logs: " + kind + " '" + strings.SplitN(stray, "=", 2)[0] + "'; " + logsAllowed
 			if err == nil || err.Error() != want {
 				t.Errorf("ParseArgs(%q) = %v, want %s", args, err, want)
 			}
 			var ue *harness.UnknownArgumentError
-			if !errors.As(err, &ue) || strings.Join(ue.Allowed, " ") != "--follow --lines --tags --unit" {
+			if !errors.As(err, &ue) || strings.Join(ue.Allowed, " ") != "--follow --json --lines --tags --unit" {
 				t.Errorf("ParseArgs(%q): error %#v", args, err)
 			}
 		}
@@ -153,7 +157,7 @@ func TestUnknownArgumentIsNeverDropped(t *testing.T) {
 
 func TestSpecUnknownArgumentLine(t *testing.T) {
 	_, err := harness.ParseArgs("logs", json.RawMessage(logsSchema), []string{"--unti", "nginx"}, nil)
-	const want = "logs: unknown argument '--unti'; allowed: --follow, --lines, --tags, --unit"
+	const want = "logs: unknown flag '--unti'; allowed: --follow, --json, --lines, --tags, --unit"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
@@ -205,7 +209,7 @@ func TestFlagSpellings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(f.Allowed(), " "); got != "--dry-run --max-lines --max_lines" {
+	if got := strings.Join(f.Allowed(), " "); got != "--dry-run --json --max-lines --max_lines" {
 		t.Errorf("Allowed() = %s", got)
 	}
 	got, err := f.Parse([]string{"--max-lines", "x", "--max_lines", "3", "--dry-run"}, nil)

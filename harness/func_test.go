@@ -72,12 +72,12 @@ func TestRefusalsRunNothing(t *testing.T) {
 		args string
 		line string
 	}{
-		{"--unti nginx", "logs: unknown argument '--unti'; allowed: --follow, --lines, --tags, --unit"},
-		{"nginx", "logs: unknown argument 'nginx'; allowed: --follow, --lines, --tags, --unit"},
+		{"--unti nginx", "logs: unknown flag '--unti'; allowed: --follow, --json, --lines, --tags, --unit"},
+		{"nginx", "logs: unexpected argument 'nginx'; allowed: --follow, --json, --lines, --tags, --unit"},
 		{"--unit x --follow=yes", "logs: --follow: 'yes' is not a boolean; write --follow, --follow=true or --follow=false"},
 		{"--unit x --lines=1.9", "logs: --lines: '1.9' is not an integer (base 10)"},
 		{"--lines 5", "logs: missing required property 'unit'"},
-		{"--unit", "logs: --unit needs a value (a string)"},
+		{"--unit", "logs: flag '--unit' needs a value; allowed: --unit STRING"},
 		{`--json {"unit":5}`, "logs: property 'unit': got number, want string"},
 		{`--json {"unit":"x","tags":["a",1]}`, "logs: property '/tags/1': got number, want string"},
 	}
@@ -209,7 +209,7 @@ func TestFuncResults(t *testing.T) {
 		{"typed", "{\"count\":2}\n", "", `{"count":2}`, 0},
 		{"badout", "", "badout: output: property 'count': got string, want integer\n", "", 1},
 		{"printer", "hello\n", "note\n", "", 0},
-		{"nothing --x", "", "nothing: unknown argument '--x'; allowed: (none)\n", "", 2},
+		{"nothing --x", "", "nothing: unknown flag '--x'; allowed: --json\n", "", 2},
 	}
 	for _, tt := range tests {
 		res := run(t, s, `n=`+tt.script+`; $n`)

@@ -20,25 +20,7 @@ func (t *Tool) Help() string {
 	if t.desc != "" {
 		fmt.Fprintf(&b, "\n%s\n", t.desc)
 	}
-	rows := [][2]string{}
-	for _, p := range f.flagged() {
-		rows = append(rows, [2]string{p.flag + p.placeholder(), p.explain()})
-	}
-	rows = append(rows,
-		[2]string{"--json '{…}'", "the whole input as one JSON object"},
-		[2]string{"--help", "print this help"})
-	width := 0
-	for _, r := range rows {
-		width = max(width, len([]rune(r[0])))
-	}
-	b.WriteString("\nflags:\n")
-	for _, r := range rows {
-		line := "  " + r[0]
-		if r[1] != "" {
-			line += strings.Repeat(" ", width-len([]rune(r[0]))+2) + r[1]
-		}
-		b.WriteString(line + "\n")
-	}
+	b.WriteString("\n" + f.set.Help())
 	var jsonOnly []string
 	for _, n := range f.names {
 		if f.props[n].flag == "" {
@@ -131,9 +113,6 @@ func (p *property) explain() string {
 		parts = append(parts, "(repeatable, comma-separated or a JSON array)")
 	case p.array:
 		parts = append(parts, "(repeatable or comma-separated)")
-	}
-	if p.required {
-		parts = append(parts, "(required)")
 	}
 	return strings.Join(parts, " ")
 }

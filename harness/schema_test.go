@@ -44,7 +44,7 @@ func TestSchemaRefusals(t *testing.T) {
 		want string // "" when the input is valid
 	}{
 		{"valid", []string{"--unit", "nginx", "--meta", `{"depth":2}`, "--pair", `["a",1]`}, ""},
-		{"unknown argument", []string{"--lines", "5"}, "logs: unknown argument '--lines'; allowed: --meta, --pair, --tags, --unit"},
+		{"unknown argument", []string{"--lines", "5"}, "logs: unknown flag '--lines'; allowed: --json, --meta, --pair, --tags, --unit"},
 		{"missing required property", []string{"--tags", "a"}, "logs: missing required property 'unit'"},
 		{"enum", []string{"--unit", "cron"}, `logs: property 'unit': value must be one of 'nginx', 'sshd'`},
 		{"nested required", []string{"--unit", "nginx", "--meta", `{}`}, "logs: missing required property '/meta/depth'"},

@@ -75,7 +75,7 @@ func TestLoadFile(t *testing.T) {
 		t.Errorf("probe schemas %s %s", probe.InputSchema(), probe.OutputSchema())
 	}
 	// The flags of a YAML tool work as for any other.
-	if _, err := logs.ParseInput([]string{"--unti"}, nil); err == nil || err.Error() != "logs: unknown argument '--unti'; allowed: --follow, --lines, --tags, --unit" {
+	if _, err := logs.ParseInput([]string{"--unti"}, nil); err == nil || err.Error() != "logs: unknown flag '--unti'; allowed: --follow, --json, --lines, --tags, --unit" {
 		t.Errorf("ParseInput: %v", err)
 	}
 }

@@ -93,7 +93,7 @@ var refusalRows = []refusalRow{
 
 	// Harness tools' schemas.
 	{name: "harness argument", script: "logs --unit u --nope",
-		line: "logs: unknown argument '--nope'; allowed: --follow, --lines, --tags, --unit", status: 2},
+		line: "logs: unknown flag '--nope'; allowed: --follow, --json, --lines, --tags, --unit", status: 2},
 	{name: "harness type at execution", script: "c=logs; $c --lines x",
 		line: "logs: --lines: 'x' is not an integer (base 10)", status: 2},
 
