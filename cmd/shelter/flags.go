@@ -2,9 +2,7 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shelter-sh/shelter/builtins"
+	"github.com/shelter-sh/shelter/internal/argv"
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -45,10 +44,6 @@ type options struct {
 	serve         serveOptions // shelter serve's own flags
 	serving       bool         // the options are shelter serve's
 	format        string       // shelter tools --format
-
-	// bad is the first flag whose value was refused, with why; the flag
-	// package's own message for it would name the flag with one dash.
-	bad *FlagError
 }
 
 // FlagError refuses a flag's value: "shelter: --timeout: '5' has no unit…".
@@ -60,77 +55,70 @@ type FlagError struct {
 
 func (e *FlagError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Verb, e.Flag, e.Msg) }
 
-// UnknownFlagError refuses a flag the verb does not take.
-type UnknownFlagError struct {
-	Verb    string
-	Flag    string   // as written
-	Allowed []string // the verb's flags, as documented
-}
-
-func (e *UnknownFlagError) Error() string {
-	return fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", e.Verb, e.Flag, kernel.Pool(e.Allowed))
-}
-
-// flagSpec is one flag as the flag set declares it and as help prints it:
-// one description serves both.
+// flagSpec is one flag as the parse reads it and as help prints it: one
+// description serves both.
 type flagSpec struct {
 	name    string // without dashes
 	arg     string // the value's placeholder; "" for a switch
 	meaning string
 	def     string // the default as help shows it; "" when there is none
-	value   func(o *options) flag.Value
+	many    bool   // repeatable
+	value   func(o *options) value
 	verbs   string // the verbs that take it: "run", "check", "tools", space-separated
 }
+
+// A value is where a flag's value goes; Set refuses a value with a
+// *FlagError. A switch is Set "true" when given alone.
+type value interface{ Set(string) error }
 
 const allRunning = "run check tools repl serve"
 
 // flagSpecs are the running flags in the order help lists them.
 var flagSpecs = []flagSpec{
 	{name: "c", arg: "SCRIPT", meaning: "run SCRIPT, bash source; it ends the flags: the word after it is $0, the rest $1..., even words that look like flags", verbs: "run",
-		value: func(o *options) flag.Value { return scriptFlag{o} }},
+		value: func(o *options) value { return scriptFlag{o} }},
 	{name: "c", arg: "SCRIPT", meaning: "check SCRIPT, bash source", verbs: "check",
-		value: func(o *options) flag.Value { return scriptFlag{o} }},
+		value: func(o *options) value { return scriptFlag{o} }},
 	{name: "json", meaning: "print the Result as one JSON object on stdout instead of the script's own output", def: "false", verbs: "run",
-		value: func(o *options) flag.Value { return &boolFlag{o, "--json", &o.json} }},
+		value: func(o *options) value { return &boolFlag{o, "--json", &o.json} }},
 	{name: "json", meaning: `print {"ok": bool, "issues": [...]} on stdout instead of the issues on stderr`, def: "false", verbs: "check",
-		value: func(o *options) flag.Value { return &boolFlag{o, "--json", &o.json} }},
+		value: func(o *options) value { return &boolFlag{o, "--json", &o.json} }},
 	{name: "json", meaning: "print a JSON array of the tools with their schemas", def: "false", verbs: "tools",
-		value: func(o *options) flag.Value { return &boolFlag{o, "--json", &o.json} }},
+		value: func(o *options) value { return &boolFlag{o, "--json", &o.json} }},
 	{name: "profile", arg: "NAME", meaning: "preset: host, agent (32K output, 120s timeout) or sandbox (agent, and no programs from PATH)", def: "host", verbs: allRunning,
-		value: func(o *options) flag.Value { return &stringFlag{&o.profile} }},
-	{name: "env", arg: "NAME=VALUE", meaning: "set a variable, exported; repeatable", verbs: allRunning,
-		value: func(o *options) flag.Value { return &o.env }},
-	{name: "pass-env", arg: "NAME", meaning: "copy NAME from shelter's own environment, exported; repeatable", verbs: allRunning,
-		value: func(o *options) flag.Value { return &o.passEnv }},
+		value: func(o *options) value { return &stringFlag{&o.profile} }},
+	{name: "env", arg: "NAME=VALUE", meaning: "set a variable, exported", many: true, verbs: allRunning,
+		value: func(o *options) value { return &o.env }},
+	{name: "pass-env", arg: "NAME", meaning: "copy NAME from shelter's own environment, exported", many: true, verbs: allRunning,
+		value: func(o *options) value { return &o.passEnv }},
 	{name: "timeout", arg: "DURATION", meaning: "end each call after DURATION (500ms, 2m) with status 124; 0 turns the profile's timeout off", def: "the profile's", verbs: allRunning,
-		value: func(o *options) flag.Value { return &durationFlag{o} }},
+		value: func(o *options) value { return &durationFlag{o} }},
 	{name: "output-limit", arg: "SIZE", meaning: "the bytes of each stream a Result keeps, K/M/G suffixes (32K), at most 64M: of a longer stream it keeps the first and last halves, and the whole stream goes to a spill file. 0 is no limit of its own, only the 64M cap every stream has, so it keeps as much as 64M. Output streamed as it comes (without --json, at the prompt) is never cut", def: "the profile's: 0 in host, 32K in agent and sandbox", verbs: allRunning,
-		value: func(o *options) flag.Value { return &sizeFlag{o} }},
+		value: func(o *options) value { return &sizeFlag{o} }},
 	{name: "cwd", arg: "DIR", meaning: "starting working directory", def: "the current one", verbs: allRunning,
-		value: func(o *options) flag.Value { return &stringFlag{&o.cwd} }},
+		value: func(o *options) value { return &stringFlag{&o.cwd} }},
 	{name: "root", arg: "DIR", meaning: "the directory the sandbox profile is confined to; HOME and TMPDIR are in ROOT/.shelter", def: "--cwd", verbs: allRunning,
-		value: func(o *options) flag.Value { return &stringFlag{&o.root} }},
-	{name: "tools", arg: "FILE", meaning: "load wrapped commands and harness tools from a YAML file; repeatable", verbs: allRunning,
-		value: func(o *options) flag.Value { return &o.tools }},
-	{name: "allow-external", arg: "NAME", meaning: "with the sandbox profile, let NAME run from PATH; repeatable", verbs: allRunning,
-		value: func(o *options) flag.Value { return &o.allowExternal }},
+		value: func(o *options) value { return &stringFlag{&o.root} }},
+	{name: "tools", arg: "FILE", meaning: "load wrapped commands and harness tools from a YAML file", many: true, verbs: allRunning,
+		value: func(o *options) value { return &o.tools }},
+	{name: "allow-external", arg: "NAME", meaning: "with the sandbox profile, let NAME run from PATH", many: true, verbs: allRunning,
+		value: func(o *options) value { return &o.allowExternal }},
 	{name: "confine", arg: "MODE", meaning: "hold every program the session starts to its root with the operating system (Landlock, no network, docs/sandbox.md): on, off, or best-effort (run what the host cannot fully confine, and say so in every result)", def: "on for sandbox, else off", verbs: allRunning,
-		value: func(o *options) flag.Value { return &stringFlag{&o.confine} }},
+		value: func(o *options) value { return &stringFlag{&o.confine} }},
 	{name: "network", meaning: "let confined programs use the host's network", def: "false", verbs: allRunning,
-		value: func(o *options) flag.Value { return &boolFlag{o, "--network", &o.network} }},
-	{name: "allow-read", arg: "PATH", meaning: "let confined programs read and execute beneath PATH too; repeatable", verbs: allRunning,
-		value: func(o *options) flag.Value { return &o.allowRead }},
-	{name: "allow-write", arg: "PATH", meaning: "let confined programs write beneath PATH too (a shared cache); repeatable", verbs: allRunning,
-		value: func(o *options) flag.Value { return &o.allowWrite }},
+		value: func(o *options) value { return &boolFlag{o, "--network", &o.network} }},
+	{name: "allow-read", arg: "PATH", meaning: "let confined programs read and execute beneath PATH too", many: true, verbs: allRunning,
+		value: func(o *options) value { return &o.allowRead }},
+	{name: "allow-write", arg: "PATH", meaning: "let confined programs write beneath PATH too (a shared cache)", many: true, verbs: allRunning,
+		value: func(o *options) value { return &o.allowWrite }},
 	{name: "builtins", meaning: "run cat, grep, sed, sort, jq and the other coreutils in process (docs/sandbox.md); the sandbox profile always does", def: "false", verbs: allRunning,
-		value: func(o *options) flag.Value { return &boolFlag{o, "--builtins", &o.builtins} }},
+		value: func(o *options) value { return &boolFlag{o, "--builtins", &o.builtins} }},
 	{name: "workspace", arg: "W", meaning: "the workspace of --agent (docs/workspace.md)", verbs: allRunning,
-		value: func(o *options) flag.Value { return &stringFlag{&o.workspace} }},
+		value: func(o *options) value { return &stringFlag{&o.workspace} }},
 	{name: "agent", arg: "ID", meaning: "run as agent ID of --workspace, in its worktree, with its tools", verbs: allRunning,
-		value: func(o *options) flag.Value { return &stringFlag{&o.agent} }},
+		value: func(o *options) value { return &stringFlag{&o.agent} }},
 	{name: "norc", meaning: "at the interactive prompt, do not source ~/.config/shelter/rc.sh", def: "false", verbs: "run repl",
-		value: func(o *options) flag.Value { return &boolFlag{o, "--norc", &o.norc} }},
-	{name: "help", meaning: "print this help on stdout and exit 0", verbs: allRunning},
+		value: func(o *options) value { return &boolFlag{o, "--norc", &o.norc} }},
 }
 
 // dashed is a flag's name as documented and as refusals name it.
@@ -160,155 +148,78 @@ func verbName(verb string) string {
 	return "shelter " + verb
 }
 
-// flagSet declares verb's flags on a new FlagSet.
-func (o *options) flagSet(verb string) *flag.FlagSet {
-	fs := flag.NewFlagSet(verbName(verb), flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	if o.profile == "" {
-		o.profile = string(kernel.ProfileHost)
+// verbSet is verb's grammar: Go's flag package's (docs/cli.md), each
+// flag of flags its flagSpec's.
+func verbSet(verb string, flags []flagSpec) *argv.Set {
+	set := &argv.Set{Command: verbName(verb), Syntax: argv.Go, HelpWords: []string{"-h", "--help"}}
+	for _, f := range flags {
+		set.Flags = append(set.Flags, &argv.Flag{Names: []string{dashed(f.name)}, Value: f.arg, Bool: f.arg == "",
+			About: f.meaning, Default: f.def, Repeatable: f.many})
 	}
-	for _, f := range verbFlags(verb) {
-		if f.value != nil {
-			fs.Var(f.value(o), f.name, f.meaning)
-		}
-	}
-	return fs
+	return set
 }
 
 // errHelp is parseFlags' answer to -h and --help.
 var errHelp = errors.New("help requested")
 
-// parseFlags parses args for verb into o and returns the rest. A bad flag
-// is one line naming what is allowed; -h or --help is errHelp.
+// parseFlags parses args for verb into o and returns the rest: the words
+// from the first that is no flag on, or after "--". A bad flag is one
+// line naming what is allowed; -h or --help is errHelp.
 //
 // As in bash, -c SCRIPT ends the flags of a run: every word after SCRIPT
 // is $0 and the positional parameters, even one that looks like a flag
 // (`shelter -c 'echo $1' a --json` prints --json). The other verbs take
 // no words after -c SCRIPT, and flags may follow it there.
 func (o *options) parseFlags(verb string, args []string) ([]string, error) {
-	if rest, ok := o.scriptOnly(verb, args); ok {
-		return rest, nil
-	}
-	return o.parseFlagSet(verb, args)
-}
-
-// parseFlagSet is parseFlags without its shortcut.
-func (o *options) parseFlagSet(verb string, args []string) ([]string, error) {
-	var words []string
-	if verb == "run" {
-		if end := scriptEnd(args); end >= 0 {
-			args, words = args[:end], args[end:]
-		}
-	}
-	fs := o.flagSet(verb)
-	err := fs.Parse(args)
-	switch {
-	case err == nil:
-		return append(fs.Args(), words...), nil
-	case o.bad != nil:
-		o.bad.Verb = verbName(verb)
-		return nil, o.bad
-	case errors.Is(err, flag.ErrHelp):
-		return nil, errHelp
-	}
-	return nil, flagError(verb, err)
-}
-
-// scriptEnd is the index of the word after -c SCRIPT in a run's args,
-// when -c comes before the first word that is not a flag (and before
-// "--"); otherwise -1. It skips each flag's value as the flag set will
-// take it (`--env -c -c true` is --env with the value -c), and leaves
-// every refusal to the flag set.
-func scriptEnd(args []string) int {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" || len(a) < 2 || a[0] != '-' {
-			return -1
-		}
-		name, _, inline := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		if name == "c" {
-			if inline {
-				return i + 1
-			}
-			return min(i+2, len(args))
-		}
-		if !inline && takesValue("run", name) {
-			i++
-		}
-	}
-	return -1
-}
-
-// takesValue reports whether verb's flag name is followed by a value.
-func takesValue(verb, name string) bool {
-	for _, f := range verbFlags(verb) {
-		if f.name == name {
-			return f.arg != ""
-		}
-	}
-	return false
-}
-
-// scriptOnly parses the commonest command line, `-c SCRIPT` first, as the
-// flag set would, without building it: declaring every flag of the verb
-// is most of what parsing them costs a start (docs/performance.md). It
-// reports false for any other line.
-func (o *options) scriptOnly(verb string, args []string) ([]string, bool) {
-	if verb != "run" && verb != "check" || len(args) < 2 || args[0] != "-c" {
-		return nil, false
-	}
-	rest := args[2:]
-	if verb == "check" && len(rest) > 0 && len(rest[0]) > 1 && rest[0][0] == '-' {
-		return nil, false // another flag, or the "--" that ends them
-	}
 	if o.profile == "" {
 		o.profile = string(kernel.ProfileHost)
 	}
-	o.script, o.hasScript = args[1], true
-	return rest, true
-}
-
-// flagError rewrites the flag package's own messages, which name flags
-// with one dash, into refusals.
-func flagError(verb string, err error) error {
-	var allowed []string
-	for _, f := range verbFlags(verb) {
-		allowed = append(allowed, dashed(f.name))
-	}
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		return &UnknownFlagError{Verb: verbName(verb), Flag: dashed(name), Allowed: allowed}
-	}
-	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
-		for _, f := range flagSpecs {
-			if f.name == name {
-				return &FlagError{Verb: verbName(verb), Flag: dashed(name), Msg: "needs a value: " + dashed(name) + " " + f.arg}
-			}
+	flags := verbFlags(verb)
+	set := verbSet(verb, flags)
+	sc := set.Scan(args)
+	for {
+		it, ok := sc.Next()
+		if !ok {
+			return args[len(args):], nil
 		}
-		return &FlagError{Verb: verbName(verb), Flag: dashed(name), Msg: "needs a value"}
+		switch it.Kind {
+		case argv.Operand:
+			return args[it.Index:], nil
+		case argv.EndOfFlags:
+			return args[it.Index+1:], nil
+		case argv.HelpAsked:
+			return nil, errHelp
+		case argv.Refused:
+			return nil, it.Err
+		}
+		f := flags[slices.Index(set.Flags, it.Flag)]
+		v := it.Value
+		if !it.HasValue {
+			v = "true"
+		}
+		if err := f.value(o).Set(v); err != nil {
+			if fe, ok := err.(*FlagError); ok {
+				fe.Verb = verbName(verb)
+			}
+			return nil, err
+		}
+		if verb == "run" && f.name == "c" {
+			return args[sc.Index():], nil
+		}
 	}
-	if rest, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
-		return &UnknownFlagError{Verb: verbName(verb), Flag: rest, Allowed: allowed}
-	}
-	return fmt.Errorf("%s: %s", verbName(verb), msg)
 }
 
-// refuse records the first refused value for parseFlags and fails Set.
+// refuse is a flag's refusal of a value; parseFlags names the verb.
 func (o *options) refuse(flag, msg string) error {
-	if o.bad == nil {
-		o.bad = &FlagError{Flag: flag, Msg: msg}
-	}
-	return errors.New(msg)
+	return &FlagError{Flag: flag, Msg: msg}
 }
 
 type list []string
 
-func (l *list) String() string     { return strings.Join(*l, ",") }
 func (l *list) Set(v string) error { *l = append(*l, v); return nil }
 
 type stringFlag struct{ p *string }
 
-func (s *stringFlag) String() string     { return "" }
 func (s *stringFlag) Set(v string) error { *s.p = v; return nil }
 
 type boolFlag struct {
@@ -317,8 +228,6 @@ type boolFlag struct {
 	p    *bool
 }
 
-func (b *boolFlag) String() string   { return "" }
-func (b *boolFlag) IsBoolFlag() bool { return true }
 func (b *boolFlag) Set(v string) error {
 	x, err := strconv.ParseBool(v)
 	if err != nil {
@@ -330,7 +239,6 @@ func (b *boolFlag) Set(v string) error {
 
 type scriptFlag struct{ o *options }
 
-func (f scriptFlag) String() string { return "" }
 func (f scriptFlag) Set(v string) error {
 	f.o.script, f.o.hasScript = v, true
 	return nil
@@ -345,7 +253,6 @@ type duration struct {
 
 type durationFlag struct{ o *options }
 
-func (f *durationFlag) String() string { return "" }
 func (f *durationFlag) Set(v string) error {
 	d, err := time.ParseDuration(v)
 	if err != nil {
@@ -370,7 +277,6 @@ type size struct {
 
 type sizeFlag struct{ o *options }
 
-func (f *sizeFlag) String() string { return "" }
 func (f *sizeFlag) Set(v string) error {
 	n, err := parseSize(v)
 	if err != nil {

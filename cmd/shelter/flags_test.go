@@ -2,52 +2,39 @@ package main
 
 import (
 	"errors"
-	"reflect"
 	"slices"
 	"testing"
 )
 
-// TestScriptOnlyAgreesWithTheFlagSet holds the shortcut parseFlags takes
-// for `-c SCRIPT` to what the flag set makes of the same line, and to
-// declining every line it is not sure of.
-func TestScriptOnlyAgreesWithTheFlagSet(t *testing.T) {
+// TestEverySpellingOfGosFlagPackage: the CLI reads its flags as Go's
+// flag package did, and the README and scripts rely on each spelling.
+func TestEverySpellingOfGosFlagPackage(t *testing.T) {
 	for _, tc := range []struct {
-		verb  string
-		args  []string
-		taken bool
+		args    []string
+		json    bool
+		profile string
+		env     list
+		rest    []string
 	}{
-		{"run", []string{"-c", "true"}, true},
-		{"run", []string{"-c", "echo $0 $1", "name", "one", "--json"}, true},
-		{"run", []string{"-c", "-x", "-"}, true},
-		{"run", []string{"-c", "", ""}, true},
-		{"run", []string{"-c", "true", "--json"}, true},
-		{"run", []string{"-c", "true", "--", "x"}, true},
-		{"run", []string{"-c", "true", "-c", "false"}, true},
-		{"check", []string{"-c", "echo"}, true},
-		{"check", []string{"-c", "echo", "--json"}, false},
-		{"check", []string{"-c", "echo", "--", "x"}, false},
-		{"run", []string{"--c", "true"}, false},
-		{"run", []string{"-c=true"}, false},
-		{"run", []string{"--json", "-c", "true"}, false},
-		{"run", []string{"-c"}, false},
-		{"run", []string{"script.sh"}, false},
-		{"tools", []string{"-c", "true"}, false},
+		{args: []string{"--json", "--profile", "agent"}, json: true, profile: "agent"},
+		{args: []string{"-json", "-profile", "agent"}, json: true, profile: "agent"},
+		{args: []string{"-json=true", "--profile=sandbox"}, json: true, profile: "sandbox"},
+		{args: []string{"--json", "--json=F", "-profile=agent"}, profile: "agent"},
+		{args: []string{"--json=1", "-env", "A=1", "--env=B=2", "x", "--json=0"}, json: true, profile: "host", env: list{"A=1", "B=2"}, rest: []string{"x", "--json=0"}},
+		{args: []string{"--env", "--json", "-", "--json"}, profile: "host", env: list{"--json"}, rest: []string{"-", "--json"}},
+		{args: []string{"--json", "--", "--json"}, json: true, profile: "host", rest: []string{"--json"}},
 	} {
-		var short options
-		rest, ok := short.scriptOnly(tc.verb, tc.args)
-		if ok != tc.taken {
-			t.Errorf("%s %q: taken %v, want %v", tc.verb, tc.args, ok, tc.taken)
+		var o options
+		rest, err := o.parseFlags("run", tc.args)
+		if err != nil || o.json != tc.json || o.profile != tc.profile || !slices.Equal(o.env, tc.env) || !slices.Equal(rest, tc.rest) && len(rest)+len(tc.rest) > 0 {
+			t.Errorf("%q: json %v profile %q env %q rest %q err %v; want json %v profile %q env %q rest %q",
+				tc.args, o.json, o.profile, o.env, rest, err, tc.json, tc.profile, tc.env, tc.rest)
 		}
-		if !ok {
-			continue
-		}
-		var full options
-		fullRest, err := full.parseFlagSet(tc.verb, tc.args)
-		if err != nil {
-			t.Fatalf("%s %q: %v", tc.verb, tc.args, err)
-		}
-		if !reflect.DeepEqual(short, full) || !slices.Equal(rest, fullRest) {
-			t.Errorf("%s %q: shortcut %+v %q, flag set %+v %q", tc.verb, tc.args, short, rest, full, fullRest)
+	}
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"-help"}, {"--h"}, {"--help=x"}, {"--json", "-h", "--nosuch"}} {
+		var o options
+		if _, err := o.parseFlags("run", args); !errors.Is(err, errHelp) {
+			t.Errorf("%q: %v, want the help", args, err)
 		}
 	}
 }
@@ -103,9 +90,11 @@ func TestScriptFlagRefusals(t *testing.T) {
 		args []string
 		line string
 	}{
-		{[]string{"-c"}, "shelter: -c: needs a value: -c SCRIPT"},
-		{[]string{"--json", "-c"}, "shelter: -c: needs a value: -c SCRIPT"},
-		{[]string{"--nosuch", "-c", "S", "--json"}, "shelter: unknown flag '--nosuch'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, --confine, --cwd, --env, --help, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace, -c"},
+		{[]string{"-c"}, "shelter: flag '-c' needs a value; allowed: -c SCRIPT"},
+		{[]string{"--json", "-c"}, "shelter: flag '-c' needs a value; allowed: -c SCRIPT"},
+		{[]string{"--nosuch", "-c", "S", "--json"}, "shelter: unknown flag '--nosuch'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, --confine, --cwd, --env, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace, -c"},
+		{[]string{"---json"}, "shelter: unknown flag '---json'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, --confine, --cwd, --env, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace, -c"},
+		{[]string{"--json=maybe"}, "shelter: --json: 'maybe' is not a boolean; write --json alone, or --json=false"},
 		{[]string{"--timeout", "5", "-c", "S", "--timeout", "x"}, "shelter: --timeout: '5' has no unit; write a Go duration such as 5s, 500ms or 2m (0 for none)"},
 	} {
 		var o options

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/shelter-sh/shelter/kernel"
@@ -83,7 +82,7 @@ holds, 1 when --confine on would refuse to start programs here (then
 --confine best-effort runs them, and says what is missing in every
 result).
 `,
-		"workspace": workspaceUsage,
+		"workspace": workspaceUsage(),
 		"repl":      replUsage,
 		"serve":     serveUsage,
 	}
@@ -92,29 +91,11 @@ result).
 // usage is the help of verb ("run" for running a script): its synopsis
 // and every flag with its meaning and default.
 func usage(verb string) string {
-	var b strings.Builder
-	b.WriteString(synopses()[verb])
 	flags := verbFlags(verb)
 	if len(flags) == 0 {
-		return b.String()
+		return synopses()[verb]
 	}
-	b.WriteString("\nflags:\n")
-	for _, f := range flags {
-		b.WriteString("  " + dashed(f.name))
-		if f.name == "help" {
-			b.WriteString(", -h")
-		}
-		if f.arg != "" {
-			b.WriteString(" " + f.arg)
-		}
-		meaning := f.meaning
-		if f.def != "" {
-			meaning += fmt.Sprintf(" (default: %s)", f.def)
-		}
-		b.WriteString("\n")
-		b.WriteString(wrap(meaning, "        ", 78))
-	}
-	return b.String()
+	return synopses()[verb] + "\n" + verbSet(verb, flags).Help()
 }
 
 // runHelp is `shelter help [VERB]`.
@@ -142,23 +123,4 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 // of its own, ask for its help.
 func wantsHelp(args []string) bool {
 	return len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help")
-}
-
-// wrap breaks text into lines of at most width columns, each starting
-// with indent.
-func wrap(text, indent string, width int) string {
-	var b strings.Builder
-	line := indent
-	for _, w := range strings.Fields(text) {
-		if line != indent && len(line)+1+len(w) > width {
-			b.WriteString(line + "\n")
-			line = indent
-		}
-		if line != indent {
-			line += " "
-		}
-		line += w
-	}
-	b.WriteString(line + "\n")
-	return b.String()
 }

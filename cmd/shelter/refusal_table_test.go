@@ -99,7 +99,7 @@ var refusalRows = []refusalRow{
 
 	// The command line.
 	{name: "CLI flag", args: []string{"--nosuch", "-c", "true"},
-		line: "shelter: unknown flag '--nosuch'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, --confine, --cwd, --env, --help, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace, -c", status: 2},
+		line: "shelter: unknown flag '--nosuch'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, --confine, --cwd, --env, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace, -c", status: 2},
 	{name: "CLI profile", args: []string{"--profile", "nosuch", "-c", "true"},
 		line: "shelter: --profile: unknown profile 'nosuch'; allowed: agent, host, sandbox", status: 2},
 	{name: "CLI timeout", args: []string{"--timeout", "5", "-c", "true"},

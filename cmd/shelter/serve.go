@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -61,25 +60,23 @@ session is closed and the server exits 0. Logs go to stderr.
 func init() {
 	serveFlags := []flagSpec{
 		{name: "http", arg: "ADDR", meaning: "serve streamable HTTP on ADDR (127.0.0.1:8765) instead of stdio", verbs: "serve",
-			value: func(o *options) flag.Value { return &stringFlag{&o.serve.http} }},
+			value: func(o *options) value { return &stringFlag{&o.serve.http} }},
 		{name: "token-file", arg: "FILE", meaning: "with --http, accept only requests with Authorization: Bearer and a token of FILE (one a line); required off loopback", verbs: "serve",
-			value: func(o *options) flag.Value { return &stringFlag{&o.serve.tokenFile} }},
+			value: func(o *options) value { return &stringFlag{&o.serve.tokenFile} }},
 		{name: "session-ttl", arg: "DURATION", meaning: "close a session idle that long; 0 never", def: "30m", verbs: "serve",
-			value: func(o *options) flag.Value { return &serveDuration{o, "--session-ttl", &o.serve.sessionTTL} }},
+			value: func(o *options) value { return &serveDuration{o, "--session-ttl", &o.serve.sessionTTL} }},
 		{name: "max-sessions", arg: "N", meaning: "at most N sessions at once; 0 no bound", def: "256", verbs: "serve",
-			value: func(o *options) flag.Value { return &maxSessionsFlag{o} }},
+			value: func(o *options) value { return &maxSessionsFlag{o} }},
 		{name: "expose", arg: "LIST", meaning: "the families of tools listed, comma-separated: bash, harness, wrapped", def: "all", verbs: "serve tools",
-			value: func(o *options) flag.Value { return &exposeFlag{o} }},
+			value: func(o *options) value { return &exposeFlag{o} }},
 		{name: "yield", arg: "DURATION", meaning: "a bash call's yield_ms when it gives none: past it the call returns and goes on as a job; 0 never", def: "45s", verbs: "serve",
-			value: func(o *options) flag.Value { return &serveDuration{o, "--yield", &o.serve.yield} }},
+			value: func(o *options) value { return &serveDuration{o, "--yield", &o.serve.yield} }},
 		{name: "grace", arg: "DURATION", meaning: "on SIGTERM, how long running calls may go on before they are cancelled", def: "30s", verbs: "serve",
-			value: func(o *options) flag.Value { return &serveDuration{o, "--grace", &o.serve.grace} }},
+			value: func(o *options) value { return &serveDuration{o, "--grace", &o.serve.grace} }},
 		{name: "format", arg: "FORMAT", meaning: "print the tools as an API takes them: mcp, openai or anthropic (docs/mcp.md)", verbs: "tools",
-			value: func(o *options) flag.Value { return &stringFlag{&o.format} }},
+			value: func(o *options) value { return &stringFlag{&o.format} }},
 	}
-	// Before --help, which help lists last.
-	at := len(flagSpecs) - 1
-	flagSpecs = slices.Insert(flagSpecs, at, serveFlags...)
+	flagSpecs = append(flagSpecs, serveFlags...)
 	// serve's profile is sandbox on stdio, agent over HTTP; tools
 	// --format lists what serve on stdio lists.
 	for i, f := range flagSpecs {
@@ -87,7 +84,7 @@ func init() {
 			serve, tools := f, f
 			serve.verbs, serve.def = "serve", "sandbox on stdio, agent with --http"
 			tools.verbs, tools.def = "tools", "host; with --format, sandbox, as serve on stdio"
-			serve.value = func(o *options) flag.Value { return &serveProfileFlag{o} }
+			serve.value = func(o *options) value { return &serveProfileFlag{o} }
 			tools.value = serve.value
 			for _, v := range []string{"serve", "tools"} {
 				flagSpecs[i].verbs = strings.TrimSpace(strings.ReplaceAll(" "+flagSpecs[i].verbs+" ", " "+v+" ", " "))
@@ -276,7 +273,6 @@ func (nopCloser) Close() error { return nil }
 // that it was given: serve's default depends on --http.
 type serveProfileFlag struct{ o *options }
 
-func (f *serveProfileFlag) String() string { return "" }
 func (f *serveProfileFlag) Set(v string) error {
 	f.o.profile, f.o.serve.profileSet = v, true
 	return nil
@@ -288,7 +284,6 @@ type serveDuration struct {
 	p    *time.Duration
 }
 
-func (f *serveDuration) String() string { return "" }
 func (f *serveDuration) Set(v string) error {
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 {
@@ -300,7 +295,6 @@ func (f *serveDuration) Set(v string) error {
 
 type maxSessionsFlag struct{ o *options }
 
-func (f *maxSessionsFlag) String() string { return "" }
 func (f *maxSessionsFlag) Set(v string) error {
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 0 {
@@ -312,7 +306,6 @@ func (f *maxSessionsFlag) Set(v string) error {
 
 type exposeFlag struct{ o *options }
 
-func (f *exposeFlag) String() string { return "" }
 func (f *exposeFlag) Set(v string) error {
 	var fams []mcp.Family
 	for _, name := range strings.Split(v, ",") {

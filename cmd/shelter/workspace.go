@@ -14,25 +14,36 @@ import (
 	"text/tabwriter"
 
 	"github.com/shelter-sh/shelter/harness/workspace"
+	"github.com/shelter-sh/shelter/internal/argv"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
-const workspaceUsage = `usage:
+// workspaceConfig and workspaceJSON are the flags of workspace new and
+// workspace list.
+var (
+	workspaceConfig = &argv.Flag{Names: []string{"--config"}, Value: "NAME", About: "new: the config branch config/NAME the agent runs on", Default: "main"}
+	workspaceJSON   = &argv.Flag{Names: []string{"--json"}, About: "list: print the agents as one JSON array", Default: "false"}
+)
+
+// workspaceSet is the grammar of workspace SUB: flags among the words,
+// each only as written.
+func workspaceSet(sub string, flags ...*argv.Flag) *argv.Set {
+	return &argv.Set{Command: strings.TrimSpace("shelter workspace " + sub), Syntax: argv.Exact, Interleaved: true, Flags: flags, HelpWords: []string{"-h", "--help"}}
+}
+
+const workspaceSynopses = `usage:
   shelter workspace init W                 create W with a default config/main
   shelter workspace new W [--config NAME]  create a root agent; print its id
   shelter workspace list W [--json]        agents with role, name, parent, inbox count
 
 A workspace is a directory with a bare git repository of configs and
 agents (docs/workspace.md). Misuse exits 2 with one line on stderr.
-
-flags:
-  --config NAME
-        new: the config branch config/NAME the agent runs on (default: main)
-  --json
-        list: print the agents as one JSON array (default: false)
-  --help, -h
-        print this help on stdout and exit 0
 `
+
+// workspaceUsage is shelter workspace's help.
+func workspaceUsage() string {
+	return workspaceSynopses + "\n" + workspaceSet("", workspaceConfig, workspaceJSON).Help()
+}
 
 // workspaceSynopsis is a subcommand's synopsis, for usage refusals.
 func workspaceSynopsis(sub string) string {
@@ -62,7 +73,7 @@ func runWorkspace(args []string, stdout, stderr io.Writer) int {
 	}
 	switch sub {
 	case "-h", "--help", "help":
-		io.WriteString(stdout, workspaceUsage)
+		io.WriteString(stdout, workspaceUsage())
 		return 0
 	case "init":
 		return workspaceInit(ctx, rest, stdout, stderr)
@@ -76,42 +87,32 @@ func runWorkspace(args []string, stdout, stderr io.Writer) int {
 }
 
 // workspaceArgs parses `W [flags]` for one subcommand: exactly one
-// positional, flags from valueFlags (taking a value) and switches.
-func workspaceArgs(sub string, args []string, valueFlags, switches []string, stderr io.Writer) (dir string, values map[string]string, ok bool) {
-	values = map[string]string{}
-	usage := workspaceSynopsis(sub)
+// positional, and flags; it returns each flag given with its value
+// ("true" for a switch).
+func workspaceArgs(sub string, args []string, flags []*argv.Flag, stderr io.Writer) (dir string, values map[*argv.Flag]string, ok bool) {
+	values = map[*argv.Flag]string{}
 	var positional []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			positional = append(positional, args[i+1:]...)
+	sc := workspaceSet(sub, flags...).Scan(args)
+	for {
+		it, more := sc.Next()
+		if !more {
 			break
 		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			positional = append(positional, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(a, "=")
-		switch {
-		case slices.Contains(valueFlags, name):
-			if !hasValue {
-				if i+1 == len(args) {
-					fmt.Fprintf(stderr, "shelter workspace %s: flag '%s' needs a value; usage: shelter %s\n", sub, name, usage)
-					return "", nil, false
-				}
-				i++
-				value = args[i]
+		switch it.Kind {
+		case argv.Operand:
+			positional = append(positional, it.Word)
+		case argv.FlagGiven:
+			values[it.Flag] = "true"
+			if it.HasValue {
+				values[it.Flag] = it.Value
 			}
-			values[name] = value
-		case slices.Contains(switches, name) && !hasValue:
-			values[name] = "true"
-		default:
-			fmt.Fprintf(stderr, "shelter workspace %s: unknown flag '%s'; allowed: %s\n", sub, a, kernel.Pool(slices.Concat(valueFlags, switches)))
+		case argv.Refused:
+			fmt.Fprintln(stderr, it.Err)
 			return "", nil, false
 		}
 	}
 	if len(positional) != 1 {
-		fmt.Fprintf(stderr, "shelter workspace %s: want one workspace directory W, got %d arguments; usage: shelter %s\n", sub, len(positional), usage)
+		fmt.Fprintf(stderr, "shelter workspace %s: want one workspace directory W, got %d arguments; usage: shelter %s\n", sub, len(positional), workspaceSynopsis(sub))
 		return "", nil, false
 	}
 	return positional[0], values, true
@@ -128,7 +129,7 @@ func workspaceFailure(sub string, err error, stderr io.Writer) int {
 }
 
 func workspaceInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	dir, _, ok := workspaceArgs("init", args, nil, nil, stderr)
+	dir, _, ok := workspaceArgs("init", args, nil, stderr)
 	if !ok {
 		return 2
 	}
@@ -139,7 +140,7 @@ func workspaceInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 func workspaceNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	dir, flags, ok := workspaceArgs("new", args, []string{"--config"}, nil, stderr)
+	dir, flags, ok := workspaceArgs("new", args, []*argv.Flag{workspaceConfig}, stderr)
 	if !ok {
 		return 2
 	}
@@ -147,7 +148,7 @@ func workspaceNew(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return workspaceFailure("new", err, stderr)
 	}
-	id, err := ws.NewAgent(ctx, flags["--config"])
+	id, err := ws.NewAgent(ctx, flags[workspaceConfig])
 	if err != nil {
 		return workspaceFailure("new", err, stderr)
 	}
@@ -156,7 +157,7 @@ func workspaceNew(ctx context.Context, args []string, stdout, stderr io.Writer) 
 }
 
 func workspaceList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	dir, flags, ok := workspaceArgs("list", args, nil, []string{"--json"}, stderr)
+	dir, flags, ok := workspaceArgs("list", args, []*argv.Flag{workspaceJSON}, stderr)
 	if !ok {
 		return 2
 	}
@@ -168,7 +169,7 @@ func workspaceList(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return workspaceFailure("list", err, stderr)
 	}
-	if flags["--json"] != "" {
+	if flags[workspaceJSON] != "" {
 		b, err := json.Marshal(agents)
 		if err != nil {
 			return workspaceFailure("list", err, stderr)
