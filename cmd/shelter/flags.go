@@ -131,10 +131,15 @@ func dashed(name string) string {
 
 // verbFlags are the flags verb takes ("run" for running a script).
 func verbFlags(verb string) []flagSpec {
-	var out []flagSpec
+	out := make([]flagSpec, 0, len(flagSpecs))
 	for _, f := range flagSpecs {
-		if strings.Contains(" "+f.verbs+" ", " "+verb+" ") {
-			out = append(out, f)
+		for rest := f.verbs; rest != ""; {
+			var v string
+			v, rest, _ = strings.Cut(rest, " ")
+			if v == verb {
+				out = append(out, f)
+				break
+			}
 		}
 	}
 	return out
@@ -151,10 +156,12 @@ func verbName(verb string) string {
 // verbSet is verb's grammar: Go's flag package's (docs/cli.md), each
 // flag of flags its flagSpec's.
 func verbSet(verb string, flags []flagSpec) *argv.Set {
-	set := &argv.Set{Command: verbName(verb), Syntax: argv.Go, HelpWords: []string{"-h", "--help"}}
-	for _, f := range flags {
-		set.Flags = append(set.Flags, &argv.Flag{Names: []string{dashed(f.name)}, Value: f.arg, Bool: f.arg == "",
-			About: f.meaning, Default: f.def, Repeatable: f.many})
+	set := &argv.Set{Command: verbName(verb), Syntax: argv.Go, HelpWords: []string{"-h", "--help"}, Flags: make([]*argv.Flag, len(flags))}
+	all, names := make([]argv.Flag, len(flags)), make([]string, len(flags))
+	for i, f := range flags {
+		names[i] = dashed(f.name)
+		all[i] = argv.Flag{Names: names[i : i+1 : i+1], Value: f.arg, Bool: f.arg == "", About: f.meaning, Default: f.def, Repeatable: f.many}
+		set.Flags[i] = &all[i]
 	}
 	return set
 }

@@ -108,3 +108,19 @@ func TestScriptFlagRefusals(t *testing.T) {
 		t.Errorf("-h -c S: %v, want the help", err)
 	}
 }
+
+// BenchmarkParseFlags is what reading the flags costs a start
+// (docs/performance.md).
+func BenchmarkParseFlags(b *testing.B) {
+	for _, args := range [][]string{{"-c", "true"}, {"--json", "--profile", "agent", "--timeout", "5s", "-c", "true"}} {
+		b.Run(args[0], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var o options
+				if _, err := o.parseFlags("run", args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
