@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/shelter-sh/shelter/internal/argv"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -34,6 +35,9 @@ type command struct {
 	// flag table still serves the help, the schema and the pool.
 	raw bool
 	run func(ctx context.Context, c *kernel.Call, a *args) error
+
+	grammarOnce sync.Once
+	set         *argv.Set // the flags as internal/argv reads them
 }
 
 // A flag is one option: a short letter, a long name or both. A flag with
@@ -136,69 +140,54 @@ func (c *command) Run(ctx context.Context, call *kernel.Call) error {
 	return c.run(ctx, call, a)
 }
 
+// grammar is the command's flags as internal/argv reads them: GNU
+// getopt_long (docs/sandbox.md), flags among the operands, --help;
+// built on first use.
+func (c *command) grammar() *argv.Set {
+	c.grammarOnce.Do(func() {
+		set := &argv.Set{Command: c.name, Syntax: argv.GNU, Interleaved: true, HelpWords: []string{"--help"}}
+		for _, f := range c.flags {
+			af := argvFlag(f.short, f.long, f.arg, f.about)
+			set.Flags = append(set.Flags, af)
+			if c.numeric != "" && f.long == c.numeric {
+				set.Numeric = af
+			}
+		}
+		c.set = set
+	})
+	return c.set
+}
+
+// argvFlag is a row of a builtin's table of flags as internal/argv
+// describes it.
+func argvFlag(short rune, long, arg, about string) *argv.Flag {
+	f := &argv.Flag{Value: arg, About: about}
+	if short != 0 {
+		f.Names = append(f.Names, "-"+string(short))
+	}
+	if long != "" {
+		f.Names = append(f.Names, "--"+long)
+	}
+	return f
+}
+
 // parse reads argv as getopt_long does: flags and operands may mix, short
 // flags cluster, a value is attached or the next word, a long name may be
 // abbreviated to a unique prefix, and "--" ends the flags.
-func (c *command) parse(argv []string) (*args, bool, error) {
-	a := &args{set: map[string][]string{}}
-	add := func(f flag, v string) {
-		a.set[f.key()] = append(a.set[f.key()], v)
-		a.order = append(a.order, given{f.key(), v})
+func (c *command) parse(words []string) (*args, bool, error) {
+	set := c.grammar()
+	read, err := set.Parse(words)
+	if err != nil {
+		return nil, false, &kernel.Refusal{Line: err.Error()}
 	}
-	for i := 0; i < len(argv); i++ {
-		w := argv[i]
-		switch {
-		case w == "--":
-			a.operands = append(a.operands, argv[i+1:]...)
-			return a, false, nil
-		case w == "--help":
-			return nil, true, nil
-		case strings.HasPrefix(w, "--"):
-			name, v, hasV := strings.Cut(w[2:], "=")
-			f, err := c.long(name)
-			if err != nil {
-				return nil, false, err
-			}
-			switch {
-			case f.arg == "" && hasV:
-				return nil, false, c.refuse("flag '--%s' takes no value", f.long)
-			case f.arg != "" && !hasV:
-				if i+1 >= len(argv) {
-					return nil, false, c.refuse("flag '--%s' needs %s", f.long, f.arg)
-				}
-				i++
-				v = argv[i]
-			}
-			add(f, v)
-		case len(w) > 1 && w[0] == '-':
-			if c.numeric != "" && isDigits(w[1:]) {
-				f, _ := c.long(c.numeric)
-				add(f, w[1:])
-				continue
-			}
-			for j := 1; j < len(w); j++ {
-				f, ok := c.short(rune(w[j]))
-				if !ok {
-					return nil, false, c.refuse("unknown flag '-%c'; allowed: %s", w[j], c.pool())
-				}
-				if f.arg == "" {
-					add(f, "")
-					continue
-				}
-				v := w[j+1:]
-				if v == "" {
-					if i+1 >= len(argv) {
-						return nil, false, c.refuse("flag '-%c' needs %s", f.short, f.arg)
-					}
-					i++
-					v = argv[i]
-				}
-				add(f, v)
-				break
-			}
-		default:
-			a.operands = append(a.operands, w)
-		}
+	if read.Help {
+		return nil, true, nil
+	}
+	a := &args{set: map[string][]string{}, operands: read.Operands}
+	for _, it := range read.Flags {
+		key := c.flags[slices.Index(set.Flags, it.Flag)].key()
+		a.set[key] = append(a.set[key], it.Value)
+		a.order = append(a.order, given{key, it.Value})
 	}
 	return a, false, nil
 }
@@ -212,43 +201,20 @@ func (c *command) short(r rune) (flag, bool) {
 	return flag{}, false
 }
 
-// long finds a long flag by its name or a unique prefix of it.
+// long finds a long flag by its name or a prefix only it has, as the
+// command's grammar reads --name (for jq, which reads its words itself).
 func (c *command) long(name string) (flag, error) {
-	var found []flag
-	for _, f := range c.flags {
-		if f.long == name {
-			return f, nil
-		}
-		if f.long != "" && strings.HasPrefix(f.long, name) {
-			found = append(found, f)
-		}
+	set := c.grammar()
+	// With "=", the word is neither a help word nor "--".
+	it, _ := set.Scan([]string{"--" + name + "="}).Next()
+	if it.Flag == nil {
+		return flag{}, &kernel.Refusal{Line: it.Err.Error()}
 	}
-	switch {
-	case len(found) == 1:
-		return found[0], nil
-	case len(found) > 1:
-		names := make([]string, len(found))
-		for i, f := range found {
-			names[i] = "--" + f.long
-		}
-		return flag{}, c.refuse("flag '--%s' is ambiguous; allowed: %s", name, kernel.Pool(names))
-	}
-	return flag{}, c.refuse("unknown flag '--%s'; allowed: %s", name, c.pool())
+	return c.flags[slices.Index(set.Flags, it.Flag)], nil
 }
 
 // pool is every flag the command takes, for a refusal.
-func (c *command) pool() string {
-	names := []string{"--help"}
-	for _, f := range c.flags {
-		if f.short != 0 {
-			names = append(names, "-"+string(f.short))
-		}
-		if f.long != "" {
-			names = append(names, "--"+f.long)
-		}
-	}
-	return kernel.Pool(names)
-}
+func (c *command) pool() string { return kernel.Pool(c.grammar().Pool()) }
 
 // refuse is the command's refusal line.
 func (c *command) refuse(format string, a ...any) error {
@@ -256,24 +222,7 @@ func (c *command) refuse(format string, a ...any) error {
 }
 
 func (c *command) help() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "usage: %s %s\n\n%s\n", c.name, c.usage, c.about)
-	if len(c.flags) > 0 {
-		b.WriteString("\nflags:\n")
-		for _, f := range c.flags {
-			s := f.String()
-			if f.arg != "" {
-				if f.long != "" {
-					s += "=" + f.arg
-				} else {
-					s += " " + f.arg
-				}
-			}
-			fmt.Fprintf(&b, "  %-28s %s\n", s, f.about)
-		}
-	}
-	fmt.Fprintf(&b, "  %-28s %s\n", "--help", "print this help")
-	return b.String()
+	return fmt.Sprintf("usage: %s %s\n\n%s\n\n%s", c.name, c.usage, c.about, c.grammar().Help())
 }
 
 // schema describes the command for agents: its words, and each flag by

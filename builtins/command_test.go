@@ -48,11 +48,11 @@ func TestParse(t *testing.T) {
 
 func TestParseRefusals(t *testing.T) {
 	for _, tc := range []struct{ script, line string }{
-		{"args -z", "args: unknown flag '-z'; allowed: --bee, --help, --long, --number, --value, -a, -b, -n\n"},
-		{"args --zap", "args: unknown flag '--zap'; allowed: --bee, --help, --long, --number, --value, -a, -b, -n\n"},
-		{"args -n", "args: flag '-n' needs NUM\n"},
-		{"args --value", "args: flag '--value' needs V\n"},
-		{"args --long=1", "args: flag '--long' takes no value\n"},
+		{"args -z", "args: unknown flag '-z'; allowed: --long, --value, -a, -b/--bee, -n/--number\n"},
+		{"args --zap", "args: unknown flag '--zap'; allowed: --long, --value, -a, -b/--bee, -n/--number\n"},
+		{"args -n", "args: flag '-n' needs a value; allowed: -n NUM\n"},
+		{"args --value", "args: flag '--value' needs a value; allowed: --value V\n"},
+		{"args --long=1", "args: flag '--long' takes no value; allowed: --long\n"},
 	} {
 		res := run(t, []kernel.Tool{echoArgs}, t.TempDir(), "", tc.script)
 		if res.Stderr != tc.line || res.ExitCode != 2 || res.Stdout != "" {
@@ -63,7 +63,7 @@ func TestParseRefusals(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	res := run(t, []kernel.Tool{echoArgs}, t.TempDir(), "", "args --help")
-	if res.ExitCode != 0 || !strings.HasPrefix(res.Stdout, "usage: args [-ab]") || !strings.Contains(res.Stdout, "-n, --number=NUM") {
+	if res.ExitCode != 0 || !strings.HasPrefix(res.Stdout, "usage: args [-ab]") || !strings.Contains(res.Stdout, "\n  -n, --number NUM  a value\n") {
 		t.Errorf("help: %q", res.Stdout)
 	}
 }
