@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"sync"
 
+	"github.com/shelter-sh/shelter/internal/argv"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -43,6 +46,9 @@ type launcher struct {
 	// when there is nothing to judge.
 	check func(a *launchArgs) error
 	run   func(ctx context.Context, c *kernel.Call, a *launchArgs) error
+
+	grammarOnce sync.Once
+	set         *argv.Set // the options as internal/argv reads them
 }
 
 // An option is one of a launcher's flags. key names it in [launchArgs]:
@@ -116,6 +122,21 @@ func (a *launchArgs) argv() []string {
 	return out
 }
 
+// grammar is the launcher's options as internal/argv reads them: GNU
+// getopt in POSIX mode, the first operand ending them; built on first use.
+func (l *launcher) grammar() *argv.Set {
+	l.grammarOnce.Do(func() {
+		set := &argv.Set{Command: l.name, Syntax: argv.GNU, HelpWords: []string{"--help"}}
+		for _, o := range l.opts {
+			f := argvFlag(o.short, o.long, o.arg, o.about)
+			f.Optional, f.Implied = o.def != "", o.def
+			set.Flags = append(set.Flags, f)
+		}
+		l.set = set
+	})
+	return l.set
+}
+
 // read reads a call's words (words[0] is the name) as getopt does in
 // POSIX mode: options until the first word that is not one (or "--"),
 // short options clustered, a value attached or in the next word, long
@@ -124,86 +145,59 @@ func (a *launchArgs) argv() []string {
 // opaque word where an option may stand is the first operand when the
 // launcher takes operands; otherwise it, like an opaque word where an
 // assignment may stand, ends the reading: the command starts at it.
+// --help is an option only as the call's one word (Run).
 func (l *launcher) read(words []kernel.Word) (*launchArgs, error) {
 	a := &launchArgs{set: map[string][]string{}}
 	add := func(o option, v string) {
 		a.set[o.id()] = append(a.set[o.id()], v)
 		a.order = append(a.order, o.id())
 	}
-	rest := words[1:]
-	for len(rest) > 0 {
-		w := rest[0]
-		if w.Opaque {
-			if len(l.operands) == 0 {
-				a.command = rest
+	texts, opaque := make([]string, len(words)-1), make([]bool, len(words)-1)
+	for i, w := range words[1:] {
+		texts[i], opaque[i] = w.Text, w.Opaque
+	}
+	set := *l.grammar()
+	set.HelpWords = nil
+	sc := set.ScanOpaque(texts, opaque)
+	start := len(texts) // where the operands start
+scan:
+	for {
+		if t, op, ok := sc.Peek(); ok && !op {
+			if t == "-" && l.dash != "" {
+				add(l.option(l.dash), "")
+				sc.Take()
+				continue
+			}
+			if n, ok := numericOption(t); ok && l.numeric != "" {
+				add(l.option(l.numeric), n)
+				sc.Take()
+				continue
+			}
+		}
+		it, ok := sc.Next()
+		if !ok {
+			break
+		}
+		switch it.Kind {
+		case argv.Operand:
+			if it.Opaque && len(l.operands) == 0 {
+				a.command = words[1+it.Index:]
 				return a, nil
 			}
-			// Taken for the first operand (timeout $T cmd): the guard
-			// then still sees the command after it.
-			break
+			// An opaque one is taken for the first operand (timeout $T
+			// cmd): the guard then still sees the command after it.
+			start = it.Index
+			break scan
+		case argv.EndOfFlags:
+			start = it.Index + 1
+			break scan
+		case argv.Refused:
+			return nil, &kernel.Refusal{Line: it.Err.Error()}
 		}
-		t := w.Text
-		if t == "--" {
-			rest = rest[1:]
-			break
-		}
-		if t == "-" && l.dash != "" {
-			add(l.option(l.dash), "")
-			rest = rest[1:]
-			continue
-		}
-		if len(t) < 2 || t[0] != '-' {
-			break
-		}
-		rest = rest[1:]
-		if l.numeric != "" {
-			if n, ok := numericOption(t); ok {
-				add(l.option(l.numeric), n)
-				continue
-			}
-		}
-		if strings.HasPrefix(t, "--") {
-			name, v, hasV := strings.Cut(t[2:], "=")
-			o, err := l.long(name)
-			if err != nil {
-				return nil, err
-			}
-			switch {
-			case o.arg == "" && hasV:
-				return nil, l.refuse("flag '--%s' takes no value", o.long)
-			case o.arg != "" && !hasV && o.def != "":
-				v = o.def
-			case o.arg != "" && !hasV:
-				if len(rest) == 0 {
-					return nil, l.refuse("flag '--%s' needs %s", o.long, o.arg)
-				}
-				v, a.opaque = rest[0].Text, a.opaque || rest[0].Opaque
-				rest = rest[1:]
-			}
-			add(o, v)
-			continue
-		}
-		for j := 1; j < len(t); j++ {
-			o, ok := l.short(rune(t[j]))
-			if !ok {
-				return nil, l.refuse("unknown flag '-%c'; allowed: %s", t[j], l.pool())
-			}
-			if o.arg == "" {
-				add(o, "")
-				continue
-			}
-			v := t[j+1:]
-			if v == "" {
-				if len(rest) == 0 {
-					return nil, l.refuse("flag '-%c' needs %s", o.short, o.arg)
-				}
-				v, a.opaque = rest[0].Text, a.opaque || rest[0].Opaque
-				rest = rest[1:]
-			}
-			add(o, v)
-			break
-		}
+		add(l.opts[slices.Index(set.Flags, it.Flag)], it.Value)
+		a.opaque = a.opaque || it.Opaque
 	}
+	rest := words[1+start:]
 	for _, name := range l.operands {
 		if len(rest) == 0 {
 			return nil, l.missing(name)
@@ -232,7 +226,7 @@ func numericOption(t string) (string, bool) {
 	switch {
 	case strings.HasPrefix(t, "--") && isDigits(t[2:]):
 		return "-" + t[2:], true
-	case isDigits(t[1:]):
+	case len(t) > 1 && t[0] == '-' && isDigits(t[1:]):
 		return t[1:], true
 	}
 	return "", false
@@ -247,52 +241,8 @@ func (l *launcher) option(key string) option {
 	panic("builtins: " + l.name + " has no option " + key)
 }
 
-func (l *launcher) short(r rune) (option, bool) {
-	for _, o := range l.opts {
-		if o.short == r {
-			return o, true
-		}
-	}
-	return option{}, false
-}
-
-// long finds a long option by its name or a unique prefix of it.
-func (l *launcher) long(name string) (option, error) {
-	var found []option
-	for _, o := range l.opts {
-		if o.long == name {
-			return o, nil
-		}
-		if o.long != "" && strings.HasPrefix(o.long, name) {
-			found = append(found, o)
-		}
-	}
-	switch {
-	case len(found) == 1:
-		return found[0], nil
-	case len(found) > 1:
-		names := make([]string, len(found))
-		for i, o := range found {
-			names[i] = "--" + o.long
-		}
-		return option{}, l.refuse("flag '--%s' is ambiguous; allowed: %s", name, kernel.Pool(names))
-	}
-	return option{}, l.refuse("unknown flag '--%s'; allowed: %s", name, l.pool())
-}
-
 // pool is every flag the launcher takes, for a refusal.
-func (l *launcher) pool() string {
-	names := []string{"--help"}
-	for _, o := range l.opts {
-		if o.short != 0 {
-			names = append(names, "-"+string(o.short))
-		}
-		if o.long != "" {
-			names = append(names, "--"+o.long)
-		}
-	}
-	return kernel.Pool(names)
-}
+func (l *launcher) pool() string { return kernel.Pool(l.grammar().Pool()) }
 
 func (l *launcher) refuse(format string, a ...any) error {
 	return &kernel.Refusal{Line: l.name + ": " + fmt.Sprintf(format, a...)}
@@ -371,33 +321,7 @@ func (l *launcher) CheckStatic(words []kernel.Word) error {
 }
 
 func (l *launcher) help() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "usage: %s %s\n\n%s\n", l.name, l.usage, l.about)
-	if len(l.opts) > 0 {
-		b.WriteString("\nflags:\n")
-		for _, o := range l.opts {
-			var s string
-			switch {
-			case o.short != 0 && o.long != "":
-				s = fmt.Sprintf("-%c, --%s", o.short, o.long)
-			case o.short != 0:
-				s = fmt.Sprintf("-%c", o.short)
-			default:
-				s = "--" + o.long
-			}
-			switch {
-			case o.arg != "" && o.def != "":
-				s += "[=" + o.arg + "]"
-			case o.arg != "" && o.long != "":
-				s += "=" + o.arg
-			case o.arg != "":
-				s += " " + o.arg
-			}
-			fmt.Fprintf(&b, "  %-28s %s\n", s, o.about)
-		}
-	}
-	fmt.Fprintf(&b, "  %-28s %s\n", "--help", "print this help")
-	return b.String()
+	return fmt.Sprintf("usage: %s %s\n\n%s\n\n%s", l.name, l.usage, l.about, l.grammar().Help())
 }
 
 // launcherSchema describes a launcher for agents: its words.

@@ -79,7 +79,7 @@ var refusalRows = []refusalRow{
 
 	// The builtins' own refusals.
 	{name: "builtin flag", script: "cat --nosuch f",
-		line: "cat: unknown flag '--nosuch'; allowed: --help, --number, --number-nonblank, --show-all, --show-ends, --show-nonprinting, --show-tabs, --squeeze-blank, -A, -E, -T, -b, -e, -n, -s, -t, -u, -v", status: 2},
+		line: "cat: unknown flag '--nosuch'; allowed: -A/--show-all, -E/--show-ends, -T/--show-tabs, -b/--number-nonblank, -e, -n/--number, -s/--squeeze-blank, -t, -u, -v/--show-nonprinting", status: 2},
 	{name: "find -exec", script: "find . -exec rm {} ';'",
 		line: "find: -exec is not supported; use xargs: find . -name '*.go' -print0 | xargs -0 CMD", status: 2},
 
