@@ -126,8 +126,7 @@ type Verb struct {
 	root     bool
 	lead     []string
 	flags    []*Flag
-	set      *argv.Set            // the flags' grammar (argv.Exact), help and pool
-	byArg    map[*argv.Flag]*Flag // the flag each of set's describes
+	set      *argv.Set // the flags' grammar (argv.Exact), help and pool
 	args     []*Positional
 	tail     Tail
 	stdin    StdinPolicy

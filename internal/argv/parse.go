@@ -35,17 +35,3 @@ func (s *Set) Parse(args []string) (*Args, error) {
 		}
 	}
 }
-
-// Has reports whether f was given.
-func (a *Args) Has(f *Flag) bool { return a.Count(f) > 0 }
-
-// Count is how many times f was given.
-func (a *Args) Count(f *Flag) int {
-	n := 0
-	for _, it := range a.Flags {
-		if it.Flag == f {
-			n++
-		}
-	}
-	return n
-}

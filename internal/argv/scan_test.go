@@ -163,7 +163,11 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(a.Operands) != "[x y -v]" || a.Count(fAll) != 2 || !a.Has(fLines) || a.Has(fVerbose) || a.Help {
+	var given []string
+	for _, it := range a.Flags {
+		given = append(given, it.Name+"="+it.Value)
+	}
+	if fmt.Sprint(a.Operands) != "[x y -v]" || fmt.Sprint(given) != "[-a= -n=5 --all=]" || a.Help {
 		t.Errorf("Parse: %+v", a)
 	}
 	if a, err := set(GNU, true).Parse([]string{"--help", "--bogus"}); err != nil || !a.Help {
