@@ -48,8 +48,8 @@ func TestParse(t *testing.T) {
 
 func TestParseRefusals(t *testing.T) {
 	for _, tc := range []struct{ script, line string }{
-		{"args -z", "args: unknown flag '-z'; allowed: --long, --value, -a, -b/--bee, -n/--number\n"},
-		{"args --zap", "args: unknown flag '--zap'; allowed: --long, --value, -a, -b/--bee, -n/--number\n"},
+		{"args -z", "args: unknown flag '-z'; allowed: -a, -b/--bee, --long, -n/--number, --value\n"},
+		{"args --zap", "args: unknown flag '--zap'; allowed: -a, -b/--bee, --long, -n/--number, --value\n"},
 		{"args -n", "args: flag '-n' needs a value; allowed: -n NUM\n"},
 		{"args --value", "args: flag '--value' needs a value; allowed: --value V\n"},
 		{"args --long=1", "args: flag '--long' takes no value; allowed: --long\n"},

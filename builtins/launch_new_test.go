@@ -23,7 +23,7 @@ func TestSetsidStdbufIoniceTasksetChrt(t *testing.T) {
 		{"setsid -c true", 2, "", "setsid: unknown flag '-c'; allowed: -f/--fork, -w/--wait\n"},
 		{"stdbuf -oL -e0 -i 4K echo hi", 0, "hi\n", ""},
 		{"stdbuf --output=1M sh -c 'echo hi'", 0, "hi\n", ""},
-		{"stdbuf echo hi", 2, "", "stdbuf: missing a buffering mode; allowed: -i MODE, -o MODE, -e MODE\n"},
+		{"stdbuf echo hi", 2, "", "stdbuf: missing a buffering mode; allowed: -e MODE, -i MODE, -o MODE\n"},
 		{"stdbuf -iL cat", 2, "", "stdbuf: invalid mode 'L' for standard input; allowed: 0 or a size (line buffering input means nothing)\n"},
 		{"stdbuf -o 4X echo", 2, "", "stdbuf: invalid mode '4X'; allowed: L, 0 or a size such as 4096, 4K, 1M\n"},
 		{"ionice -c 3 echo hi", 0, "hi\n", ""},

@@ -76,7 +76,7 @@ var bufferSize = lazyRegexp(`^[0-9]+([KMGTPEZY](iB|B)?|kB|B)?$`)
 
 func checkStdbuf(a *launchArgs) error {
 	if len(a.order) == 0 {
-		return &kernel.Refusal{Line: "stdbuf: missing a buffering mode; allowed: -i MODE, -o MODE, -e MODE"}
+		return &kernel.Refusal{Line: "stdbuf: missing a buffering mode; allowed: -e MODE, -i MODE, -o MODE"}
 	}
 	for _, key := range []string{"input", "output", "error"} {
 		for _, v := range a.set[key] {

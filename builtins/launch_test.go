@@ -89,7 +89,7 @@ func TestTimeoutBuiltin(t *testing.T) {
 		{"timeout 0.5m true", 0, "", ""},
 		{"timeout 5", 2, "", "timeout: missing COMMAND; usage: timeout " + launchTimeout.usage + "\n"},
 		{"timeout 5x true", 2, "", "timeout: invalid duration '5x'; allowed: a number with an optional suffix s, m, h or d (5, 0.5, 1.5m, 2h, 1d)\n"},
-		{"timeout -q 5 true", 2, "", "timeout: unknown flag '-q'; allowed: --preserve-status, -k/--kill-after, -s/--signal\n"},
+		{"timeout -q 5 true", 2, "", "timeout: unknown flag '-q'; allowed: -k/--kill-after, --preserve-status, -s/--signal\n"},
 		{"timeout -s NOPE 5 true", 2, "", "timeout: unknown signal 'NOPE'; allowed: a name such as TERM, INT, HUP, KILL, or a number\n"},
 	})
 	// -k: a child that ignores TERM gets KILL. That needs the timeout to
@@ -160,7 +160,7 @@ func waitUntil(t *testing.T, cond func() bool) {
 	}
 }
 
-const xargsPool = "--replace, -0/--null, -I, -L/--max-lines, -d/--delimiter, -n/--max-args, -r/--no-run-if-empty, -t/--verbose"
+const xargsPool = "-0/--null, -I, -L/--max-lines, -d/--delimiter, -n/--max-args, -r/--no-run-if-empty, --replace, -t/--verbose"
 
 func TestXargsBuiltin(t *testing.T) {
 	s := launchSession(t, kernel.Config{})

@@ -91,7 +91,7 @@ func TestDocExample(t *testing.T) {
 		t.Errorf("%s: exit %d stdout %q stderr %q", call, res.ExitCode, res.Stdout, res.Stderr)
 	}
 	for script, line := range map[string]string{
-		"git log --output=/tmp/x": "git log: unknown flag '--output'; allowed: --oneline, --since, -n/--max-count",
+		"git log --output=/tmp/x": "git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since",
 		"git push":                "git: unknown verb 'push'; allowed: commit, log, status",
 		"report /etc/passwd":      "report: 'script' must be under " + filepath.Join(project, "scripts") + "; got '/etc/passwd'",
 	} {

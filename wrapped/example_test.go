@@ -44,7 +44,7 @@ func ExampleNew() {
 	fmt.Println(res.ExitCode, res.Issues[0].Message)
 	// Output:
 	// --no-pager log --max-count=5 --oneline main -- docs
-	// 2 git log: unknown flag '--output'; allowed: --oneline, --since, -n/--max-count
+	// 2 git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since
 }
 
 func ExampleCommand_Plan() {

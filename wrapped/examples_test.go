@@ -107,7 +107,7 @@ func TestExampleGit(t *testing.T) {
 		t.Errorf("--version: %q %q", res.Stdout, res.Stderr)
 	}
 	res = run(t, s, "git log --output=/tmp/x")
-	if !res.Rejected || res.Issues[0].Message != "git log: unknown flag '--output'; allowed: --author, --format, --oneline, --since, --stat, -n/--max-count" {
+	if !res.Rejected || res.Issues[0].Message != "git log: unknown flag '--output'; allowed: --author, --format, -n/--max-count, --oneline, --since, --stat" {
 		t.Errorf("refusal: %+v", res.Issues)
 	}
 	res = run(t, s, "git push origin main")

@@ -84,7 +84,7 @@ func TestParseFlags(t *testing.T) {
 		{name: "single-dash long spelling", call: "probe|run|-std=c99", argv: []string{"--lead", "run", "--verb-lead", "-std=c99"}},
 		{name: "single-dash long spelling, separate", call: "probe|run|-std|c99", argv: []string{"--lead", "run", "--verb-lead", "-std=c99"}},
 		{name: "alias", call: "probe|run|-N|v", argv: []string{"--lead", "run", "--verb-lead", "--name=v"}},
-		{name: "exact spelling only", call: "probe|run|--nam=v", line: "probe run: unknown flag '--nam'; allowed: --level, --mode, --tag, -N/--name, -m, -n, -s, -std, -v, -x"},
+		{name: "exact spelling only", call: "probe|run|--nam=v", line: "probe run: unknown flag '--nam'; allowed: -N/--name, --level, -m, --mode, -n, -s, -std, --tag, -v, -x"},
 		{name: "value that looks like a flag", call: "probe|run|-m|-foo", argv: []string{"--lead", "run", "--verb-lead", "-m", "-foo"}},
 		{name: "value --", call: "probe|run|-m|--", argv: []string{"--lead", "run", "--verb-lead", "-m", "--"}},
 		{name: "value --help", call: "probe|run|--name|--help", argv: []string{"--lead", "run", "--verb-lead", "--name=--help"}},
@@ -98,9 +98,9 @@ func TestParseFlags(t *testing.T) {
 		{name: "forward keeps a cluster as written", call: "probe|fwd|-ss", argv: []string{"--lead", "fwd", "-ss"}},
 		{name: "clustered switches", call: "probe|run|-vs", line: "probe run: flags '-vs' written as one word; allowed: -v -s"},
 		{name: "cluster with a value flag is glued", call: "probe|run|-ns", line: "probe run: value glued to flag '-ns'; allowed: -n s"},
-		{name: "cluster with a switch first is unknown", call: "probe|run|-sn", line: "probe run: unknown flag '-sn'; allowed: --level, --mode, --tag, -N/--name, -m, -n, -s, -std, -v, -x"},
+		{name: "cluster with a switch first is unknown", call: "probe|run|-sn", line: "probe run: unknown flag '-sn'; allowed: -N/--name, --level, -m, --mode, -n, -s, -std, --tag, -v, -x"},
 		{name: "glued value", call: "git|log|-n5", line: "git log: value glued to flag '-n5'; allowed: -n 5"},
-		{name: "unknown flag", call: "git|log|--output=x", line: "git log: unknown flag '--output'; allowed: --oneline, --since, -n/--max-count"},
+		{name: "unknown flag", call: "git|log|--output=x", line: "git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since"},
 		{name: "dash alone is a positional", call: "probe|run|-", argv: []string{"--lead", "run", "--verb-lead", "-"}},
 	})
 }
@@ -137,7 +137,7 @@ func TestParseChecks(t *testing.T) {
 		{name: "choices after integers", call: "probe|run|--mode|bad|-n|x", line: "probe run: '-n' takes an integer; got 'x'"},
 		{name: "choices", call: "probe|run|-n|1|--mode|bad", line: "probe run: '--mode' must be one of fast, slow; got 'bad'"},
 		{name: "the first bad integer", call: "probe|run|-n|x|--level|y", line: "probe run: '-n' takes an integer; got 'x'"},
-		{name: "parse refusals before checks", call: "git|log|-n|x|--bogus", line: "git log: unknown flag '--bogus'; allowed: --oneline, --since, -n/--max-count"},
+		{name: "parse refusals before checks", call: "git|log|-n|x|--bogus", line: "git log: unknown flag '--bogus'; allowed: -n/--max-count, --oneline, --since"},
 		{name: "parse refusals before required", call: "git|commit|--bogus-free|x", line: "git commit: unknown flag '--bogus-free'; allowed: -a/--all, -m/--message"},
 		{name: "required positional", call: "git|push|x", line: "git push: required argument 'refspec' not given"},
 		{name: "required flag given under an alias", call: "git|commit|-m|msg", argv: []string{"commit", "--message=msg"}},
@@ -161,7 +161,7 @@ func TestParseChecks(t *testing.T) {
 		{name: "declared -h is a flag", call: "probe|dash|-h", argv: []string{"--lead", "dash", "-h"}},
 		{name: "declared -h after a refusal is a flag", call: "probe|dash|--bogus|-h", line: "probe dash: unknown flag '--bogus'; allowed: -h, -s"},
 		{name: "--help beside a declared -h", call: "probe|dash|-h|--help", help: true},
-		{name: "help=value is a flag word", call: "git|log|--help=x", line: "git log: unknown flag '--help'; allowed: --oneline, --since, -n/--max-count"},
+		{name: "help=value is a flag word", call: "git|log|--help=x", line: "git log: unknown flag '--help'; allowed: -n/--max-count, --oneline, --since"},
 	})
 }
 

@@ -31,10 +31,10 @@ func refusalCases(root string) []refusalCase {
 			"git: no verb given; allowed: commit, diff, log, push, status",
 			&wrapped.MissingVerbError{Command: "git", Allowed: []string{"commit", "diff", "log", "push", "status"}}},
 		{"unknown flag", []string{"git", "log", "--output"},
-			"git log: unknown flag '--output'; allowed: --oneline, --since, -n/--max-count",
+			"git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since",
 			&wrapped.UnknownFlagError{Scope: "git log", Flag: "--output", Allowed: []string{"--oneline", "--since", "-n/--max-count"}}},
 		{"unknown flag with value", []string{"git", "log", "--output=y"},
-			"git log: unknown flag '--output'; allowed: --oneline, --since, -n/--max-count",
+			"git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since",
 			&wrapped.UnknownFlagError{Scope: "git log", Flag: "--output", Allowed: []string{"--oneline", "--since", "-n/--max-count"}}},
 		{"unknown flag, none declared", []string{"cargo", "build", "--release"},
 			"cargo build: unknown flag '--release'; allowed: (none)",
@@ -204,7 +204,7 @@ func TestRefusalPoolsSorted(t *testing.T) {
 		{nil, &wrapped.MissingVerbError{Command: "zed", Allowed: []string{"alpha", "zulu"}},
 			"zed: no verb given; allowed: alpha, zulu"},
 		{[]string{"zulu", "--c"}, &wrapped.UnknownFlagError{Scope: "zed zulu", Flag: "--c", Allowed: []string{"--zz", "-a", "-b/--aa"}},
-			"zed zulu: unknown flag '--c'; allowed: --zz, -a, -b/--aa"},
+			"zed zulu: unknown flag '--c'; allowed: -a, -b/--aa, --zz"},
 	} {
 		_, err := c.Plan(tc.args, "/")
 		if err == nil || err.Error() != tc.line || !reflect.DeepEqual(err, tc.err) {

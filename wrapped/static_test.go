@@ -23,11 +23,11 @@ func TestCheckStatic(t *testing.T) {
 		certain bool
 	}{
 		{"literal and fine", []kernel.Word{lit("git"), lit("log"), lit("-n"), lit("5")}, "", false},
-		{"literal refusal is certain", []kernel.Word{lit("git"), lit("log"), lit("--output")}, "git log: unknown flag '--output'; allowed: --oneline, --since, -n/--max-count", true},
+		{"literal refusal is certain", []kernel.Word{lit("git"), lit("log"), lit("--output")}, "git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since", true},
 		{"opaque positional: log $x", []kernel.Word{lit("git"), lit("log"), op}, "", false},
 		{"opaque verb: $x --output=y", []kernel.Word{lit("git"), op, lit("--output=y")}, "", false},
 		{"opaque value is not judged", []kernel.Word{lit("git"), lit("log"), lit("-n"), op}, "", false},
-		{"opaque word makes a refusal uncertain", []kernel.Word{lit("git"), lit("log"), op, lit("--output=y")}, "git log: unknown flag '--output'; allowed: --oneline, --since, -n/--max-count", false},
+		{"opaque word makes a refusal uncertain", []kernel.Word{lit("git"), lit("log"), op, lit("--output=y")}, "git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since", false},
 		{"opaque word before the refusal too", []kernel.Word{lit("git"), lit("log"), lit("-n"), lit("many"), op}, "git log: '--max-count' takes an integer; got 'many'", false},
 		{"required not checked when uncertain", []kernel.Word{lit("git"), lit("commit"), op}, "", false},
 		{"required checked when certain", []kernel.Word{lit("git"), lit("commit")}, "git commit: required flag '--message' not given", true},
@@ -74,7 +74,7 @@ func TestStaticRejectsWholeScript(t *testing.T) {
 	if res.ExitCode != 2 || !res.Rejected {
 		t.Fatalf("exit %d rejected %v", res.ExitCode, res.Rejected)
 	}
-	want := "git log: unknown flag '--output'; allowed: --oneline, --since, -n/--max-count\n"
+	want := "git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since\n"
 	if res.Stderr != want {
 		t.Errorf("stderr %q, want %q", res.Stderr, want)
 	}
@@ -98,12 +98,12 @@ func TestStaticOpaqueThenExecution(t *testing.T) {
 	if res.Rejected || len(res.Issues) != 0 {
 		t.Errorf("$x --output=y refused statically: %+v", res.Issues)
 	}
-	if res.ExitCode != 2 || res.Stderr != "git log: unknown flag '--output'; allowed: --oneline, --since, -n/--max-count\n" {
+	if res.ExitCode != 2 || res.Stderr != "git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since\n" {
 		t.Errorf("$x --output=y at execution: exit %d stderr %q", res.ExitCode, res.Stderr)
 	}
 
 	res = run(t, s, "touch ran; x=--output=f; git log $x")
-	if res.Rejected || res.ExitCode != 2 || res.Stderr != "git log: unknown flag '--output'; allowed: --oneline, --since, -n/--max-count\n" {
+	if res.Rejected || res.ExitCode != 2 || res.Stderr != "git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since\n" {
 		t.Errorf("x=--output=f; git log $x: exit %d rejected %v stderr %q", res.ExitCode, res.Rejected, res.Stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ran")); err != nil {

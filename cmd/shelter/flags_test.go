@@ -92,8 +92,8 @@ func TestScriptFlagRefusals(t *testing.T) {
 	}{
 		{[]string{"-c"}, "shelter: flag '-c' needs a value; allowed: -c SCRIPT"},
 		{[]string{"--json", "-c"}, "shelter: flag '-c' needs a value; allowed: -c SCRIPT"},
-		{[]string{"--nosuch", "-c", "S", "--json"}, "shelter: unknown flag '--nosuch'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, --confine, --cwd, --env, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace, -c"},
-		{[]string{"---json"}, "shelter: unknown flag '---json'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, --confine, --cwd, --env, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace, -c"},
+		{[]string{"--nosuch", "-c", "S", "--json"}, "shelter: unknown flag '--nosuch'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, -c, --confine, --cwd, --env, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace"},
+		{[]string{"---json"}, "shelter: unknown flag '---json'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, -c, --confine, --cwd, --env, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace"},
 		{[]string{"--json=maybe"}, "shelter: --json: 'maybe' is not a boolean; write --json alone, or --json=false"},
 		{[]string{"--timeout", "5", "-c", "S", "--timeout", "x"}, "shelter: --timeout: '5' has no unit; write a Go duration such as 5s, 500ms or 2m (0 for none)"},
 	} {

@@ -87,7 +87,7 @@ var refusalRows = []refusalRow{
 	{name: "wrapped verb", script: "git comit",
 		line: "git: unknown verb 'comit'; allowed: add, branch, checkout, commit, diff, init, log, show, status, switch", status: 2},
 	{name: "wrapped flag at execution", script: "c=git; $c log --output x",
-		line: "git log: unknown flag '--output'; allowed: --author, --format, --oneline, --since, --stat, -n/--max-count", status: 2},
+		line: "git log: unknown flag '--output'; allowed: --author, --format, -n/--max-count, --oneline, --since, --stat", status: 2},
 	{name: "wrapped path", script: "python3 /etc/passwd",
 		line: "python3: 'script' must be under $ROOT; got '/etc/passwd'", status: 2},
 
@@ -99,7 +99,7 @@ var refusalRows = []refusalRow{
 
 	// The command line.
 	{name: "CLI flag", args: []string{"--nosuch", "-c", "true"},
-		line: "shelter: unknown flag '--nosuch'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, --confine, --cwd, --env, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace, -c", status: 2},
+		line: "shelter: unknown flag '--nosuch'; allowed: --agent, --allow-external, --allow-read, --allow-write, --builtins, -c, --confine, --cwd, --env, --json, --network, --norc, --output-limit, --pass-env, --profile, --root, --timeout, --tools, --workspace", status: 2},
 	{name: "CLI profile", args: []string{"--profile", "nosuch", "-c", "true"},
 		line: "shelter: --profile: unknown profile 'nosuch'; allowed: agent, host, sandbox", status: 2},
 	{name: "CLI timeout", args: []string{"--timeout", "5", "-c", "true"},

@@ -66,7 +66,7 @@ func render(s *Set, args []string, opaque []bool) string {
 	}
 }
 
-const pool = "--json, --no-op, --note, --replace, -a/--all, -c, -n/--lines, -std, -v"
+const pool = "-a/--all, -c, --json, -n/--lines, --no-op, --note, --replace, -std, -v"
 
 func TestScan(t *testing.T) {
 	for _, tc := range []struct {

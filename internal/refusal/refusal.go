@@ -3,7 +3,7 @@
 // quotes, then "allowed:" and the pool of what is allowed instead,
 // sorted, or "(none)":
 //
-//	git log: unknown flag '--output'; allowed: --oneline, -n/--max-count
+//	git log: unknown flag '--output'; allowed: -n/--max-count, --oneline
 //
 // A refusal is one line whatever the caller gave it: [Show] escapes
 // control characters and cuts long words, so a hostile argument cannot
@@ -26,13 +26,20 @@ func Line(command, what string, allowed []string) string {
 }
 
 // Pool renders the names a refusal allows: sorted, without repeats,
-// joined by ", ", or "(none)" when there are none.
+// joined by ", ", or "(none)" when there are none. Flags sort by their
+// name, leading dashes aside, so that "-n/--max-count" comes between
+// "--all" and "--oneline".
 func Pool(names []string) string {
 	if len(names) == 0 {
 		return "(none)"
 	}
 	sorted := slices.Clone(names)
-	slices.Sort(sorted)
+	slices.SortFunc(sorted, func(a, b string) int {
+		if c := strings.Compare(strings.TrimLeft(a, "-"), strings.TrimLeft(b, "-")); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
 	return strings.Join(slices.Compact(sorted), ", ")
 }
 

@@ -15,6 +15,8 @@ func TestLine(t *testing.T) {
 	}{
 		{"git", "unknown verb " + refusal.Quote("push"), []string{"status", "log", "diff", "log"},
 			"git: unknown verb 'push'; allowed: diff, log, status"},
+		{"git log", "unknown flag " + refusal.Quote("--output"), []string{"--since", "-n/--max-count", "--oneline", "--all"},
+			"git log: unknown flag '--output'; allowed: --all, -n/--max-count, --oneline, --since"},
 		{"cd", "path " + refusal.Quote("/") + " is outside the root", nil,
 			"cd: path '/' is outside the root; allowed: (none)"},
 	} {
