@@ -102,8 +102,7 @@ func (s *Session) pwdCall(ctx context.Context, hc interp.HandlerContext, args []
 	if fa.flags[len(fa.flags)-1].name == 'L' {
 		return s.wrote(ctx, hc, "pwd", hc.Dir+"\n", 0)
 	}
-	o := Opener{dir: hc.Dir, root: s.root}
-	dir, err := o.EvalSymlinks(hc.Dir)
+	dir, err := s.rootOpener(hc.Dir).EvalSymlinks(hc.Dir)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "pwd: %v\n", err)
 		return statusArgv(1)
@@ -127,9 +126,8 @@ func (s *Session) confinedCd(hc interp.HandlerContext, target []string) (string,
 	if dir == "" {
 		return "", false
 	}
-	o := Opener{dir: hc.Dir, root: s.root}
-	if _, err := o.EvalSymlinks(dir); errors.Is(err, ErrOutsideRoot) {
-		return fmt.Sprintf("cd: %s: %v", dir, s.root.outside()), true
+	if _, err := s.rootOpener(hc.Dir).EvalSymlinks(dir); errors.Is(err, ErrOutsideRoot) {
+		return fmt.Sprintf("cd: %s: %v", dir, s.root.Outside()), true
 	}
 	return "", false
 }

@@ -82,7 +82,7 @@ func (in *inputReader) close() {
 		}
 		var none time.Time
 		if endedFor(in.ctx) {
-			none = time.Now() // the file was armed (armFile): it stays so
+			none = time.Now() // the file was armed (fsroot.Arm): it stays so
 		}
 		in.f.SetReadDeadline(none)
 	}

@@ -18,6 +18,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
@@ -71,6 +72,7 @@ func (s *Session) startBudget(c *budgetContext, parent context.Context, start ti
 	// No command opens more than one level: the first deepInterval
 	// cannot reach the bound.
 	c.b.count.Store(deepInterval)
+	c.files.Init(&c.endable)
 	c.start(parent, timeout)
 }
 
@@ -86,7 +88,7 @@ type budgetContext struct {
 	b     budget
 	job   *job
 	call  *callState
-	files fileEnds // what its end interrupts (armFile)
+	files fsroot.Ends // what its end interrupts (fsroot.Arm)
 }
 
 // budgetContextKey finds the budget context itself.
@@ -96,6 +98,8 @@ func (c *budgetContext) Value(key any) any {
 	switch key.(type) {
 	case budgetContextKey:
 		return c
+	case fsroot.EndsKey:
+		return &c.files
 	case jobKey:
 		if c.job == nil {
 			return nil
@@ -118,6 +122,14 @@ func budgetOf(ctx context.Context) *budget {
 		return nil
 	}
 	return &c.b
+}
+
+// endedFor reports whether the call or job ctx belongs to has ended:
+// what a reader that set a deadline of its own on an armed file (read -t)
+// restores is then a deadline in the past, not none.
+func endedFor(ctx context.Context) bool {
+	bc, ok := ctx.Value(budgetContextKey{}).(*budgetContext)
+	return ok && bc.Err() != nil
 }
 
 // memoryError ends a call that outgrew its budget.
@@ -361,12 +373,12 @@ func (s *Session) runtimeCrashRefusal(hc interp.HandlerContext, args []string) (
 		}
 		// A bare name the builtin may find on PATH instead is checked
 		// here only when the working directory has it.
-		o := Opener{dir: hc.Dir, root: s.root}
+		o := s.rootOpener(hc.Dir)
 		fi, err := o.Stat(args[1])
 		if errors.Is(err, ErrOutsideRoot) {
 			// A refusal, status 2, where the interpreter's failed open
 			// would be 1 (docs/sandbox.md, "Exit status of a refusal").
-			return fmt.Sprintf("%s: %s: %v", args[0], args[1], s.root.outside()), true
+			return fmt.Sprintf("%s: %s: %v", args[0], args[1], s.root.Outside()), true
 		}
 		if err != nil || !fi.Mode().IsRegular() {
 			return "", false
@@ -467,7 +479,7 @@ func (s *Session) catShortcut(ctx context.Context, hc interp.HandlerContext, b *
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				// The deadline the call's end set on a FIFO (armFile).
+				// The deadline the call's end set on a FIFO (fsroot.Arm).
 				dropCapture(hc.Stdout)
 				return 1
 			}

@@ -72,6 +72,11 @@
 //     needs of a session as plain data;
 //   - mvdanpriv imports none of the others: what shelter reads of
 //     mvdan/sh's private state;
+//   - fsroot imports none of the others: a session's view of the file
+//     system, the [Opener] (its root in the sandbox, the call's streams
+//     by name, shelter's own /proc entries and descriptors refused), the
+//     $TMPDIR and spill directory shelter makes for a session by
+//     descriptor, and the deadlines of the files that can block;
 //   - bashcompat, on shast, mvdanpriv and rewrite (declare -f undoes the
 //     rewrites): the builtins shelter answers as bash does;
 //   - mvdancanary, tests only, imports none of ours: one canary a

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/expand"
+
+	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 )
 
 // sessionEnv computes a session's starting variables, all exported: the
@@ -37,7 +39,7 @@ func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]
 	if k.cfg.Profile == ProfileSandbox {
 		// Not the root: what programs keep under HOME (.cache, .config)
 		// would land in the project (docs/sandbox.md).
-		env["HOME"] = filepath.Join(tmpdir, homeDir)
+		env["HOME"] = filepath.Join(tmpdir, fsroot.HomeDir)
 	}
 	env["TMPDIR"] = tmpdir
 	env["PWD"] = dir

@@ -17,6 +17,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -48,7 +49,7 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if parsesLater(args) {
 		// What it parses may hold a process substitution, which the
 		// static pass did not see.
-		s.tmp.ensure()
+		s.tmp.Ensure()
 	}
 	if st := c.st.forResult(c.hc.Stdout); st != nil {
 		st.setData(nil)
@@ -353,7 +354,7 @@ func (s *Session) spawnRun(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 // FIFO the shell polls, a file of its own on the same pipe, in blocking
 // mode: handed to a child, the shell's would be put in blocking mode for
 // good, and its later reads and writes in the process would lose their
-// deadline (armFile). The call's input goes as it was given (callInput).
+// deadline (fsroot.Arm). The call's input goes as it was given (callInput).
 // release closes the files it made, once the child has started.
 func (s *Session) childStreams(ctx context.Context, cmd *spawn.Cmd) (release func()) {
 	st := s.callOf(ctx)
@@ -378,17 +379,17 @@ func (s *Session) childStreams(ctx context.Context, cmd *spawn.Cmd) (release fun
 	}
 	var made [3]*os.File
 	if f, ok := cmd.Stdin.(*os.File); ok {
-		if made[0] = blockingCopy(f, syscall.O_RDONLY); made[0] != nil {
+		if made[0] = fsroot.BlockingCopy(f, syscall.O_RDONLY); made[0] != nil {
 			cmd.Stdin = made[0]
 		}
 	}
 	if f, ok := cmd.Stdout.(*os.File); ok {
-		if made[1] = blockingCopy(f, syscall.O_WRONLY); made[1] != nil {
+		if made[1] = fsroot.BlockingCopy(f, syscall.O_WRONLY); made[1] != nil {
 			cmd.Stdout = made[1]
 		}
 	}
 	if f, ok := cmd.Stderr.(*os.File); ok {
-		if made[2] = blockingCopy(f, syscall.O_WRONLY); made[2] != nil {
+		if made[2] = fsroot.BlockingCopy(f, syscall.O_WRONLY); made[2] != nil {
 			cmd.Stderr = made[2]
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -47,15 +48,15 @@ func (s *Session) programHold(dir string) *spawn.Confinement {
 	}
 	root := dir
 	if s.root != nil {
-		root = s.root.dir
+		root = s.root.Dir()
 	} else if c, err := spawn.Canonical(dir); err == nil {
 		root = c
 	}
 	write := []string{root}
-	if !within(s.tmp.path, root) {
+	if !fsroot.Within(s.tmp.Path(), root) {
 		// $TMPDIR is made later, by its name: its parent resolved now.
-		if parent, err := spawn.Canonical(filepath.Dir(s.tmp.path)); err == nil {
-			write = append(write, filepath.Join(parent, filepath.Base(s.tmp.path)))
+		if parent, err := spawn.Canonical(filepath.Dir(s.tmp.Path())); err == nil {
+			write = append(write, filepath.Join(parent, filepath.Base(s.tmp.Path())))
 		}
 	}
 	return &spawn.Confinement{
@@ -138,14 +139,14 @@ func (s *Session) programReach(path string, write []string) []string {
 		return nil
 	}
 	for _, w := range write {
-		if within(path, w) || within(real, w) {
+		if fsroot.Within(path, w) || fsroot.Within(real, w) {
 			return nil
 		}
 	}
 	out := []string{real}
 	prefix := installPrefix(real)
 	for _, wide := range hostWide() {
-		if within(wide, prefix) {
+		if fsroot.Within(wide, prefix) {
 			return out
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -95,7 +96,7 @@ func (t *jobTable) exited(j *job, pid int) {
 // newJobLog creates a job's log afresh, and the spill directory it lives
 // in when this is the session's first, following no symbolic link.
 func (s *Session) newJobLog(path string) (*spawn.Log, error) {
-	f, err := s.spills.create(filepath.Base(path))
+	f, err := s.spills.Create(filepath.Base(path))
 	if err != nil {
 		return nil, err
 	}
@@ -120,9 +121,9 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string,
 	st2 := *st
 	st2.Background = false
 	j := &job{id: id, command: command, done: make(chan struct{}), running: make(chan struct{}), launch: newLaunchNote()}
-	j.logPath = filepath.Join(s.spills.path, fmt.Sprintf("job-%d.log", id))
+	j.logPath = filepath.Join(s.spills.Path(), fmt.Sprintf("job-%d.log", id))
 	log, err := s.newJobLog(j.logPath)
-	if err != nil && !noRoom(err) {
+	if err != nil && !fsroot.NoRoom(err) {
 		fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
 		return nil
 	}

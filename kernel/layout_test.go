@@ -17,6 +17,7 @@ var innerImports = map[string][]string{
 	"shast":       nil,
 	"mvdanpriv":   nil,
 	"mvdancanary": nil,
+	"fsroot":      nil,
 	"rewrite":     {"shast"},
 	"static":      {"shast"},
 	"bashcompat":  {"shast", "mvdanpriv", "rewrite"},

@@ -19,6 +19,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -171,7 +172,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	}
 	if needsTemp {
 		// A failure shows as the interpreter's own "cannot create fifo".
-		s.tmp.ensure()
+		s.tmp.Ensure()
 	}
 	if rewritable {
 		opts.jobTexts = backgroundTexts(file)
@@ -509,7 +510,7 @@ func runGuarded(ctx context.Context, r *interp.Runner, node syntax.Node) (crash 
 // callInput turns a call's input into the file the shell reads: /dev/null
 // when there is none; for a reader that is not a file, a pipe fed by a
 // goroutine. A pipe or FIFO is read through a file of its own whose
-// reads end with ctx (pollable, armFile); children inherit the
+// reads end with ctx (fsroot.Pollable, fsroot.Arm); children inherit the
 // other, given or made (inherit), since handing a file to a child puts it
 // in blocking mode for good. The files the call must close come back in
 // owned.
@@ -531,18 +532,18 @@ func (s *Session) callInput(ctx context.Context, in io.Reader) (stdin, inherit *
 		}()
 		f, owned[0] = pr, pr
 	}
-	g, reopened := pollable(f, syscall.O_RDONLY)
+	g, reopened := fsroot.Pollable(f, syscall.O_RDONLY)
 	if !reopened {
 		return f, nil, owned, nil
 	}
-	armFile(ctx, g)
+	fsroot.Arm(ctx, g)
 	owned[1] = g
 	return g, f, owned, nil
 }
 
 // liveOutput lets the live copy of a call's stream (RunOptions.Stdout or
 // Stderr) that is a pipe nobody reads hold the call no longer than ctx:
-// it is written through a file of its own (pollable), and a write still
+// it is written through a file of its own (fsroot.Pollable), and a write still
 // waiting for room when ctx ends fails (liveFile). What that cut short
 // is not forwarded; the Result still holds it. It returns the file the
 // call must close, nil when it made none.
@@ -551,7 +552,7 @@ func liveOutput(ctx context.Context, st *stream) *os.File {
 	if !ok {
 		return nil
 	}
-	g, reopened := pollable(f, syscall.O_WRONLY)
+	g, reopened := fsroot.Pollable(f, syscall.O_WRONLY)
 	if !reopened {
 		return nil
 	}
@@ -651,8 +652,8 @@ type callFrame struct {
 func (s *Session) newFrame(opts RunOptions) *callFrame {
 	f := new(callFrame)
 	limit, spillCap := s.k.cfg.OutputLimit, s.k.cfg.SpillCap
-	f.stdout.Init(limit/2, limit-limit/2, s.spills.path, "stdout", spillCap)
-	f.stderr.Init(limit/2, limit-limit/2, s.spills.path, "stderr", spillCap)
+	f.stdout.Init(limit/2, limit-limit/2, s.spills.Path(), "stdout", spillCap)
+	f.stderr.Init(limit/2, limit-limit/2, s.spills.Path(), "stderr", spillCap)
 	f.stdout.SpillWith(s.spillCreate)
 	f.stderr.SpillWith(s.spillCreate)
 	f.out.sink, f.out.live = &f.stdout, opts.Stdout

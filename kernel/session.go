@@ -18,6 +18,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/kernel/internal/static"
 	"github.com/shelter-sh/shelter/spawn"
@@ -56,16 +57,16 @@ type Session struct {
 	guard  *static.Guard
 	// tmp and spills are the session's $TMPDIR and the directory of its
 	// spill files and job logs: named in NewSession, made on first need.
-	tmp    lazyDir
-	spills lazyDir
-	// spillCreate is spills.createTemp, made once: each call's sinks
+	tmp    fsroot.SessionDir
+	spills fsroot.SessionDir
+	// spillCreate is spills.CreateTemp, made once: each call's sinks
 	// create their spill files with it.
 	spillCreate func(pattern string) (*os.File, error)
 	devnull     *os.File // the process's one /dev/null, never closed
 	discard     bool
 	// root confines the session's files in the sandbox profile; nil
 	// elsewhere.
-	root *confinement
+	root *fsroot.Root
 	// hold is what the operating system lets the session's programs
 	// reach; nil when they are not confined.
 	hold *spawn.Confinement
@@ -170,20 +171,17 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	if s.root != nil {
 		// A confined session's temporary files, spill files and job logs
 		// live inside its root.
-		root = s.root.dir
+		root = s.root.Dir()
 	}
-	nameDirs(&s.tmp, &s.spills, root)
-	if k.cfg.Profile == ProfileSandbox {
-		s.tmp.inner = homeDir
-	}
-	s.spillCreate = s.spills.createTemp
+	fsroot.NameDirs(&s.tmp, &s.spills, root)
+	s.spillCreate = s.spills.CreateTemp
 	s.hold = s.programHold(dir)
 	if s.devnull, err = devNull(); err != nil {
 		s.cleanup()
 		return nil, err
 	}
 	s.life, s.end = context.WithCancel(context.Background())
-	env := k.sessionEnv(opts, s.tmp.path, dir)
+	env := k.sessionEnv(opts, s.tmp.Path(), dir)
 	s.startEnv = env
 	base := sessionEnviron{Environ: newMapEnviron(env), source: s.callSource}
 	s.runner, err = s.newRunner(base, dir)
@@ -291,12 +289,12 @@ func (s *Session) Dir() string {
 // named when the session starts and made when first needed: before the
 // session starts a program or a tool, or opens, lists or creates a file
 // under it. Until then it does not exist.
-func (s *Session) TempDir() string { return s.tmp.path }
+func (s *Session) TempDir() string { return s.tmp.Path() }
 
 // SpillDir is the directory of the session's spill files and job logs. It
 // is made when the first spill file or job log is, and does not exist
 // until then.
-func (s *Session) SpillDir() string { return s.spills.path }
+func (s *Session) SpillDir() string { return s.spills.Path() }
 
 // Close kills the session's background jobs and removes its temp
 // directory; spill files and job logs stay unless DiscardSpills was set.
@@ -329,7 +327,7 @@ func (s *Session) confine(dir string) (string, error) {
 	if root == "" {
 		root = dir
 	}
-	c, err := openConfinement(root)
+	c, err := fsroot.OpenRoot(root)
 	if err != nil {
 		return "", err
 	}
@@ -337,25 +335,25 @@ func (s *Session) confine(dir string) (string, error) {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	if !c.under(dir) {
-		c.r.Close()
-		return "", fmt.Errorf("session directory %s is outside the sandbox root %s", dir, c.dir)
+	if !c.Under(dir) {
+		c.Close()
+		return "", fmt.Errorf("session directory %s is outside the sandbox root %s", dir, c.Dir())
 	}
 	return dir, nil
 }
 
 func (s *Session) cleanup() error {
 	if s.root != nil {
-		defer s.root.r.Close()
+		defer s.root.Close()
 	}
-	if s.spills.close() {
+	if s.spills.Close() {
 		// With everything in it, or only when nothing spilled.
-		s.spills.remove(s.discard)
+		s.spills.Remove(s.discard)
 	}
-	if !s.tmp.close() {
+	if !s.tmp.Close() {
 		return nil
 	}
-	return s.tmp.remove(true)
+	return s.tmp.Remove(true)
 }
 
 // devNull is the process's /dev/null, opened once and shared by every

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -25,7 +26,7 @@ type stream struct {
 	diverted io.Writer
 	// spillDir, until the sink outgrows its budget of bytes in memory, is
 	// the directory its spill file goes to, made before the sink spills.
-	spillDir *lazyDir
+	spillDir *fsroot.SessionDir
 	budget   int64
 	written  int64
 }
@@ -45,7 +46,7 @@ func (s *stream) Write(p []byte) (int, error) {
 	}
 	if s.spillDir != nil {
 		if s.written += int64(len(p)); s.written > s.budget {
-			s.spillDir.ensure()
+			s.spillDir.Ensure()
 			s.spillDir = nil
 		}
 	}

@@ -98,7 +98,7 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 	}
 	t.mu.Unlock()
 	j := &job{id: id, command: y.command, done: make(chan struct{}), running: make(chan struct{}), cancel: y.end}
-	j.logPath = filepath.Join(s.spills.path, fmt.Sprintf("job-%d.log", id))
+	j.logPath = filepath.Join(s.spills.Path(), fmt.Sprintf("job-%d.log", id))
 	var logW io.Writer = io.Discard
 	log, err := s.newJobLog(j.logPath)
 	if err == nil {

@@ -1,4 +1,4 @@
-package kernel
+package fsroot
 
 import (
 	"context"
@@ -15,29 +15,29 @@ import (
 func TestOpenerShelterDirError(t *testing.T) {
 	for _, sandbox := range []bool{false, true} {
 		root := t.TempDir()
-		o := &Opener{dir: root, tmp: new(lazyDir), spills: new(lazyDir)}
+		o := &Opener{dir: root, tmp: new(SessionDir), spills: new(SessionDir)}
 		rootName := ""
 		if sandbox {
-			c, err := openConfinement(root)
+			c, err := OpenRoot(root)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer c.r.Close()
+			defer c.Close()
 			o.root, o.dir, rootName = c, c.dir, c.dir
 		}
-		nameDirs(o.tmp, o.spills, rootName)
+		NameDirs(o.tmp, o.spills, rootName)
 		if !sandbox {
 			// Outside the sandbox the directories are in the system's
 			// temporary directory: put it in the test's.
 			o.tmp.base, o.spills.base = root, root
 			o.tmp.path, o.spills.path = filepath.Join(root, o.tmp.name), filepath.Join(root, o.spills.name)
 		}
-		defer o.tmp.remove(true)
-		defer o.spills.remove(true)
-		if err := o.tmp.ensure(); err != nil {
+		defer o.tmp.Remove(true)
+		defer o.spills.Remove(true)
+		if err := o.tmp.Ensure(); err != nil {
 			t.Fatal(err)
 		}
-		f, err := o.spills.create("job-1.log")
+		f, err := o.spills.Create("job-1.log")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package kernel
+package fsroot
 
 import (
 	"errors"
@@ -81,26 +81,26 @@ func (o *Opener) own(abs string, how change) error {
 func (o *Opener) ownDir(p string, how change) string {
 	tmp, spills := o.tmp.path, o.spills.path
 	switch {
-	case within(p, spills):
+	case Within(p, spills):
 		return spills
 	case p == tmp:
 		return tmp
-	case within(p, tmp):
+	case Within(p, tmp):
 		return ""
 	}
 	if o.root != nil {
-		if state := filepath.Join(o.root.dir, stateDir); within(p, state) {
+		if state := filepath.Join(o.root.dir, stateDir); Within(p, state) {
 			return state
 		}
 	}
-	if how == changeSubtree && (within(spills, p) || within(tmp, p)) {
+	if how == changeSubtree && (Within(spills, p) || Within(tmp, p)) {
 		return p // an ancestor: removing or renaming it takes shelter's along
 	}
 	return ""
 }
 
-// within reports whether p is dir or lies beneath it.
-func within(p, dir string) bool {
+// Within reports whether p, a clean path, is dir or lies beneath it.
+func Within(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, dir) && (dir == "/" || p[len(dir)] == '/')
 }
 

@@ -1,4 +1,4 @@
-package kernel
+package fsroot
 
 import (
 	"context"
@@ -24,18 +24,32 @@ import (
 // runtime polls have deadlines: a pipe, and on Linux a FIFO opened by
 // name; a regular file never blocks.
 
-// armFile makes f's reads and writes fail once ctx ends. A file the
+// An End is the end of a call or a job: the Done of its context, and
+// AfterFunc, which runs f in a goroutine of its own once it ends, at once
+// if it has, as context.AfterFunc does; stop keeps f from running and
+// reports whether it did.
+type End interface {
+	Done() <-chan struct{}
+	AfterFunc(f func()) (stop func() bool)
+}
+
+// EndsKey is the context key of the [*Ends] of a call or job: its
+// context gives them as the value of EndsKey{}, and so does every
+// context made from it.
+type EndsKey struct{}
+
+// Arm makes f's reads and writes fail once ctx ends. A file the
 // runtime does not poll (a regular file, a FIFO on systems other than
 // Linux, a descriptor a child made blocking) has no deadline to set, and
 // is left as it is.
-func armFile(ctx context.Context, f *os.File) {
+func Arm(ctx context.Context, f *os.File) {
 	if f.SetDeadline(time.Time{}) != nil {
 		return
 	}
-	if bc, ok := ctx.Value(budgetContextKey{}).(*budgetContext); ok && ctx.Done() == bc.Done() {
+	if e, ok := ctx.Value(EndsKey{}).(*Ends); ok && ctx.Done() == e.end.Done() {
 		// The call's or job's end: one list for all its files, which a
 		// loop opening a FIFO at every turn does not grow without end.
-		bc.files.add(&bc.endable, f)
+		e.add(f)
 		return
 	}
 	// A shorter end (a launcher's deadline) lives only as long as the
@@ -43,8 +57,10 @@ func armFile(ctx context.Context, f *os.File) {
 	context.AfterFunc(ctx, func() { f.SetDeadline(time.Now()) })
 }
 
-// fileEnds is the list of files a call's or job's end interrupts.
-type fileEnds struct {
+// Ends is the list of files the end of a call or job interrupts. Init
+// gives it its end before the first Arm.
+type Ends struct {
+	end      End
 	mu       sync.Mutex
 	files    []*os.File
 	prune    int  // the length at which closed files are dropped
@@ -52,7 +68,10 @@ type fileEnds struct {
 	ended    bool
 }
 
-func (e *fileEnds) add(end *endable, f *os.File) {
+// Init makes e the list of files end interrupts.
+func (e *Ends) Init(end End) { e.end = end }
+
+func (e *Ends) add(f *os.File) {
 	e.mu.Lock()
 	if e.ended {
 		e.mu.Unlock()
@@ -61,7 +80,7 @@ func (e *fileEnds) add(end *endable, f *os.File) {
 	}
 	if !e.watching {
 		e.watching = true
-		end.AfterFunc(e.end)
+		e.end.AfterFunc(e.interrupt)
 	}
 	if len(e.files) >= e.prune {
 		e.files = slices.DeleteFunc(e.files, closedFile)
@@ -71,7 +90,8 @@ func (e *fileEnds) add(end *endable, f *os.File) {
 	e.mu.Unlock()
 }
 
-func (e *fileEnds) end() {
+// interrupt ends every file listed, and those added after it at once.
+func (e *Ends) interrupt() {
 	e.mu.Lock()
 	e.ended = true
 	files := e.files
@@ -80,14 +100,6 @@ func (e *fileEnds) end() {
 	for _, f := range files {
 		f.SetDeadline(time.Now())
 	}
-}
-
-// endedFor reports whether the call or job ctx belongs to has ended:
-// what a reader that set a deadline of its own on an armed file (read -t)
-// restores is then a deadline in the past, not none.
-func endedFor(ctx context.Context) bool {
-	bc, ok := ctx.Value(budgetContextKey{}).(*budgetContext)
-	return ok && bc.Err() != nil
 }
 
 // closedFile reports whether f was closed.
@@ -99,7 +111,7 @@ func closedFile(f *os.File) bool {
 	return rc.Control(func(uintptr) {}) != nil
 }
 
-// pollable returns a file on the same pipe as f whose reads (flag
+// Pollable returns a file on the same pipe as f whose reads (flag
 // O_RDONLY) or writes (O_WRONLY) have deadlines, and whether it is a new
 // file the caller must close. A pipe or FIFO shelter was given in
 // blocking mode (the CLI's own stdin and stdout) is opened again through
@@ -107,7 +119,7 @@ func closedFile(f *os.File) bool {
 // f's mode, shared with whoever else holds it, alone. Where that cannot
 // be done (no /proc, a socket, a pipe with no reader), f itself is
 // returned.
-func pollable(f *os.File, flag int) (*os.File, bool) {
+func Pollable(f *os.File, flag int) (*os.File, bool) {
 	fi, err := f.Stat()
 	if err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
 		return f, false
@@ -126,11 +138,11 @@ func pollable(f *os.File, flag int) (*os.File, bool) {
 	return g, true
 }
 
-// blockingCopy returns a file on the same pipe as f, in blocking mode,
+// BlockingCopy returns a file on the same pipe as f, in blocking mode,
 // for a child, when f is a pipe or FIFO in non-blocking mode (one the
 // runtime polls); nil otherwise, or where it cannot be made (no /proc, a
 // FIFO opened for writing that has no reader).
-func blockingCopy(f *os.File, flag int) *os.File {
+func BlockingCopy(f *os.File, flag int) *os.File {
 	fi, err := f.Stat()
 	if err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
 		return nil

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package kernel
+package fsroot
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 
 // access approximates access(2) beneath the root from the file's mode
 // bits, for the effective user.
-func (c *confinement) access(rel string, mode uint32) error {
+func (c *Root) access(rel string, mode uint32) error {
 	fi, err := c.r.Stat(rel)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package kernel
+package fsroot
 
 import (
 	"context"
@@ -13,21 +13,20 @@ import (
 // the end interrupts the read pending on the file still open, and every
 // read after it.
 func TestFileEndsInterruptsAndStaysSmall(t *testing.T) {
-	bc := new(budgetContext)
-	bc.start(context.Background(), 0)
+	bc := newCallEnd()
 	defer bc.cancel()
 	for range 1000 {
 		r, w, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
 		}
-		armFile(bc, r)
+		Arm(bc, r)
 		r.Close()
 		w.Close()
 	}
-	bc.files.mu.Lock()
-	n := len(bc.files.files)
-	bc.files.mu.Unlock()
+	bc.ends.mu.Lock()
+	n := len(bc.ends.files)
+	bc.ends.mu.Unlock()
 	if n > 16 {
 		t.Errorf("%d files listed after 1000 closed ones, want a few", n)
 	}
@@ -38,7 +37,7 @@ func TestFileEndsInterruptsAndStaysSmall(t *testing.T) {
 	}
 	defer w.Close()
 	defer r.Close()
-	armFile(bc, r)
+	Arm(bc, r)
 	read := make(chan error, 1)
 	go func() {
 		_, err := r.Read(make([]byte, 1))
@@ -64,8 +63,32 @@ func TestFileEndsInterruptsAndStaysSmall(t *testing.T) {
 	}
 	defer w2.Close()
 	defer r2.Close()
-	armFile(bc, r2)
+	Arm(bc, r2)
 	if _, err := r2.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Errorf("a file armed after the end: %v, want os.ErrDeadlineExceeded", err)
 	}
+}
+
+// callEnd is the context of a call or job as the kernel makes it: it
+// gives its Ends, whose end is its own.
+type callEnd struct {
+	context.Context
+	cancel context.CancelFunc
+	ends   Ends
+}
+
+func newCallEnd() *callEnd {
+	c := new(callEnd)
+	c.Context, c.cancel = context.WithCancel(context.Background())
+	c.ends.Init(c)
+	return c
+}
+
+func (c *callEnd) AfterFunc(f func()) (stop func() bool) { return context.AfterFunc(c.Context, f) }
+
+func (c *callEnd) Value(key any) any {
+	if key == (EndsKey{}) {
+		return &c.ends
+	}
+	return c.Context.Value(key)
 }

@@ -1,4 +1,4 @@
-package kernel
+package fsroot
 
 import (
 	"errors"
@@ -202,7 +202,7 @@ func (o *Opener) vetOpened(f *os.File, flag int) (io.ReadWriteCloser, error) {
 // there opens what the call has already.
 func (o *Opener) callHolds(st *syscall.Stat_t) bool {
 	id := idOf(st)
-	for _, s := range [3]any{o.stdin, o.stdout, o.stderr} {
+	for _, s := range [3]any{o.streams.Stdin, o.streams.Stdout, o.streams.Stderr} {
 		f, ok := s.(*os.File)
 		if !ok || f == nil {
 			continue

@@ -1,4 +1,4 @@
-package kernel
+package fsroot
 
 import (
 	"context"
@@ -18,11 +18,11 @@ func TestOpenerEmptyNameIsNoFile(t *testing.T) {
 	for _, root := range []bool{false, true} {
 		o := &Opener{dir: dir}
 		if root {
-			c, err := openConfinement(dir)
+			c, err := OpenRoot(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer c.r.Close()
+			defer c.Close()
 			o.root, o.dir = c, c.dir
 		}
 		_, openErr := o.OpenFile(context.Background(), "", os.O_RDONLY, 0)

@@ -1,4 +1,4 @@
-package kernel
+package fsroot
 
 import (
 	"context"
@@ -52,7 +52,7 @@ func TestOpenerOwnStdio(t *testing.T) {
 		}
 	}
 	var callOut, callErr strings.Builder
-	o := &Opener{dir: dir, stdin: strings.NewReader("the call's input\n"), stdout: &callOut, stderr: &callErr}
+	o := New(dir, nil, nil, nil, Streams{Stdin: strings.NewReader("the call's input\n"), Stdout: &callOut, Stderr: &callErr}, nil, nil)
 	ctx := context.Background()
 	write := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 
@@ -123,7 +123,7 @@ func TestOpenerInertStdio(t *testing.T) {
 	defer null.Close()
 	withStdio(t, [3]int{int(null.Fd()), int(null.Fd()), int(null.Fd())})
 	var callOut strings.Builder
-	o := &Opener{dir: t.TempDir(), stdin: strings.NewReader("input"), stdout: &callOut}
+	o := New(t.TempDir(), nil, nil, nil, Streams{Stdin: strings.NewReader("input"), Stdout: &callOut}, nil, nil)
 	for _, name := range []string{os.DevNull, "/dev/../dev/null"} {
 		f, err := o.OpenFile(context.Background(), name, os.O_RDWR, 0)
 		if err != nil {
@@ -165,7 +165,7 @@ func TestOpenerRefusesHeldPipes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	o := &Opener{dir: dir, stdout: mineW}
+	o := New(dir, nil, nil, nil, Streams{Stdout: mineW}, nil, nil)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string

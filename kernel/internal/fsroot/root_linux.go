@@ -1,4 +1,4 @@
-package kernel
+package fsroot
 
 import (
 	"strconv"
@@ -9,7 +9,7 @@ import (
 
 // access asks access(2) of the file rel names beneath the root, through
 // a descriptor opened there: the check is of that very file.
-func (c *confinement) access(rel string, mode uint32) error {
+func (c *Root) access(rel string, mode uint32) error {
 	f, err := c.r.OpenFile(rel, unix.O_PATH, 0)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package kernel
+package fsroot
 
 import (
 	"errors"
@@ -10,14 +10,30 @@ import (
 	"syscall"
 )
 
-// confinement is the sandbox's root: one os.Root every name of a confined
+// ErrOutsideRoot is the error of a name that leads outside the sandbox's
+// root; the error itself is an [*OutsideRootError].
+var ErrOutsideRoot = errors.New("outside the sandbox root")
+
+// OutsideRootError is the refusal of a name outside the sandbox's root.
+type OutsideRootError struct{ Root string }
+
+func (e *OutsideRootError) Error() string {
+	return fmt.Sprintf("outside the sandbox root; allowed: paths under %s", e.Root)
+}
+
+func (e *OutsideRootError) Is(target error) bool { return target == ErrOutsideRoot }
+
+// A Root is the sandbox's root: one os.Root every name of a confined
 // session resolves beneath (docs/sandbox.md).
-type confinement struct {
+type Root struct {
 	dir string // absolute, clean, links resolved
 	r   *os.Root
 }
 
-func openConfinement(dir string) (*confinement, error) {
+// OpenRoot opens dir as a sandbox's root. Its name is made absolute and
+// its symbolic links resolved first: [Root.Dir] is what every name is
+// compared with.
+func OpenRoot(dir string) (*Root, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -29,23 +45,31 @@ func openConfinement(dir string) (*confinement, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox root: %w", err)
 	}
-	return &confinement{dir: dir, r: r}, nil
+	return &Root{dir: dir, r: r}, nil
 }
 
-// under reports whether a clean absolute path lies in the root.
-func (c *confinement) under(abs string) bool {
+// Dir is the root's directory: absolute, clean, its links resolved.
+func (c *Root) Dir() string { return c.dir }
+
+// Close closes the root's directory.
+func (c *Root) Close() error { return c.r.Close() }
+
+// Under reports whether a clean absolute path lies in the root.
+func (c *Root) Under(abs string) bool {
 	if c.dir == "/" {
 		return true
 	}
 	return abs == c.dir || strings.HasPrefix(abs, c.dir) && abs[len(c.dir)] == '/'
 }
 
-func (c *confinement) outside() error { return &OutsideRootError{Root: c.dir} }
+// Outside is the refusal of a name outside the root: an
+// [*OutsideRootError].
+func (c *Root) Outside() error { return &OutsideRootError{Root: c.dir} }
 
 // rel is the name the root's methods take for a clean absolute path.
-func (c *confinement) rel(name, abs string) (string, error) {
-	if !c.under(abs) {
-		return "", c.outside()
+func (c *Root) rel(name, abs string) (string, error) {
+	if !c.Under(abs) {
+		return "", c.Outside()
 	}
 	if abs == c.dir {
 		return ".", nil
@@ -58,7 +82,7 @@ func (c *confinement) rel(name, abs string) (string, error) {
 
 // fix reports an error of the root's methods with the name the script
 // gave, and an escape as [ErrOutsideRoot].
-func (c *confinement) fix(err error, op, name string) error {
+func (c *Root) fix(err error, op, name string) error {
 	if err == nil {
 		return nil
 	}
@@ -68,14 +92,14 @@ func (c *confinement) fix(err error, op, name string) error {
 		inner = pe.Err
 	}
 	if strings.Contains(inner.Error(), "path escapes from parent") {
-		inner = c.outside()
+		inner = c.Outside()
 	}
 	return &fs.PathError{Op: op, Path: name, Err: inner}
 }
 
 // evalSymlinks resolves every link of abs beneath the root, as realpath(3)
 // does; a link that leads outside is an error.
-func (c *confinement) evalSymlinks(name, abs string) (string, error) {
+func (c *Root) evalSymlinks(name, abs string) (string, error) {
 	rel, err := c.rel(name, abs)
 	if err != nil {
 		return "", pathErr("realpath", name, err)
@@ -90,7 +114,7 @@ func (c *confinement) evalSymlinks(name, abs string) (string, error) {
 			continue
 		case "..":
 			if len(done) == 0 {
-				return "", pathErr("realpath", name, c.outside())
+				return "", pathErr("realpath", name, c.Outside())
 			}
 			done = done[:len(done)-1]
 			continue
