@@ -33,9 +33,8 @@ type End interface {
 	AfterFunc(f func()) (stop func() bool)
 }
 
-// EndsKey is the context key of the [*Ends] of a call or job: its
-// context gives them as the value of EndsKey{}, and so does every
-// context made from it.
+// EndsKey is the context key of a call's or job's [*Ends]: the call's
+// or job's context answers it, and so does every context made from it.
 type EndsKey struct{}
 
 // Arm makes f's reads and writes fail once ctx ends. A file the
