@@ -202,6 +202,13 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 		return 2, nil
 	}
 	if t := s.tools[name]; t != nil {
+		if _, launches := t.(Launcher); !launches {
+			if j := jobOf(ctx); j != nil {
+				// `sleep 5 &` in the sandbox: no process is coming to
+				// give the job its pid.
+				j.launch.ranInProcess()
+			}
+		}
 		// A tool may use $TMPDIR as it likes (a harness tool's program).
 		if err := s.needTmp(c.Stderr); err != nil {
 			fmt.Fprintf(c.Stderr, "shelter: %s: temporary directory: %v\n", name, err)

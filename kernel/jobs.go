@@ -106,7 +106,9 @@ func (s *Session) newJobLog(path string) (*spawn.Log, error) {
 // startJob runs st, which jobs lists as command, in a subshell of the
 // state of from, the call's interpreter, and returns once the job is
 // known by a pid ($!): when its first process started, when it ended
-// without one, or after jobPIDWait, whichever comes first. It returns nil
+// without one, when its first command is a tool that runs in process (a
+// builtin: no process of its own), or after jobPIDWait, whichever comes
+// first. It returns nil
 // when the job could not start.
 func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string, stdout, stderr io.Writer) *job {
 	t := &s.jobs
@@ -185,6 +187,7 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string,
 	case <-j.running:
 	case <-j.done:
 	case <-j.launch.begun:
+	case <-j.launch.inProcess:
 	case <-timer.C:
 	}
 	select {
@@ -231,19 +234,33 @@ func (o *orphanWindow) Close() {
 // jobPIDWait bounds how long `cmd &` waits for the job's first process,
 // whose pid becomes $!, to begin to start: one that has begun is waited
 // for until it started or failed to.
-const jobPIDWait = 200 * time.Millisecond
+var jobPIDWait = 200 * time.Millisecond // a var for a test
 
 // launchNote is the first start of a process of a job: begun and ended
-// are closed once each, by the first start only; a zero launchNote (a
-// yielded call's job) notes nothing.
+// are closed once each, by the first start only, and inProcess once a
+// command of the job ran in process before any start; a zero launchNote
+// (a yielded call's job) notes nothing.
 type launchNote struct {
-	begun, ended       chan struct{}
-	markBegun, markEnd func() // close them, the first time only
+	begun, ended, inProcess           chan struct{}
+	markBegun, markEnd, markInProcess func() // close them, the first time only
 }
 
 func newLaunchNote() launchNote {
-	begun, ended := make(chan struct{}), make(chan struct{})
-	return launchNote{begun, ended, sync.OnceFunc(func() { close(begun) }), sync.OnceFunc(func() { close(ended) })}
+	begun, ended, inProcess := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	return launchNote{
+		begun, ended, inProcess,
+		sync.OnceFunc(func() { close(begun) }),
+		sync.OnceFunc(func() { close(ended) }),
+		sync.OnceFunc(func() { close(inProcess) }),
+	}
+}
+
+// ranInProcess notes a command of the job that runs in shelter's process:
+// until a process starts, the job has no pid to wait for.
+func (l launchNote) ranInProcess() {
+	if l.inProcess != nil {
+		l.markInProcess()
+	}
 }
 
 // begin notes a process about to start; the end it returns notes that it
