@@ -3,15 +3,18 @@ package kernel
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/bashfmt"
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
@@ -91,10 +94,13 @@ func replacement(name string) bashBuiltin {
 	return nil
 }
 
-// echoCall writes echo's output whole, in the call handler.
+// echoCall writes echo's output whole, in the call handler: the shell's
+// echo writes a line in several pieces, and pipeline stages run
+// concurrently and share stderr and the result's stdout, so a line could
+// be cut by another stage's.
 func (s *Session) echoCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
 	buf := echoBuffers.Get().(*[]byte)
-	out := appendEcho((*buf)[:0], args[1:])
+	out := bashfmt.AppendEcho((*buf)[:0], args[1:])
 	next := wroteArgv(hc, s.writeBytes(ctx, hc, "echo", out), 0)
 	if cap(out) <= maxEchoBuffer {
 		*buf = out[:0]
@@ -320,4 +326,47 @@ func handlerEnv(ctx context.Context) (env expand.Environ, ok bool) {
 		}
 	}()
 	return interp.HandlerCtx(ctx).Env, true
+}
+
+const printfUsage = "printf: usage: printf [-v var] format [arguments]"
+
+// printfCall answers printf: it formats, then assigns (-v) or writes.
+func (s *Session) printfCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+	fa := parseFlags(args[1:], "", "v")
+	if fa.bad != "" || fa.needed != "" {
+		return refuse(hc, flagRefusal("printf", fa, "", "v"))
+	}
+	if len(fa.rest) == 0 {
+		fmt.Fprintln(hc.Stderr, printfUsage)
+		return statusArgv(2)
+	}
+	if len(fa.flags) == 0 {
+		out, errs, status := bashfmt.Printf(fa.rest[0], fa.rest[1:], zoneOf(hc))
+		io.WriteString(hc.Stderr, errs)
+		return s.wrote(ctx, hc, "printf", out, status)
+	}
+	target := fa.flags[len(fa.flags)-1].value
+	if !validTarget(target, true) {
+		fmt.Fprintf(hc.Stderr, "printf: `%s': not a valid identifier\n", target)
+		return statusArgv(2)
+	}
+	out, errs, status := bashfmt.Printf(fa.rest[0], fa.rest[1:], zoneOf(hc))
+	io.WriteString(hc.Stderr, errs)
+	return assignArgv(hc, []string{assignScalar(target, out)}, status)
+}
+
+// zoneOf is the time zone the command's TZ names, the process's otherwise.
+func zoneOf(hc interp.HandlerContext) *time.Location {
+	tz := hc.Env.Get("TZ")
+	if !tz.IsSet() {
+		return time.Local
+	}
+	name := strings.TrimPrefix(tz.String(), ":")
+	if name == "" || name == "UTC0" {
+		return time.UTC
+	}
+	if loc, err := time.LoadLocation(name); err == nil {
+		return loc
+	}
+	return time.UTC
 }

@@ -77,6 +77,8 @@
 //     by name, shelter's own /proc entries and descriptors refused), the
 //     $TMPDIR and spill directory shelter makes for a session by
 //     descriptor, and the deadlines of the files that can block;
+//   - bashfmt, on shast: the text of bash's printf and echo, pure
+//     functions of their arguments;
 //   - bashcompat, on shast, mvdanpriv and rewrite (declare -f undoes the
 //     rewrites): the builtins shelter answers as bash does;
 //   - mvdancanary, tests only, imports none of ours: one canary a

@@ -20,6 +20,7 @@ var innerImports = map[string][]string{
 	"fsroot":      nil,
 	"rewrite":     {"shast"},
 	"static":      {"shast"},
+	"bashfmt":     {"shast"},
 	"bashcompat":  {"shast", "mvdanpriv", "rewrite"},
 }
 

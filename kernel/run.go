@@ -118,6 +118,12 @@ type callState struct {
 	notes operatorNotes
 }
 
+// hasFunc reports whether the script or the session defines a function
+// of that name, which then wins over a builtin shelter replaces.
+func (st *callState) hasFunc(name string) bool {
+	return st != nil && slices.Contains(st.funcs, name)
+}
+
 func (st *callState) setData(v json.RawMessage) {
 	var p *json.RawMessage // allocated only for data: &v would move v to the heap at every call
 	if v != nil {

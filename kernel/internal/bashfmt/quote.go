@@ -1,4 +1,4 @@
-package kernel
+package bashfmt
 
 import (
 	"strings"
@@ -8,10 +8,10 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
-// bashQuote quotes s as bash's printf %q does: ” when empty, $'...' when
+// quote quotes s as bash's printf %q does: ” when empty, $'...' when
 // it holds a character that does not print, backslashes before the
 // characters the shell would read otherwise.
-func bashQuote(s string) string {
+func quote(s string) string {
 	if s == "" {
 		return "''"
 	}

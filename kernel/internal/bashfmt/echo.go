@@ -1,21 +1,12 @@
-package kernel
+package bashfmt
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
-// The shell's echo writes a line in several pieces; pipeline stages run
-// concurrently and share stderr and the result's stdout, so a line could
-// be cut by another stage's. shelter answers echo itself (in the call
-// handler, see replacement), building the whole output first and writing
-// it once.
-
-// appendEcho appends to dst what echo prints for its arguments, as bash's
+// AppendEcho appends to dst what echo prints for its arguments, as bash's
 // echo: a leading word of only n, e and E letters after a dash is a flag
 // (-neE), anything else (-x, -n-) a word; with -e, escapes expand and \c
 // ends the output.
-func appendEcho(dst []byte, args []string) []byte {
+func AppendEcho(dst []byte, args []string) []byte {
 	if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
 		return append(append(dst, args[0]...), '\n')
 	}
@@ -57,8 +48,4 @@ func isEchoFlags(w string) bool {
 		return false
 	}
 	return strings.Trim(w[1:], "neE") == ""
-}
-
-func (st *callState) hasFunc(name string) bool {
-	return st != nil && slices.Contains(st.funcs, name)
 }
