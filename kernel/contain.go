@@ -18,6 +18,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
@@ -293,7 +294,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 	hc, b := c.hc, c.b
 	if b != nil && b.limit >= 0 {
 		if err := b.checkHeld(hc); err != nil {
-			return statusArgv(1), true
+			return bashcompat.StatusArgv(1), true
 		}
 	}
 	// Calls nest within bounds with or without a memory limit: past them
@@ -301,14 +302,14 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 	if b != nil && b.deepStack() {
 		fmt.Fprintf(hc.Stderr, "shelter: %s: calls nested too deep (functions, eval or source past about %d levels); write it as a loop\n", args[0], maxCallDepth)
 		b.end(errTooDeep)
-		return statusArgv(2), true
+		return bashcompat.StatusArgv(2), true
 	}
 	if !containedName(args[0]) {
 		return nil, false
 	}
 	if line, ok := s.runtimeCrashRefusal(hc, args); ok {
 		fmt.Fprintln(hc.Stderr, line)
-		return statusArgv(2), true
+		return bashcompat.StatusArgv(2), true
 	}
 	if next, ok := containLoop(hc, args); ok {
 		return next, true
@@ -326,20 +327,20 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 	case shast.CmdJob:
 		i, _ := strconv.Atoi(args[1])
 		if st == nil || c.job != nil || i >= len(st.jobs) {
-			return statusArgv(2), true
+			return bashcompat.StatusArgv(2), true
 		}
 		if s.startJob(st.runner, st.jobs[i], st.jobText(i), st.out, st.errOut) == nil {
-			return statusArgv(1), true
+			return bashcompat.StatusArgv(1), true
 		}
 		return quietEval(hc, rewrite.BangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
 	case shast.CmdGoOn:
 		// The guard of what follows a break (package rewrite).
 		if mvdanpriv.LoopExitPending(hc) {
-			return statusArgv(1), true
+			return bashcompat.StatusArgv(1), true
 		}
-		return statusArgv(0), true
+		return bashcompat.StatusArgv(0), true
 	case shast.CmdCat:
-		return statusArgv(s.catShortcut(ctx, hc, budgetOf(ctx))), true
+		return bashcompat.StatusArgv(s.catShortcut(ctx, hc, budgetOf(ctx))), true
 	case "trap":
 		if st != nil && c.job == nil {
 			st.trapCall(args)
@@ -545,12 +546,6 @@ func (w *captureWriter) Write(p []byte) (int, error) {
 	w.dropped += int64(n - len(kept))
 	w.sb.Write(kept)
 	return n, nil
-}
-
-// statusArgv is the argv of a command that only exits with status n: what
-// a replaced builtin hands back to the interpreter.
-func statusArgv(n int) []string {
-	return []string{shast.CmdStatus, strconv.Itoa(n)}
 }
 
 func statusOf(args []string) error {

@@ -17,6 +17,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/spawn"
@@ -71,7 +72,7 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if name == "command" && len(args) > 1 {
 		switch {
 		case isFlag(args[1]):
-			return s.commandCall(ctx, c.hc, args), nil
+			return bashcompat.Command(ctx, bashShell{s}, c.hc, args), nil
 		case interp.IsBuiltin(args[1]) && s.tools[args[1]] != nil:
 			// `command jobs` would reach mvdan's builtin directly.
 			args, name = args[1:], args[1]
@@ -132,7 +133,7 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		case "status":
 			return statusOf(args[1:])
 		case "sigpipe":
-			return sigpipeExit(ctx, hc)
+			return bashcompat.SigpipeExit(ctx, hc)
 		case "quiet":
 			return quietEvalCall(ctx, hc, args)
 		}

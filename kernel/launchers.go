@@ -86,7 +86,7 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) error {
 		cmd.Umask = &mask
 	}
 	if cmd.Limits == nil {
-		cmd.Limits = scriptLimits(ctx).rlimits()
+		cmd.Limits = scriptLimits(ctx)
 	}
 	if err := s.holdCmd(cmd); err != nil {
 		return err

@@ -21,7 +21,7 @@ var innerImports = map[string][]string{
 	"rewrite":     {"shast"},
 	"static":      {"shast"},
 	"bashfmt":     {"shast"},
-	"bashcompat":  {"shast", "mvdanpriv", "rewrite"},
+	"bashcompat":  {"bashfmt", "shast"},
 }
 
 // TestLayout: no inner package imports package kernel, and inner packages

@@ -19,6 +19,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/spawn"
@@ -440,7 +441,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	case opts.Interactive:
 		// An EXIT trap is kept for the call that ends the prompt.
 		state.setTrap = false
-	case r.Vars[trapVarPrefix+"EXIT"].IsSet():
+	case r.Vars[bashcompat.ExitTrapVar].IsSet():
 		state.setTrap = true
 	}
 	if st := s.endTraps(callCtx, state, exitCode(err)); st != exitCode(err) {

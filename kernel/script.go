@@ -12,6 +12,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/internal/signame"
+	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
 	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
@@ -95,7 +96,7 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 	}
 	r := s.runner
 	final := status
-	if v := r.Vars[trapVarPrefix+"EXIT"]; v.IsSet() {
+	if v := r.Vars[bashcompat.ExitTrapVar]; v.IsSet() {
 		ctx := callCtx
 		if callCtx.Err() != nil {
 			var cancel context.CancelFunc

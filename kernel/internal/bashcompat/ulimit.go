@@ -1,4 +1,4 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
@@ -18,7 +19,7 @@ import (
 // ulimit as bash has it, for child processes: the limits a script sets
 // live in a shell variable, ulimitVar (so that a subshell's stay in the
 // subshell), and each child has them from its first instruction
-// ([spawn.Cmd.Limits], set by applyLaunch). shelter itself never takes
+// ([spawn.Cmd.Limits], from Rlimits). shelter itself never takes
 // them on: it runs other sessions.
 const ulimitVar = "SHELTER_ULIMIT"
 
@@ -91,13 +92,11 @@ func (l sessionLimits) rlimits() []spawn.Rlimit {
 	return out
 }
 
-// scriptLimits are the limits set in the shell running ctx's command.
-func scriptLimits(ctx context.Context) sessionLimits {
-	env, ok := handlerEnv(ctx)
-	if !ok {
-		return nil
-	}
-	return limitsOf(env.Get(ulimitVar).String())
+// Rlimits are the limits ulimit set in the shell whose variables env
+// holds, for [spawn.Cmd.Limits], in the order of `ulimit -a`; nil when
+// it set none.
+func Rlimits(env expand.Environ) []spawn.Rlimit {
+	return limitsOf(env.Get(ulimitVar).String()).rlimits()
 }
 
 // pipeSize is the resource of `ulimit -p`: the pipe buffer's atomic
@@ -131,7 +130,7 @@ type ulimitOp struct {
 	hasValue bool
 }
 
-func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func ulimitCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	var soft, hard, all bool
 	var ops []ulimitOp
 	rest := args[1:]
@@ -171,17 +170,17 @@ func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args
 			}
 		}
 	}
-	limits := scriptLimits(ctx)
+	limits := limitsOf(hc.Env.Get(ulimitVar).String())
 	if all {
 		var b strings.Builder
 		for _, k := range rlimitKinds {
 			line, ok := showLimitLine(hc, limits, k, hard && !soft, true)
 			if !ok {
-				return statusArgv(1)
+				return StatusArgv(1)
 			}
 			b.WriteString(line)
 		}
-		return s.wrote(ctx, hc, "ulimit", b.String(), 0)
+		return wrote(ctx, sh, hc, "ulimit", b.String(), 0)
 	}
 	if len(ops) == 0 {
 		// Without a resource, -f, and the first word left is its value;
@@ -199,7 +198,7 @@ func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args
 		if !op.hasValue {
 			line, ok := showLimitLine(hc, next, op.kind, hard && !soft, len(ops) > 1)
 			if !ok {
-				return statusArgv(1)
+				return StatusArgv(1)
 			}
 			out.WriteString(line)
 			continue
@@ -209,7 +208,7 @@ func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args
 		}
 		r, ok := setLimit(hc, next, op, soft, hard)
 		if !ok {
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 		if !changed {
 			next, changed = maps.Clone(limits), true
@@ -220,13 +219,13 @@ func (s *Session) ulimitCall(ctx context.Context, hc interp.HandlerContext, args
 		next[op.kind.flag] = r
 	}
 	if !changed {
-		return s.wrote(ctx, hc, "ulimit", out.String(), 0)
+		return wrote(ctx, sh, hc, "ulimit", out.String(), 0)
 	}
 	src := assignScalar(ulimitVar, next.String())
 	if out.Len() > 0 {
 		src += "; builtin printf '%s' " + shast.Quote(out.String())
 	}
-	return quietEval(hc, src)
+	return sh.Eval(hc, src)
 }
 
 // showLimitLine is k's line of `ulimit` (its soft limit, or its hard one

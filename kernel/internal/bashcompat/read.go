@@ -1,4 +1,4 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
@@ -24,7 +24,7 @@ const (
 const readStatusTimeout = 142
 
 // readCall answers read as bash 5.2 does.
-func (s *Session) readCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func readCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], readPlain, readWithValue)
 	if fa.bad != "" || fa.needed != "" {
 		return refuse(hc, flagRefusal("read", fa, readPlain, readWithValue))
@@ -53,7 +53,7 @@ func (s *Session) readCall(ctx context.Context, hc interp.HandlerContext, args [
 			n, err := strconv.Atoi(f.value)
 			if err != nil || n < 0 {
 				fmt.Fprintf(hc.Stderr, "read: %s: invalid number\n", f.value)
-				return statusArgv(1)
+				return StatusArgv(1)
 			}
 			limit, exact = n, f.name == 'N'
 		case 'p':
@@ -62,7 +62,7 @@ func (s *Session) readCall(ctx context.Context, hc interp.HandlerContext, args [
 			secs, err := strconv.ParseFloat(f.value, 64)
 			if err != nil || secs < 0 || math.IsNaN(secs) || strings.ContainsAny(f.value, "eExXpPiInN") {
 				fmt.Fprintf(hc.Stderr, "read: %s: invalid timeout specification\n", f.value)
-				return statusArgv(1)
+				return StatusArgv(1)
 			}
 			timeout, timeoutGiven = time.Duration(secs*float64(time.Second)), true
 		case 'u':
@@ -78,22 +78,22 @@ func (s *Session) readCall(ctx context.Context, hc interp.HandlerContext, args [
 	for _, n := range names {
 		if !validTarget(n, false) {
 			io.WriteString(hc.Stderr, invalidIdentifier("read", n))
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 	}
 	if timeoutGiven && timeout == 0 {
 		if inputReady(hc.Stdin) {
-			return statusArgv(0)
+			return StatusArgv(0)
 		}
-		return statusArgv(1)
+		return StatusArgv(1)
 	}
 	if prompt != "" && isTerminal(hc.Stdin) {
 		io.WriteString(hc.Stderr, prompt)
 	}
 	if limit == 0 {
-		return readAssign(hc, names, array != "", len(names) == 0, nil, nil, 0)
+		return readAssign(sh, hc, names, array != "", len(names) == 0, nil, nil, 0)
 	}
-	in := newInputReader(ctx, hc.Stdin, timeout)
+	in := newInputReader(ctx, sh, hc.Stdin, timeout)
 	line, escaped, err := readRecord(in, delim, limit, exact, raw)
 	in.close()
 	status := 0
@@ -102,21 +102,21 @@ func (s *Session) readCall(ctx context.Context, hc interp.HandlerContext, args [
 	case errors.Is(err, errReadTimeout):
 		status = readStatusTimeout
 	case ctx.Err() != nil:
-		return statusArgv(1)
+		return StatusArgv(1)
 	case errors.Is(err, errReadTooLong):
 		fmt.Fprintf(hc.Stderr, "read: input longer than %d bytes without a delimiter; stopped there\n", MaxReadBytes)
 		status = 1
 	default:
 		status = 1 // EOF, as bash: what was read is still assigned
 	}
-	return readAssign(hc, names, array != "", len(names) == 0, line, escaped, status)
+	return readAssign(sh, hc, names, array != "", len(names) == 0, line, escaped, status)
 }
 
-func readAssign(hc interp.HandlerContext, names []string, isArray, reply bool, line []byte, escaped []bool, status int) []string {
+func readAssign(sh Shell, hc interp.HandlerContext, names []string, isArray, reply bool, line []byte, escaped []bool, status int) []string {
 	ifs := ifsOf(hc)
 	switch {
 	case reply:
-		return assignArgv(hc, []string{assignScalar("REPLY", string(line))}, status)
+		return assignArgv(sh, hc, []string{assignScalar("REPLY", string(line))}, status)
 	case isArray:
 		var fields []string
 		rest := stripLeadingIFSSpace(line, escaped, ifs)
@@ -125,7 +125,7 @@ func readAssign(hc interp.HandlerContext, names []string, isArray, reply bool, l
 			w, rest = nextField(rest, ifs)
 			fields = append(fields, w)
 		}
-		return assignArgv(hc, []string{assignArray(names[0], fields)}, status)
+		return assignArgv(sh, hc, []string{assignArray(names[0], fields)}, status)
 	}
 	rest := stripLeadingIFSSpace(line, escaped, ifs)
 	var assigns []string
@@ -149,7 +149,7 @@ func readAssign(hc interp.HandlerContext, names []string, isArray, reply bool, l
 		}
 		assigns = append(assigns, assignScalar(n, value))
 	}
-	return assignArgv(hc, assigns, status)
+	return assignArgv(sh, hc, assigns, status)
 }
 
 // ifsOf is the command's IFS, unset meaning space, tab and newline.

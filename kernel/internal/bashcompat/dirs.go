@@ -1,8 +1,7 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,14 +36,14 @@ func dirStack(hc interp.HandlerContext) []string {
 // with its symbolic links resolved), then mvdan/sh's cd, after which
 // ${DIRSTACK[0]} follows the working directory. A script that unset the
 // stack gets mvdan/sh's cd alone.
-func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func cdCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], "LPe@", "")
 	if fa.bad != "" {
 		return refuse(hc, flagRefusal("cd", fa, "LPe@", ""))
 	}
 	if len(fa.rest) > 1 {
 		fmt.Fprintln(hc.Stderr, "cd: too many arguments")
-		return statusArgv(1)
+		return StatusArgv(1)
 	}
 	physical := false
 	for _, f := range fa.flags {
@@ -58,7 +57,7 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 		// bash 5.2 changes to . (OLDPWD is set); with -P it fails.
 		if physical {
 			fmt.Fprintln(hc.Stderr, "cd: : No such file or directory")
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 		target = []string{"."}
 	}
@@ -74,9 +73,9 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 			target = []string{real}
 		}
 	}
-	if line, ok := s.confinedCd(hc, target); ok {
+	if line, ok := confinedCd(sh, hc, target); ok {
 		fmt.Fprintln(hc.Stderr, line)
-		return statusArgv(2)
+		return StatusArgv(2)
 	}
 	if !hc.Env.Get(shast.DirStackVar).IsSet() {
 		return append([]string{"builtin", "cd"}, target...)
@@ -87,35 +86,32 @@ func (s *Session) cdCall(_ context.Context, hc interp.HandlerContext, args []str
 		src.WriteString(" " + shast.Quote(a))
 	}
 	src.WriteString(" && " + shast.DirStackVar + `[0]="$PWD"`)
-	return quietEval(hc, src.String())
+	return sh.Eval(hc, src.String())
 }
 
 // pwdCall is pwd: -P resolves the links of the working directory through
 // the opener, so that a confined session's answer comes from beneath its
 // root; the last of -L and -P wins, as in bash. Plain pwd and bad flags
 // are mvdan/sh's.
-func (s *Session) pwdCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func pwdCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], "LP", "")
 	if fa.bad != "" || len(fa.flags) == 0 {
 		return args
 	}
 	if fa.flags[len(fa.flags)-1].name == 'L' {
-		return s.wrote(ctx, hc, "pwd", hc.Dir+"\n", 0)
+		return wrote(ctx, sh, hc, "pwd", hc.Dir+"\n", 0)
 	}
-	dir, err := s.rootOpener(hc.Dir).EvalSymlinks(hc.Dir)
+	dir, err := sh.EvalSymlinks(hc.Dir, hc.Dir)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "pwd: %v\n", err)
-		return statusArgv(1)
+		return StatusArgv(1)
 	}
-	return s.wrote(ctx, hc, "pwd", dir+"\n", 0)
+	return wrote(ctx, sh, hc, "pwd", dir+"\n", 0)
 }
 
 // confinedCd refuses, in a confined session, a cd whose directory lies
 // outside the root, a symbolic link's target included.
-func (s *Session) confinedCd(hc interp.HandlerContext, target []string) (string, bool) {
-	if s.root == nil {
-		return "", false
-	}
+func confinedCd(sh Shell, hc interp.HandlerContext, target []string) (string, bool) {
 	dir := hc.Env.Get("HOME").String()
 	if len(target) == 1 {
 		dir = target[0]
@@ -126,8 +122,8 @@ func (s *Session) confinedCd(hc interp.HandlerContext, target []string) (string,
 	if dir == "" {
 		return "", false
 	}
-	if _, err := s.rootOpener(hc.Dir).EvalSymlinks(dir); errors.Is(err, ErrOutsideRoot) {
-		return fmt.Sprintf("cd: %s: %v", dir, s.root.Outside()), true
+	if err := sh.OutsideRoot(hc.Dir, dir); err != nil {
+		return fmt.Sprintf("cd: %s: %v", dir, err), true
 	}
 	return "", false
 }
@@ -137,7 +133,7 @@ const cdWord = "\x01shelter:cd"
 
 // mvdanCd is mvdan/sh's cd, which `builtin` reaches whatever function
 // takes the name.
-func mvdanCd(_ *Session, _ context.Context, _ interp.HandlerContext, args []string) []string {
+func mvdanCd(_ context.Context, _ Shell, _ interp.HandlerContext, args []string) []string {
 	return append([]string{"builtin", "cd"}, args[1:]...)
 }
 
@@ -187,7 +183,7 @@ func tildeDir(hc interp.HandlerContext, dir string) string {
 	return dir
 }
 
-func (s *Session) dirsCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func dirsCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	stack := dirStack(hc)
 	var clear, long, perLine, numbered bool
 	index := -1
@@ -196,18 +192,18 @@ func (s *Session) dirsCall(ctx context.Context, hc interp.HandlerContext, args [
 			n, _ := stackIndex(a, len(stack))
 			if n < 0 {
 				fmt.Fprintln(hc.Stderr, outOfRange("dirs", a, len(stack)))
-				return statusArgv(1)
+				return StatusArgv(1)
 			}
 			index = n
 			continue
 		}
 		if len(a) > 1 && (a[0] == '+' || a[0] == '-' && strings.Trim(a[1:], "clpv") != "") {
 			fmt.Fprintf(hc.Stderr, "dirs: %s: invalid number\ndirs: usage: dirs [-clpv] [+N] [-N]\n", a)
-			return statusArgv(2)
+			return StatusArgv(2)
 		}
 		if len(a) < 2 || a[0] != '-' {
 			fmt.Fprintf(hc.Stderr, "dirs: %s: invalid option\ndirs: usage: dirs [-clpv] [+N] [-N]\n", a)
-			return statusArgv(2)
+			return StatusArgv(2)
 		}
 		for _, c := range a[1:] {
 			switch c {
@@ -221,12 +217,12 @@ func (s *Session) dirsCall(ctx context.Context, hc interp.HandlerContext, args [
 				perLine, numbered = true, true
 			default:
 				fmt.Fprintf(hc.Stderr, "dirs: -%c: invalid option\ndirs: usage: dirs [-clpv] [+N] [-N]\n", c)
-				return statusArgv(2)
+				return StatusArgv(2)
 			}
 		}
 	}
 	if clear {
-		return assignArgv(hc, []string{assignArray(shast.DirStackVar, stack[:1])}, 0)
+		return assignArgv(sh, hc, []string{assignArray(shast.DirStackVar, stack[:1])}, 0)
 	}
 	show := func(d string) string {
 		if long {
@@ -257,7 +253,7 @@ func (s *Session) dirsCall(ctx context.Context, hc interp.HandlerContext, args [
 		}
 		b.WriteString("\n")
 	}
-	return s.wrote(ctx, hc, "dirs", b.String(), 0)
+	return wrote(ctx, sh, hc, "dirs", b.String(), 0)
 }
 
 // stackOperand is pushd's or popd's word: none, +N/-N, or a directory
@@ -307,13 +303,13 @@ func dirsArgs(cmd, usage string, hc interp.HandlerContext, args []string) (noCD 
 // DIRSTACK and, when the cd worked and print is set, prints the stack as
 // dirs does, after the line before if there is one (`pushd -` prints
 // the directory, as `cd -` does).
-func changeStack(hc interp.HandlerContext, stack []string, cd, print bool, before string) []string {
+func changeStack(sh Shell, hc interp.HandlerContext, stack []string, cd, print bool, before string) []string {
 	src := assignArray(shast.DirStackVar, stack)
 	if cd {
 		src = "builtin cd " + shast.Quote(stack[0]) + " && " + src
 	}
 	if !print {
-		return quietEval(hc, src)
+		return sh.Eval(hc, src)
 	}
 	var show []string
 	for _, d := range stack {
@@ -324,7 +320,7 @@ func changeStack(hc interp.HandlerContext, stack []string, cd, print bool, befor
 		out = before + "\n" + out
 	}
 	src += " && builtin printf '%s\\n' " + shast.Quote(out)
-	return quietEval(hc, src)
+	return sh.Eval(hc, src)
 }
 
 const (
@@ -332,10 +328,10 @@ const (
 	popdUsage  = "popd [-n] [+N | -N]"
 )
 
-func (s *Session) pushdCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func pushdCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	noCD, op, status := dirsArgs("pushd", pushdUsage, hc, args[1:])
 	if status != 0 {
-		return statusArgv(status)
+		return StatusArgv(status)
 	}
 	stack := dirStack(hc)
 	before := ""
@@ -343,19 +339,19 @@ func (s *Session) pushdCall(_ context.Context, hc interp.HandlerContext, args []
 	case !op.given:
 		if len(stack) < 2 {
 			fmt.Fprintln(hc.Stderr, "pushd: no other directory")
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 		stack[0], stack[1] = stack[1], stack[0]
 	case op.index():
 		n, _ := stackIndex(op.word, len(stack))
 		if n < 0 {
 			fmt.Fprintln(hc.Stderr, outOfRange("pushd", op.word, len(stack)))
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 		stack = append(stack[n:], stack[:n]...)
 		if noCD {
 			// bash rotates the stack but stays, and prints nothing.
-			return changeStack(hc, stack, false, false, "")
+			return changeStack(sh, hc, stack, false, false, "")
 		}
 	default:
 		dir := op.word
@@ -379,33 +375,33 @@ func (s *Session) pushdCall(_ context.Context, hc interp.HandlerContext, args []
 				msg = "Not a directory"
 			}
 			fmt.Fprintf(hc.Stderr, "pushd: %s: %s\n", op.word, msg)
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 		stack = append([]string{dir}, stack...)
 	}
-	return changeStack(hc, stack, !noCD, true, before)
+	return changeStack(sh, hc, stack, !noCD, true, before)
 }
 
-func (s *Session) popdCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func popdCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	noCD, op, status := dirsArgs("popd", popdUsage, hc, args[1:])
 	if status != 0 {
-		return statusArgv(status)
+		return StatusArgv(status)
 	}
 	if op.given && !op.index() {
 		fmt.Fprintf(hc.Stderr, "popd: %s: invalid argument\npopd: usage: %s\n", op.word, popdUsage)
-		return statusArgv(2)
+		return StatusArgv(2)
 	}
 	stack := dirStack(hc)
 	if len(stack) < 2 {
 		fmt.Fprintln(hc.Stderr, "popd: directory stack empty")
-		return statusArgv(1)
+		return StatusArgv(1)
 	}
 	n := 0
 	if op.given {
 		n, _ = stackIndex(op.word, len(stack))
 		if n < 0 {
 			fmt.Fprintln(hc.Stderr, outOfRange("popd", op.word, len(stack)))
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 	}
 	if noCD && n == 0 {
@@ -414,5 +410,5 @@ func (s *Session) popdCall(_ context.Context, hc interp.HandlerContext, args []s
 		n = 1
 	}
 	stack = append(stack[:n:n], stack[n+1:]...)
-	return changeStack(hc, stack, n == 0, true, "")
+	return changeStack(sh, hc, stack, n == 0, true, "")
 }

@@ -1,4 +1,4 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
@@ -46,14 +45,6 @@ var bashKeywords = []string{
 // bash on glibc.
 const standardPath = "/bin:/usr/bin"
 
-// funcsOf is the functions hc's command sees.
-func (s *Session) funcsOf(hc interp.HandlerContext) map[string]*syntax.Stmt {
-	if r := mvdanpriv.HandlerRunner(hc); r != nil {
-		return r.Funcs
-	}
-	return s.runner.Funcs
-}
-
 // meaningKind is what a name is to the shell.
 type meaningKind int
 
@@ -70,7 +61,7 @@ type meaning struct {
 	kind meaningKind
 	path string       // meansFile
 	body *syntax.Stmt // meansFunction
-	tool Tool         // meansTool
+	tool string       // meansTool: its kind
 }
 
 // lookupOptions are describe_command's flags in bash.
@@ -82,18 +73,18 @@ type lookupOptions struct {
 }
 
 // meanings is what name resolves to, first the one that runs.
-func (s *Session) meanings(hc interp.HandlerContext, name string, o lookupOptions) []meaning {
+func meanings(sh Shell, hc interp.HandlerContext, name string, o lookupOptions) []meaning {
 	var out []meaning
 	if !o.forcePath {
 		if slices.Contains(bashKeywords, name) {
 			out = append(out, meaning{kind: meansKeyword})
 		}
-		if body := s.funcsOf(hc)[name]; body != nil && !o.noFuncs {
+		if body := sh.Funcs(hc)[name]; body != nil && !o.noFuncs {
 			out = append(out, meaning{kind: meansFunction, body: body})
 		}
-		if t := s.tools[name]; t != nil {
+		if kind, ok := sh.ToolKind(name); ok {
 			// A tool hides the builtin and the files of its name.
-			return append(out, meaning{kind: meansTool, tool: t})
+			return append(out, meaning{kind: meansTool, tool: kind})
 		}
 		if slices.Contains(bashBuiltinNames, name) {
 			out = append(out, meaning{kind: meansBuiltin})
@@ -101,10 +92,10 @@ func (s *Session) meanings(hc interp.HandlerContext, name string, o lookupOption
 		if len(out) > 0 && !o.all {
 			return out[:1]
 		}
-	} else if s.tools[name] != nil {
+	} else if _, ok := sh.ToolKind(name); ok {
 		return nil
 	}
-	for _, p := range s.runnableFiles(hc.Dir, o.path, name, o.all) {
+	for _, p := range runnableFiles(sh, hc.Dir, o.path, name, o.all) {
 		out = append(out, meaning{kind: meansFile, path: p})
 	}
 	if len(out) > 0 && !o.all {
@@ -116,11 +107,11 @@ func (s *Session) meanings(hc interp.HandlerContext, name string, o lookupOption
 // runnableFiles is where name is found as a program the session may run:
 // on path, or, when the session's policy denies programs from PATH, the
 // allowed program it resolved to when the kernel was built.
-func (s *Session) runnableFiles(dir, path, name string, all bool) []string {
-	if s.k.cfg.Externals == ExternalsAllowed {
+func runnableFiles(sh Shell, dir, path, name string, all bool) []string {
+	if sh.PathPrograms() {
 		return pathFiles(dir, path, name, all)
 	}
-	if p, ok := s.k.allowed[filepath.Base(name)]; ok && (name == filepath.Base(name) || filepath.Clean(filepath.Join(dir, name)) == p) {
+	if p, ok := sh.AllowedProgram(filepath.Base(name)); ok && (name == filepath.Base(name) || filepath.Clean(filepath.Join(dir, name)) == p) {
 		return []string{p}
 	}
 	return nil
@@ -169,7 +160,7 @@ const (
 
 // describe writes what name means as out asks; found is false when it
 // means nothing.
-func describe(b *strings.Builder, name string, ms []meaning, out typeOutput) {
+func describe(sh Shell, b *strings.Builder, name string, ms []meaning, out typeOutput) {
 	for _, m := range ms {
 		switch out {
 		case describeKind:
@@ -189,9 +180,9 @@ func describe(b *strings.Builder, name string, ms []meaning, out typeOutput) {
 			case meansKeyword:
 				b.WriteString(name + " is a shell keyword\n")
 			case meansFunction:
-				b.WriteString(name + " is a function\n" + funcText(name, m.body, false) + "\n")
+				b.WriteString(name + " is a function\n" + sh.FuncText(name, m.body) + "\n")
 			case meansTool:
-				b.WriteString(name + " is a shelter " + kindNoun(m.tool.Kind()) + "\n")
+				b.WriteString(name + " is a shelter " + kindNoun(m.tool) + "\n")
 			case meansBuiltin:
 				b.WriteString(name + " is a shell builtin\n")
 			case meansFile:
@@ -201,11 +192,12 @@ func describe(b *strings.Builder, name string, ms []meaning, out typeOutput) {
 	}
 }
 
-func kindNoun(k Kind) string {
-	switch k {
-	case Wrapped:
+// kindNoun names a tool's kind (Shell.ToolKind) in type's output.
+func kindNoun(kind string) string {
+	switch kind {
+	case "wrapped":
 		return "wrapped command"
-	case Harness:
+	case "harness":
 		return "harness tool"
 	}
 	return "builtin"
@@ -213,7 +205,7 @@ func kindNoun(k Kind) string {
 
 const typeFlags = "afptP"
 
-func (s *Session) typeCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func typeCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], typeFlags, "")
 	if fa.bad != "" {
 		return refuse(hc, flagRefusal("type", fa, typeFlags, ""))
@@ -237,7 +229,7 @@ func (s *Session) typeCall(ctx context.Context, hc interp.HandlerContext, args [
 	var b, errs strings.Builder
 	status := 0
 	for _, name := range fa.rest {
-		ms := s.meanings(hc, name, o)
+		ms := meanings(sh, hc, name, o)
 		if len(ms) == 0 || out == describePath && ms[0].kind == meansTool {
 			// A tool has no path to print.
 			status = 1
@@ -245,17 +237,18 @@ func (s *Session) typeCall(ctx context.Context, hc interp.HandlerContext, args [
 		if len(ms) == 0 && out == describeLong {
 			errs.WriteString("type: " + name + ": not found\n")
 		}
-		describe(&b, name, ms, out)
+		describe(sh, &b, name, ms, out)
 	}
 	hc.Stderr.Write([]byte(errs.String()))
-	return s.wrote(ctx, hc, "type", b.String(), status)
+	return wrote(ctx, sh, hc, "type", b.String(), status)
 }
 
 const commandFlags = "pvV"
 
-// commandCall answers command's flag forms; plain `command NAME` stays
-// the interpreter's (it runs NAME, functions skipped).
-func (s *Session) commandCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+// Command answers `command` with a flag: -v and -V describe names as
+// type does, -p runs a name with the standard PATH. Plain `command NAME`
+// stays the interpreter's (it runs NAME, functions skipped).
+func Command(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], commandFlags, "")
 	if fa.bad != "" {
 		return refuse(hc, flagRefusal("command", fa, commandFlags, ""))
@@ -274,10 +267,10 @@ func (s *Session) commandCall(ctx context.Context, hc interp.HandlerContext, arg
 		}
 	}
 	if len(fa.rest) == 0 {
-		return statusArgv(0)
+		return StatusArgv(0)
 	}
 	if !show && std {
-		return s.commandRun(ctx, hc, fa.rest)
+		return commandRun(ctx, sh, hc, fa.rest)
 	}
 	if !show {
 		return append([]string{"command"}, fa.rest...)
@@ -285,7 +278,7 @@ func (s *Session) commandCall(ctx context.Context, hc interp.HandlerContext, arg
 	var b, errs strings.Builder
 	found := false
 	for _, name := range fa.rest {
-		ms := s.meanings(hc, name, o)
+		ms := meanings(sh, hc, name, o)
 		if len(ms) == 0 {
 			if out == describeLong {
 				errs.WriteString("command: " + name + ": not found\n")
@@ -293,23 +286,23 @@ func (s *Session) commandCall(ctx context.Context, hc interp.HandlerContext, arg
 			continue
 		}
 		found = true
-		describe(&b, name, ms, out)
+		describe(sh, &b, name, ms, out)
 	}
 	hc.Stderr.Write([]byte(errs.String()))
 	if !found {
-		return s.wrote(ctx, hc, "command", b.String(), 1)
+		return wrote(ctx, sh, hc, "command", b.String(), 1)
 	}
-	return s.wrote(ctx, hc, "command", b.String(), 0)
+	return wrote(ctx, sh, hc, "command", b.String(), 0)
 }
 
 // commandRun is `command -p NAME ARGS`: NAME runs, functions skipped, a
 // program found on standardPath rather than on the session's PATH.
-func (s *Session) commandRun(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func commandRun(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	name := args[0]
-	if next, ok := s.replacedBuiltin(ctx, args, true); ok {
-		return next
+	if b := Lookup(name); b != nil {
+		return b(ctx, sh, hc, args)
 	}
-	if s.tools[name] != nil {
+	if _, ok := sh.ToolKind(name); ok {
 		out := slices.Clone(args)
 		out[0] = shast.InternalPrefix + name
 		return out
@@ -325,7 +318,7 @@ func (s *Session) commandRun(ctx context.Context, hc interp.HandlerContext, args
 
 // enableCall lists the builtins as bash's enable does (enable, -a, -p);
 // turning one off or on is not supported.
-func (s *Session) enableCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func enableCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], "ap", "")
 	if fa.bad != "" || len(fa.rest) > 0 {
 		return refuse(hc, "enable: only lists the builtins (enable, enable -a, enable -p); they cannot be turned off or on")
@@ -334,5 +327,5 @@ func (s *Session) enableCall(ctx context.Context, hc interp.HandlerContext, args
 	for _, n := range bashBuiltinNames {
 		b.WriteString("enable " + n + "\n")
 	}
-	return s.wrote(ctx, hc, "enable", b.String(), 0)
+	return wrote(ctx, sh, hc, "enable", b.String(), 0)
 }

@@ -1,4 +1,4 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/internal/refusal"
 )
 
 const (
@@ -16,7 +18,7 @@ const (
 
 // mapfileCall answers mapfile and readarray as bash 5.2 does, callbacks
 // (-C, -c) aside.
-func (s *Session) mapfileCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func mapfileCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	name := args[0]
 	fa := parseFlags(args[1:], mapfilePlain+"Cc", mapfileWithValue)
 	if fa.bad != "" || fa.needed != "" {
@@ -40,7 +42,7 @@ func (s *Session) mapfileCall(ctx context.Context, hc interp.HandlerContext, arg
 		var ok = true
 		switch f.name {
 		case 'C', 'c':
-			return refuse(hc, fmt.Sprintf("%s: flag '-%c' (a callback) is not supported; allowed: %s", name, f.name, Pool(allowedFlags(mapfilePlain, mapfileWithValue))))
+			return refuse(hc, fmt.Sprintf("%s: flag '-%c' (a callback) is not supported; allowed: %s", name, f.name, refusal.Pool(allowedFlags(mapfilePlain, mapfileWithValue))))
 		case 't':
 			trim = true
 		case 'd':
@@ -60,7 +62,7 @@ func (s *Session) mapfileCall(ctx context.Context, hc interp.HandlerContext, arg
 			}
 		}
 		if !ok {
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 	}
 	array := "MAPFILE"
@@ -73,9 +75,9 @@ func (s *Session) mapfileCall(ctx context.Context, hc interp.HandlerContext, arg
 	}
 	if !validTarget(array, false) {
 		fmt.Fprintf(hc.Stderr, "%s: `%s': not a valid identifier\n", name, array)
-		return statusArgv(1)
+		return StatusArgv(1)
 	}
-	in := newInputReader(ctx, hc.Stdin, 0)
+	in := newInputReader(ctx, sh, hc.Stdin, 0)
 	var lines []string
 	status := 0
 	for count == 0 || len(lines) < count {
@@ -86,7 +88,7 @@ func (s *Session) mapfileCall(ctx context.Context, hc interp.HandlerContext, arg
 		if len(line) == 0 && err != nil {
 			if ctx.Err() != nil {
 				in.close()
-				return statusArgv(1)
+				return StatusArgv(1)
 			}
 			break
 		}
@@ -106,14 +108,14 @@ func (s *Session) mapfileCall(ctx context.Context, hc interp.HandlerContext, arg
 	}
 	in.close()
 	if origin < 0 {
-		return assignArgv(hc, []string{assignArray(array, lines)}, status)
+		return assignArgv(sh, hc, []string{assignArray(array, lines)}, status)
 	}
 	var assigns []string
 	for i, l := range lines {
 		assigns = append(assigns, assignScalar(fmt.Sprintf("%s[%d]", array, origin+i), l))
 	}
 	if len(assigns) == 0 {
-		return statusArgv(status)
+		return StatusArgv(status)
 	}
-	return assignArgv(hc, assigns, status)
+	return assignArgv(sh, hc, assigns, status)
 }

@@ -1,4 +1,4 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
@@ -20,8 +20,8 @@ import (
 // them: declare -F and -f (functions, bash's printing), declare -p (bash's
 // quoting and attribute letters), export -p, readonly -p, and the
 // unexporting export -n and declare +x. mvdan/sh parses these names as
-// declaration clauses, which never reach the call handler, so
-// rewrite.Script turns a clause that only lists or unexports (no
+// declaration clauses, which never reach the call handler, so the
+// rewrites (package rewrite) turn a clause that only lists or unexports (no
 // assignment, literal flags of these forms alone) into a plain call
 // before the run. Clauses that assign stay mvdan/sh's; so do the ones in
 // text that eval or source parse at run time.
@@ -44,13 +44,13 @@ func declArgs(args []string) (flags string, names []string) {
 	return flags, nil
 }
 
-func (s *Session) declareCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func declareCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	flags, names := declArgs(args[1:])
 	switch {
 	case strings.Contains(flags, "+x"):
-		return unexport(hc, names)
+		return unexport(sh, hc, names)
 	case strings.Contains(flags, "F"), strings.Contains(flags, "f"):
-		return s.declareFuncs(ctx, hc, args[0], strings.Contains(flags, "F"), names)
+		return declareFuncs(ctx, sh, hc, args[0], strings.Contains(flags, "F"), names)
 	}
 	var b, errs strings.Builder
 	status := 0
@@ -69,22 +69,22 @@ func (s *Session) declareCall(ctx context.Context, hc interp.HandlerContext, arg
 		b.WriteString(declareLine(n, vr))
 	}
 	hc.Stderr.Write([]byte(errs.String()))
-	return s.wrote(ctx, hc, args[0], b.String(), status)
+	return wrote(ctx, sh, hc, args[0], b.String(), status)
 }
 
 // declareFuncs is declare -F (names only) and declare -f.
-func (s *Session) declareFuncs(ctx context.Context, hc interp.HandlerContext, name string, namesOnly bool, names []string) []string {
-	funcs := s.funcsOf(hc)
+func declareFuncs(ctx context.Context, sh Shell, hc interp.HandlerContext, name string, namesOnly bool, names []string) []string {
+	funcs := sh.Funcs(hc)
 	var b strings.Builder
 	if len(names) == 0 {
 		for _, n := range slices.Sorted(maps.Keys(funcs)) {
 			if namesOnly {
 				b.WriteString("declare -f " + n + "\n")
 			} else {
-				b.WriteString(funcText(n, funcs[n], false) + "\n")
+				b.WriteString(sh.FuncText(n, funcs[n]) + "\n")
 			}
 		}
-		return s.wrote(ctx, hc, name, b.String(), 0)
+		return wrote(ctx, sh, hc, name, b.String(), 0)
 	}
 	status := 0
 	for _, n := range names {
@@ -95,27 +95,27 @@ func (s *Session) declareFuncs(ctx context.Context, hc interp.HandlerContext, na
 		case namesOnly:
 			b.WriteString(n + "\n")
 		default:
-			b.WriteString(funcText(n, body, false) + "\n")
+			b.WriteString(sh.FuncText(n, body) + "\n")
 		}
 	}
-	return s.wrote(ctx, hc, name, b.String(), status)
+	return wrote(ctx, sh, hc, name, b.String(), status)
 }
 
-func (s *Session) exportCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func exportCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	flags, names := declArgs(args[1:])
 	if strings.Contains(flags, "n") {
-		return unexport(hc, names)
+		return unexport(sh, hc, names)
 	}
-	return s.wrote(ctx, hc, "export", attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.Exported }), 0)
+	return wrote(ctx, sh, hc, "export", attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.Exported }), 0)
 }
 
-func (s *Session) readonlyCall(ctx context.Context, hc interp.HandlerContext, _ []string) []string {
-	return s.wrote(ctx, hc, "readonly", attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.ReadOnly }), 0)
+func readonlyCall(ctx context.Context, sh Shell, hc interp.HandlerContext, _ []string) []string {
+	return wrote(ctx, sh, hc, "readonly", attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.ReadOnly }), 0)
 }
 
 // unsetCall refuses to unset a readonly variable, as bash does (mvdan/sh
 // keeps it but reports success); the other names are unset.
-func (s *Session) unsetCall(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func unsetCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	i := 1
 	funcsOnly := false
 	for ; i < len(args) && len(args[i]) > 1 && args[i][0] == '-'; i++ {
@@ -149,12 +149,12 @@ func (s *Session) unsetCall(_ context.Context, hc interp.HandlerContext, args []
 		}
 		assigns = append(assigns, strings.Join(words, " "))
 	}
-	return assignArgv(hc, assigns, 1)
+	return assignArgv(sh, hc, assigns, 1)
 }
 
 // unexport takes the export attribute off names: mvdan/sh has no way to,
 // so each variable is unset and set again, in its own scope.
-func unexport(hc interp.HandlerContext, names []string) []string {
+func unexport(sh Shell, hc interp.HandlerContext, names []string) []string {
 	var src []string
 	for _, n := range names {
 		vr := hc.Env.Get(n)
@@ -167,7 +167,7 @@ func unexport(hc interp.HandlerContext, names []string) []string {
 		}
 		src = append(src, "unset -v "+n, again)
 	}
-	return assignArgv(hc, src, 0)
+	return assignArgv(sh, hc, src, 0)
 }
 
 // reassign is the source that sets n to vr's value.

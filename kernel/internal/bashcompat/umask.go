@@ -1,4 +1,4 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
@@ -16,7 +17,7 @@ import (
 
 // umask as bash has it: the session's opener applies it to every file a
 // redirection creates, and each child process starts with it
-// ([spawn.Cmd.Umask], set by applyLaunch). shelter's own umask never
+// ([spawn.Cmd.Umask], from Umask). shelter's own umask never
 // changes, as it runs many sessions in one process: on Linux a child is
 // started from a thread with a umask of its own; elsewhere children get
 // shelter's whatever the session says. The mask lives in a shell
@@ -40,13 +41,9 @@ var processUmask = sync.OnceValue(func() fs.FileMode {
 	return 0o022
 })
 
-// sessionUmask is the mask umask set in the shell that runs ctx's command;
-// ok is false when the script never set one.
-func sessionUmask(ctx context.Context) (fs.FileMode, bool) {
-	env, ok := handlerEnv(ctx)
-	if !ok {
-		return 0, false
-	}
+// Umask is the mask umask set in the shell whose variables env holds; ok
+// is false when the script never set one.
+func Umask(env expand.Environ) (mask fs.FileMode, ok bool) {
 	v := env.Get(umaskVar)
 	if !v.IsSet() {
 		return 0, false
@@ -58,11 +55,11 @@ func sessionUmask(ctx context.Context) (fs.FileMode, bool) {
 	return fs.FileMode(n) & 0o777, true
 }
 
-func (s *Session) umaskCall(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func umaskCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], "Sp", "")
 	if fa.bad != "" {
 		fmt.Fprintf(hc.Stderr, "umask: %s: invalid option\numask: usage: umask [-p] [-S] [mode]\n", fa.bad)
-		return statusArgv(2)
+		return StatusArgv(2)
 	}
 	var symbolic, reusable bool
 	for _, f := range fa.flags {
@@ -70,7 +67,7 @@ func (s *Session) umaskCall(ctx context.Context, hc interp.HandlerContext, args 
 		reusable = reusable || f.name == 'p'
 	}
 	rest := fa.rest
-	mask, set := sessionUmask(ctx)
+	mask, set := Umask(hc.Env)
 	if !set {
 		mask = processUmask()
 	}
@@ -86,7 +83,7 @@ func (s *Session) umaskCall(ctx context.Context, hc interp.HandlerContext, args 
 				out = "umask " + out
 			}
 		}
-		return s.wrote(ctx, hc, "umask", out+"\n", 0)
+		return wrote(ctx, sh, hc, "umask", out+"\n", 0)
 	}
 	mode := rest[0]
 	var next fs.FileMode
@@ -94,22 +91,22 @@ func (s *Session) umaskCall(ctx context.Context, hc interp.HandlerContext, args 
 		n, err := strconv.ParseUint(mode, 8, 32)
 		if err != nil || n > 0o7777 {
 			fmt.Fprintf(hc.Stderr, "umask: %s: octal number out of range\n", mode)
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 		next = fs.FileMode(n) & 0o777 // bash takes setuid, setgid and sticky bits and drops them
 	} else {
 		m, bad := parseSymbolicUmask(mode, mask)
 		if bad != "" {
 			fmt.Fprintln(hc.Stderr, bad)
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 		next = m
 	}
 	assign := assignScalar(umaskVar, fmt.Sprintf("%04o", uint32(next)))
 	if symbolic {
-		return quietEval(hc, assign+"; builtin printf '%s\\n' "+shast.Quote(symbolicUmask(next)))
+		return sh.Eval(hc, assign+"; builtin printf '%s\\n' "+shast.Quote(symbolicUmask(next)))
 	}
-	return assignArgv(hc, []string{assign}, 0)
+	return assignArgv(sh, hc, []string{assign}, 0)
 }
 
 // symbolicUmask is `umask -S`: what the mask lets through.

@@ -1,4 +1,4 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
@@ -22,7 +22,7 @@ const shiftWord = "\x01shelter:shift"
 
 // shiftBuiltin is `shift [N]`. The handler does not see $#, so the check
 // runs in the caller's scope, as an eval.
-func (s *Session) shiftBuiltin(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func shiftBuiltin(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	if len(args) > 2 {
 		return args
 	}
@@ -31,22 +31,22 @@ func (s *Session) shiftBuiltin(_ context.Context, hc interp.HandlerContext, args
 		var err error
 		if n, err = strconv.Atoi(strings.TrimSpace(args[1])); err != nil {
 			fmt.Fprintf(hc.Stderr, "shift: %s: numeric argument required\n", args[1])
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 		if n < 0 {
 			fmt.Fprintf(hc.Stderr, "shift: %s: shift count out of range\n", args[1])
-			return statusArgv(1)
+			return StatusArgv(1)
 		}
 	}
 	if n == 0 {
-		return statusArgv(0)
+		return StatusArgv(0)
 	}
 	count := strconv.Itoa(n)
-	return quietEval(hc, "if (( $# < "+count+" )); then "+shast.Quote(shast.StatusWord)+" 1; else "+shast.Quote(shiftWord)+" "+count+"; fi")
+	return sh.Eval(hc, "if (( $# < "+count+" )); then "+shast.Quote(shast.StatusWord)+" 1; else "+shast.Quote(shiftWord)+" "+count+"; fi")
 }
 
 // mvdanShift hands shiftWord's count to mvdan/sh's shift.
-func mvdanShift(_ *Session, _ context.Context, _ interp.HandlerContext, args []string) []string {
+func mvdanShift(_ context.Context, _ Shell, _ interp.HandlerContext, args []string) []string {
 	return append([]string{"shift"}, args[1:]...)
 }
 
@@ -58,7 +58,7 @@ const returnWord = "\x01shelter:return"
 // it fails with status 2, where mvdan/sh's fails with 1. The handler does
 // not know whether a function runs: mvdan/sh's return fails only outside
 // one, and returning skips what follows it.
-func (s *Session) returnBuiltin(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func returnBuiltin(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	if len(args) > 2 {
 		return args
 	}
@@ -66,26 +66,26 @@ func (s *Session) returnBuiltin(_ context.Context, hc interp.HandlerContext, arg
 	if len(args) == 2 {
 		n = shast.Quote(args[1])
 	}
-	return quietEval(hc, shast.Quote(returnWord)+" "+n+" || "+shast.Quote(shast.StatusWord)+" 2")
+	return sh.Eval(hc, shast.Quote(returnWord)+" "+n+" || "+shast.Quote(shast.StatusWord)+" 2")
 }
 
 // mvdanReturn hands returnWord's status to mvdan/sh's return.
-func mvdanReturn(_ *Session, _ context.Context, _ interp.HandlerContext, args []string) []string {
+func mvdanReturn(_ context.Context, _ Shell, _ interp.HandlerContext, args []string) []string {
 	return append([]string{"return"}, args[1:]...)
 }
 
 // evalBuiltin is `eval ARG...`: text that does not parse fails with
 // status 2, as in bash, where mvdan/sh's fails with 1.
-func (s *Session) evalBuiltin(_ context.Context, hc interp.HandlerContext, args []string) []string {
+func evalBuiltin(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	src := strings.Join(args[1:], " ")
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "eval: %v\n", err)
-		return statusArgv(2)
+		return StatusArgv(2)
 	}
-	if line, ok := s.confinedRefusal(file); ok {
+	if line, ok := sh.EvalRefusal(file); ok {
 		fmt.Fprintf(hc.Stderr, "eval: %s\n", line)
-		return statusArgv(2)
+		return StatusArgv(2)
 	}
 	return args
 }

@@ -1,10 +1,11 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"syscall"
 
 	"mvdan.cc/sh/v3/interp"
@@ -19,39 +20,45 @@ const sigpipeStatus = 128 + int(syscall.SIGPIPE)
 // for a pipe nobody reads any more, where the caller ends the command's
 // pipeline stage as SIGPIPE ends a process, running nothing more, so that
 // `while true; do echo x; done | head -1` ends.
-func (s *Session) writeOut(ctx context.Context, hc interp.HandlerContext, name, p string) int {
+func writeOut(ctx context.Context, sh Shell, hc interp.HandlerContext, name, p string) int {
 	if p == "" {
 		return 0
 	}
-	_, err := io.WriteString(s.bounded(ctx, hc.Stdout), p)
-	return writeStatus(hc, name, err)
+	_, err := io.WriteString(sh.Stdout(ctx, hc), p)
+	return writeStatus(sh, hc, name, err)
 }
 
 // writeBytes is writeOut for output built in a buffer.
-func (s *Session) writeBytes(ctx context.Context, hc interp.HandlerContext, name string, p []byte) int {
+func writeBytes(ctx context.Context, sh Shell, hc interp.HandlerContext, name string, p []byte) int {
 	if len(p) == 0 {
 		return 0
 	}
-	_, err := s.bounded(ctx, hc.Stdout).Write(p)
-	return writeStatus(hc, name, err)
+	_, err := sh.Stdout(ctx, hc).Write(p)
+	return writeStatus(sh, hc, name, err)
 }
 
 // writeStatus is the status of a command whose write ended with err.
-func writeStatus(hc interp.HandlerContext, name string, err error) int {
+func writeStatus(sh Shell, hc interp.HandlerContext, name string, err error) int {
 	switch {
 	case err == nil:
 		return 0
 	case brokenPipe(err):
 		return sigpipeStatus
-	case !isMemoryError(err):
-		fmt.Fprintf(hc.Stderr, "%s: write error: %v\n", name, unwrapPathError(err))
+	case !sh.MemoryExceeded(err):
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		fmt.Fprintf(hc.Stderr, "%s: write error: %v\n", name, err)
 	}
 	return 1
 }
 
-// sigpipeExit ends the running (sub)shell with 141: a pipeline stage is a
-// subshell, so only that stage ends.
-func sigpipeExit(ctx context.Context, hc interp.HandlerContext) error {
+// SigpipeExit ends the running (sub)shell with 141, as SIGPIPE ends a
+// process: what the exec handler does for shast.CmdSigpipe, which a
+// builtin whose output nobody reads any more hands back. A pipeline
+// stage is a subshell, so only that stage ends.
+func SigpipeExit(ctx context.Context, hc interp.HandlerContext) error {
 	return hc.Builtin(ctx, []string{"exit", fmt.Sprint(sigpipeStatus)})
 }
 

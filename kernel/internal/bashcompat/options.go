@@ -1,4 +1,4 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
@@ -27,7 +27,7 @@ import (
 
 // setCall is set with E and T taken out of its flags and errtrace and
 // functrace out of its -o and +o.
-func (s *Session) setCall(_ context.Context, _ interp.HandlerContext, args []string) []string {
+func setCall(_ context.Context, sh Shell, _ interp.HandlerContext, args []string) []string {
 	out := args[:1:1]
 	for i := 1; i < len(args); i++ {
 		a := args[i]
@@ -50,7 +50,7 @@ func (s *Session) setCall(_ context.Context, _ interp.HandlerContext, args []str
 		out = append(out, name...)
 	}
 	if len(out) == 1 && len(args) > 1 {
-		return statusArgv(0) // only options mvdan/sh lacks
+		return StatusArgv(0) // only options mvdan/sh lacks
 	}
 	return out
 }
@@ -64,7 +64,7 @@ func dropTraceFlag(r rune) rune {
 
 // shoptCall is shopt with the options of acceptedShopts taken out of -s
 // and -u.
-func (s *Session) shoptCall(_ context.Context, _ interp.HandlerContext, args []string) []string {
+func shoptCall(_ context.Context, sh Shell, _ interp.HandlerContext, args []string) []string {
 	if len(args) < 3 || args[1] != "-s" && args[1] != "-u" {
 		return args
 	}
@@ -75,7 +75,7 @@ func (s *Session) shoptCall(_ context.Context, _ interp.HandlerContext, args []s
 		}
 	}
 	if len(out) == 2 {
-		return statusArgv(0)
+		return StatusArgv(0)
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
@@ -27,6 +27,7 @@ var errReadTooLong = errors.New("line too long")
 // A read ends at once when ctx ends or the deadline passes.
 type inputReader struct {
 	ctx      context.Context
+	sh       Shell
 	f        *os.File
 	r        io.Reader // when the input is not a file
 	deadline time.Time // zero: none
@@ -42,8 +43,8 @@ type inputReader struct {
 	timedOut bool
 }
 
-func newInputReader(ctx context.Context, stdin io.Reader, timeout time.Duration) *inputReader {
-	in := &inputReader{ctx: afterFuncs(ctx)} // which the reads' wake-ups register with
+func newInputReader(ctx context.Context, sh Shell, stdin io.Reader, timeout time.Duration) *inputReader {
+	in := &inputReader{ctx: sh.AfterFuncContext(ctx), sh: sh} // which the reads' wake-ups register with
 	if timeout > 0 {
 		in.deadline = time.Now().Add(timeout)
 	}
@@ -81,8 +82,8 @@ func (in *inputReader) close() {
 			<-in.stopped
 		}
 		var none time.Time
-		if endedFor(in.ctx) {
-			none = time.Now() // the file was armed (fsroot.Arm): it stays so
+		if in.sh.CallEnded(in.ctx) {
+			none = time.Now() // the file was armed at the call's end: it stays so
 		}
 		in.f.SetReadDeadline(none)
 	}

@@ -1,4 +1,4 @@
-package kernel
+package bashcompat
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // a shell variable, SHELTER_TRAP_<COND>, so that it has the scope bash
 // gives it — a subshell's trap stays in the subshell — and `trap` and
 // `trap -p` list them as bash does. The call runs the EXIT trap at its
-// end (endTraps); ERR is also handed to mvdan/sh's own trap, which runs
+// end (ExitTrapVar); ERR is also handed to mvdan/sh's own trap, which runs
 // it. A subshell's EXIT trap does not run. A signal's trap is kept and listed
 // but never runs: the session's shell is no process a signal reaches (a
 // cancelled or timed-out call runs the EXIT trap instead). DEBUG and
@@ -26,6 +26,10 @@ import (
 
 // trapVarPrefix names the variable that holds a condition's action.
 const trapVarPrefix = "SHELTER_TRAP_"
+
+// ExitTrapVar is the variable that holds the EXIT trap's action, which
+// the kernel runs at the end of each call that set it.
+const ExitTrapVar = trapVarPrefix + "EXIT"
 
 // trapWord is the command that hands a trap to mvdan/sh's builtin; the
 // eval a trap command returns can name it.
@@ -95,11 +99,11 @@ func trapLine(action, cond string) string {
 }
 
 // trapBuiltin is `trap [-lp] [[ACTION] COND...]`.
-func (s *Session) trapBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) []string {
+func trapBuiltin(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	fa := parseFlags(args[1:], "pl", "")
 	if fa.bad != "" {
 		fmt.Fprintf(hc.Stderr, "trap: %s: invalid option\n%s\n", fa.bad, trapUsage)
-		return statusArgv(2)
+		return StatusArgv(2)
 	}
 	var listing, signals bool
 	for _, f := range fa.flags {
@@ -108,10 +112,10 @@ func (s *Session) trapBuiltin(ctx context.Context, hc interp.HandlerContext, arg
 	}
 	rest := fa.rest
 	if signals {
-		return s.wrote(ctx, hc, "trap", signame.Table(), 0)
+		return wrote(ctx, sh, hc, "trap", signame.Table(), 0)
 	}
 	if listing || len(rest) == 0 {
-		return s.listTraps(ctx, hc, rest)
+		return listTraps(ctx, sh, hc, rest)
 	}
 	action, words := rest[0], rest[1:]
 	if len(words) == 0 {
@@ -142,16 +146,16 @@ func (s *Session) trapBuiltin(ctx context.Context, hc interp.HandlerContext, arg
 		}
 	}
 	if len(src) == 0 {
-		return statusArgv(status)
+		return StatusArgv(status)
 	}
 	if status != 0 {
 		src = append(src, shast.Quote(shast.StatusWord)+" "+strconv.Itoa(status))
 	}
-	return quietEval(hc, strings.Join(src, "\n"))
+	return sh.Eval(hc, strings.Join(src, "\n"))
 }
 
 // listTraps is `trap -p [COND...]`: every trap set, or those named.
-func (s *Session) listTraps(ctx context.Context, hc interp.HandlerContext, words []string) []string {
+func listTraps(ctx context.Context, sh Shell, hc interp.HandlerContext, words []string) []string {
 	var out strings.Builder
 	status := 0
 	if len(words) == 0 {
@@ -160,7 +164,7 @@ func (s *Session) listTraps(ctx context.Context, hc interp.HandlerContext, words
 				out.WriteString(trapLine(v.String(), cond))
 			}
 		}
-		return s.wrote(ctx, hc, "trap", out.String(), 0)
+		return wrote(ctx, sh, hc, "trap", out.String(), 0)
 	}
 	for _, w := range words {
 		cond, ok := trapCondition(w)
@@ -173,10 +177,10 @@ func (s *Session) listTraps(ctx context.Context, hc interp.HandlerContext, words
 			out.WriteString(trapLine(v.String(), cond))
 		}
 	}
-	return s.wrote(ctx, hc, "trap", out.String(), status)
+	return wrote(ctx, sh, hc, "trap", out.String(), status)
 }
 
 // mvdanTrap hands trapWord's arguments to mvdan/sh's trap.
-func mvdanTrap(_ *Session, _ context.Context, _ interp.HandlerContext, args []string) []string {
+func mvdanTrap(_ context.Context, _ Shell, _ interp.HandlerContext, args []string) []string {
 	return append([]string{"trap"}, args[1:]...)
 }

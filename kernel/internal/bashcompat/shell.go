@@ -1,0 +1,74 @@
+package bashcompat
+
+import (
+	"context"
+	"io"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Shell is what the builtins need of the session that runs them. The
+// kernel's session implements it; each method says what a builtin would
+// otherwise have to reach into the kernel or into mvdan/sh for.
+type Shell interface {
+	// Runner is the shell or subshell that runs hc's command, nil if it
+	// cannot be found: mvdan/sh keeps it in an unexported field.
+	Runner(hc interp.HandlerContext) *interp.Runner
+
+	// Eval is the argv that evaluates src, shelter's own source, in the
+	// caller's scope (an eval), out of set -x's trace.
+	Eval(hc interp.HandlerContext, src string) []string
+
+	// Funcs is the functions hc's command sees; the session's when its
+	// runner cannot be found.
+	Funcs(hc interp.HandlerContext) map[string]*syntax.Stmt
+
+	// FuncText is a function as bash's `declare -f` and `type` print
+	// it, without what shelter's rewrites added to its body.
+	FuncText(name string, body *syntax.Stmt) string
+
+	// Stdout is where a builtin writes its output: hc.Stdout, counted
+	// against the call's memory budget when the shell holds it in
+	// memory (a command substitution's capture).
+	Stdout(ctx context.Context, hc interp.HandlerContext) io.Writer
+
+	// MemoryExceeded reports whether err, from a write to Stdout, is the
+	// memory budget ending the call, which says why itself.
+	MemoryExceeded(err error) bool
+
+	// EvalRefusal is the line that refuses what file, the text of an
+	// eval, may not run in this session (process substitution in the
+	// sandbox); refused is false when it may run.
+	EvalRefusal(file *syntax.File) (line string, refused bool)
+
+	// EvalSymlinks is name, relative to dir, with its symbolic links
+	// resolved through the session's opener: beneath its root, in a
+	// confined session.
+	EvalSymlinks(dir, name string) (string, error)
+
+	// OutsideRoot is the error that refuses name, relative to dir, in a
+	// confined session whose root it resolves outside of; nil when the
+	// session may go there.
+	OutsideRoot(dir, name string) error
+
+	// ToolKind is the kind ("builtin", "wrapped", "harness") of the
+	// session's tool called name; ok is false when there is none.
+	ToolKind(name string) (kind string, ok bool)
+
+	// PathPrograms reports whether the session may run any program found
+	// on PATH; when not, it runs the allowed ones alone (AllowedProgram).
+	PathPrograms() bool
+
+	// AllowedProgram is the program an allowed name resolved to when the
+	// kernel was built; ok is false for a name not allowed.
+	AllowedProgram(name string) (path string, ok bool)
+
+	// AfterFuncContext is ctx for context.AfterFunc: a registration on it
+	// costs the call a list entry, not a goroutine.
+	AfterFuncContext(ctx context.Context) context.Context
+
+	// CallEnded reports whether the call or job that ctx belongs to has
+	// ended.
+	CallEnded(ctx context.Context) bool
+}
