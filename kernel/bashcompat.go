@@ -111,10 +111,6 @@ func (b bashShell) Funcs(hc interp.HandlerContext) map[string]*syntax.Stmt {
 	return b.s.runner.Funcs
 }
 
-func (b bashShell) FuncText(name string, body *syntax.Stmt) string {
-	return funcText(name, body, false)
-}
-
 func (b bashShell) Stdout(ctx context.Context, hc interp.HandlerContext) io.Writer {
 	return b.s.bounded(ctx, hc.Stdout)
 }

@@ -79,10 +79,10 @@
 //     descriptor, and the deadlines of the files that can block;
 //   - bashfmt, on shast: the text of bash's printf and echo, pure
 //     functions of their arguments;
-//   - bashcompat, on shast and bashfmt: the builtins shelter answers as
-//     bash does, which ask the session for what they need through a
-//     Shell (what mvdan/sh keeps private among it, which the kernel reads
-//     with mvdanpriv);
+//   - bashcompat, on shast, bashfmt and rewrite (declare -f and type undo
+//     the rewrites): the builtins shelter answers as bash does, which ask
+//     the session for what they need through a Shell (what mvdan/sh keeps
+//     private among it, which the kernel reads with mvdanpriv);
 //   - mvdancanary, tests only, imports none of ours: one canary a
 //     workaround, which fails once an upgrade of mvdan/sh fixes the bug
 //     the workaround exists for;

@@ -21,7 +21,7 @@ var innerImports = map[string][]string{
 	"rewrite":     {"shast"},
 	"static":      {"shast"},
 	"bashfmt":     {"shast"},
-	"bashcompat":  {"bashfmt", "shast"},
+	"bashcompat":  {"bashfmt", "rewrite", "shast"},
 }
 
 // TestLayout: no inner package imports package kernel, and inner packages

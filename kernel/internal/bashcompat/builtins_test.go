@@ -25,7 +25,6 @@ func (shell) Eval(_ interp.HandlerContext, src string) []string {
 	return []string{"eval", src}
 }
 func (sh shell) Funcs(interp.HandlerContext) map[string]*syntax.Stmt { return sh.funcs }
-func (shell) FuncText(name string, _ *syntax.Stmt) string            { return name + " () { …; }" }
 func (shell) Stdout(_ context.Context, hc interp.HandlerContext) io.Writer {
 	return hc.Stdout
 }

@@ -81,7 +81,7 @@ func declareFuncs(ctx context.Context, sh Shell, hc interp.HandlerContext, name 
 			if namesOnly {
 				b.WriteString("declare -f " + n + "\n")
 			} else {
-				b.WriteString(sh.FuncText(n, funcs[n]) + "\n")
+				b.WriteString(funcText(n, funcs[n], false) + "\n")
 			}
 		}
 		return wrote(ctx, sh, hc, name, b.String(), 0)
@@ -95,7 +95,7 @@ func declareFuncs(ctx context.Context, sh Shell, hc interp.HandlerContext, name 
 		case namesOnly:
 			b.WriteString(n + "\n")
 		default:
-			b.WriteString(sh.FuncText(n, body) + "\n")
+			b.WriteString(funcText(n, body, false) + "\n")
 		}
 	}
 	return wrote(ctx, sh, hc, name, b.String(), status)

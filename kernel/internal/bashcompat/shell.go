@@ -24,10 +24,6 @@ type Shell interface {
 	// runner cannot be found.
 	Funcs(hc interp.HandlerContext) map[string]*syntax.Stmt
 
-	// FuncText is a function as bash's `declare -f` and `type` print
-	// it, without what shelter's rewrites added to its body.
-	FuncText(name string, body *syntax.Stmt) string
-
 	// Stdout is where a builtin writes its output: hc.Stdout, counted
 	// against the call's memory budget when the shell holds it in
 	// memory (a command substitution's capture).

@@ -180,7 +180,7 @@ func describe(sh Shell, b *strings.Builder, name string, ms []meaning, out typeO
 			case meansKeyword:
 				b.WriteString(name + " is a shell keyword\n")
 			case meansFunction:
-				b.WriteString(name + " is a function\n" + sh.FuncText(name, m.body) + "\n")
+				b.WriteString(name + " is a function\n" + funcText(name, m.body, false) + "\n")
 			case meansTool:
 				b.WriteString(name + " is a shelter " + kindNoun(m.tool) + "\n")
 			case meansBuiltin:

@@ -334,7 +334,7 @@ var builtinCanaries = []canary{{
 	Name:   "declare-function-text",
 	Bug:    "declare -f prints a function otherwise than bash",
 	Gap:    "declare-listings",
-	Code:   "kernel/bash_funcprint.go: funcText",
+	Code:   "kernel/internal/bashcompat/funcprint.go: funcText",
 	Script: `f() { echo hi; }; declare -f f`,
 	Bash:   "f () \n{ \n    echo hi\n}\n",
 	Mvdan:  "f()\n{ echo hi; }\n",
