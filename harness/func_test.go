@@ -178,7 +178,7 @@ func TestFuncResults(t *testing.T) {
 		mk("html", "", func(context.Context, harness.Input) (any, error) { return "<a&b>", nil }),
 		mk("raw", "", func(context.Context, harness.Input) (any, error) { return json.RawMessage(`{ "a" : [1, 2] }`), nil }),
 		mk("refuse", "", func(context.Context, harness.Input) (any, error) {
-			return nil, &kernel.Refusal{Line: "refuse: not today; allowed: (none)"}
+			return nil, &kernel.Refusal{Command: "refuse", What: "not today"}
 		}),
 		mk("status", "", func(context.Context, harness.Input) (any, error) { return nil, kernel.ExitStatus(3) }),
 		mk("boom", "", func(context.Context, harness.Input) (any, error) { return nil, errors.New("it broke") }),

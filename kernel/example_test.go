@@ -20,7 +20,7 @@ func (greet) InputSchema() json.RawMessage {
 }
 func (greet) Run(_ context.Context, c *kernel.Call) error {
 	if len(c.Args) != 2 {
-		return &kernel.Refusal{Line: "greet: want one name"}
+		return &kernel.Refusal{Command: "greet", What: fmt.Sprintf("%d names given", len(c.Args)-1), Allowed: []string{"one name"}}
 	}
 	fmt.Fprintf(c.Stdout, "hello, %s\n", c.Args[1])
 	return nil

@@ -283,7 +283,7 @@ func toolStatus(ctx context.Context, err error, c *Call) (int, error) {
 	case errors.As(err, &ies):
 		return int(ies), nil
 	case errors.As(err, &ref):
-		fmt.Fprintln(c.Stderr, ref.Line)
+		fmt.Fprintln(c.Stderr, ref.Error())
 		return 2, nil
 	}
 	fmt.Fprintf(c.Stderr, "%s: %v\n", c.Args[0], err)

@@ -117,7 +117,7 @@ func (retry) InputSchema() json.RawMessage {
 func (retry) read(n string, rest int) (int, error) {
 	times, err := strconv.Atoi(n)
 	if err != nil || times < 1 || rest == 0 {
-		return 0, &kernel.Refusal{Line: fmt.Sprintf("retry: want N (at least 1) and a command; got '%s'", n)}
+		return 0, &kernel.Refusal{Command: "retry", What: "invalid count " + kernel.Quote(n), Allowed: []string{"N (at least 1) and a command"}}
 	}
 	return times, nil
 }
@@ -134,7 +134,7 @@ func (r retry) Unwrap(words []kernel.Word) (kernel.Launched, bool) {
 
 func (r retry) Run(ctx context.Context, c *kernel.Call) error {
 	if len(c.Args) < 2 {
-		return &kernel.Refusal{Line: "retry: want N and a command"}
+		return &kernel.Refusal{Command: "retry", What: "missing count", Allowed: []string{"N (at least 1) and a command"}}
 	}
 	times, err := r.read(c.Args[1], len(c.Args)-2)
 	if err != nil {
@@ -232,7 +232,7 @@ func TestEmbedderLauncher(t *testing.T) {
 		// env is builtins' (newSession registers them): what it launches is
 		// judged too.
 		{"retry 3 env A=1 curl x", 127, false, "", external + "\n"},
-		{"retry x flaky", 2, false, "", "retry: want N (at least 1) and a command; got 'x'\n"},
+		{"retry x flaky", 2, false, "", "retry: invalid count 'x'; allowed: N (at least 1) and a command\n"},
 	}
 	for _, tt := range tests {
 		res, err := s.Run(ctx, tt.script, kernel.RunOptions{})

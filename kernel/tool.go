@@ -78,16 +78,44 @@ type ExitStatus uint8
 
 func (s ExitStatus) Error() string { return fmt.Sprintf("exit status %d", uint8(s)) }
 
-// Refusal is a tool's refusal of a call: one line that names the command,
-// what is wrong and what is allowed. A tool returning it from Run has it
-// printed on stderr and the call ends with status 2.
-type Refusal struct{ Line string }
+// Refusal is a tool's refusal of a call: the command, what was wrong with
+// the call and what is allowed instead. A tool returning it from Run (or
+// from CheckStatic) has its line printed on stderr and the call ends with
+// status 2. Every refusal shelter makes is one of these lines, in one
+// voice (docs/embedding.md, "Refusals").
+type Refusal struct {
+	// Command is the command refused, as the line starts: "grep",
+	// "git log".
+	Command string
+	// What says what was wrong, with the offending word in [Quote]:
+	// "unknown flag '--colour'".
+	What string
+	// Allowed is what the command takes instead: names, or short
+	// descriptions of a form ("an integer from 0 to 7"). The line lists
+	// them sorted; nil is "(none)".
+	Allowed []string
+	// Line, when set, is the whole line as its tool worded it. It stays
+	// only until every tool of this module gives the parts.
+	Line string
+}
 
-func (r *Refusal) Error() string { return r.Line }
+// Error is the refusal's one line: "command: what; allowed: pool", the
+// pool rendered by [Pool].
+func (r *Refusal) Error() string {
+	if r.Line != "" {
+		return r.Line
+	}
+	return refusal.Line(r.Command, r.What, r.Allowed)
+}
 
 // Pool renders the names a refusal allows: sorted, without repeats,
 // joined by ", ", or "(none)" when there are none.
 func Pool(names []string) string { return refusal.Pool(names) }
+
+// Quote renders a word a refusal names in single quotes, with control
+// characters escaped and cut after 80 characters, so that the line stays
+// one line whatever the caller typed.
+func Quote(word string) string { return refusal.Quote(word) }
 
 // Caller is who is calling: set by the embedder for a session and handed
 // to every tool, never taken from a tool's input.
