@@ -178,7 +178,7 @@ func (c *command) parse(words []string) (*args, bool, error) {
 	set := c.grammar()
 	read, err := set.Parse(words)
 	if err != nil {
-		return nil, false, &kernel.Refusal{Line: err.Error()}
+		return nil, false, flagRefusal(err)
 	}
 	if read.Help {
 		return nil, true, nil
@@ -208,17 +208,29 @@ func (c *command) long(name string) (flag, error) {
 	// With "=", the word is neither a help word nor "--".
 	it, _ := set.Scan([]string{"--" + name + "="}).Next()
 	if it.Flag == nil {
-		return flag{}, &kernel.Refusal{Line: it.Err.Error()}
+		return flag{}, flagRefusal(it.Err)
 	}
 	return c.flags[slices.Index(set.Flags, it.Flag)], nil
 }
 
 // pool is every flag the command takes, for a refusal.
-func (c *command) pool() string { return kernel.Pool(c.grammar().Pool()) }
+func (c *command) pool() []string { return c.grammar().Pool() }
 
-// refuse is the command's refusal line.
-func (c *command) refuse(format string, a ...any) error {
-	return &kernel.Refusal{Line: c.name + ": " + fmt.Sprintf(format, a...)}
+// refuse is the command's refusal: what was wrong, and what it allows
+// instead.
+func (c *command) refuse(what string, allowed ...string) error {
+	return &kernel.Refusal{Command: c.name, What: what, Allowed: allowed}
+}
+
+// flagRefusal is the kernel's refusal of a flag the grammar refused
+// (an *argv.Error), with its parts.
+func flagRefusal(err error) error {
+	var ae *argv.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	what, allowed := ae.Parts()
+	return &kernel.Refusal{Command: ae.Command, What: what, Allowed: allowed}
 }
 
 func (c *command) help() string {

@@ -124,7 +124,7 @@ func runDate(ctx context.Context, c *kernel.Call, a *args) error {
 		if len(a.operands) > 1 || strings.HasPrefix(a.operands[0], "+") {
 			return pathnameTry(c, "extra operand '"+ops[0]+"'")
 		}
-		return &kernel.Refusal{Line: "date: setting the clock is not supported; allowed: a +FORMAT operand"}
+		return &kernel.Refusal{Command: "date", What: "setting the clock to " + kernel.Quote(a.operands[0]) + " is not supported", Allowed: []string{"a +FORMAT operand"}}
 	}
 	if formats > 1 {
 		failf(c, "multiple output formats specified")
@@ -152,7 +152,7 @@ func runDate(ctx context.Context, c *kernel.Call, a *args) error {
 			failf(c, "invalid date '%s'", s)
 			return status(1)
 		} else if !ok {
-			return &kernel.Refusal{Line: "date: cannot read the date '" + s + "'; allowed: @SECONDS[.FRACTION], YYYY-MM-DD[(T| )HH:MM[:SS[.FRACTION]]][Z|UTC|±HH[:MM]]"}
+			return &kernel.Refusal{Command: "date", What: "cannot read the date " + kernel.Quote(s), Allowed: []string{"@SECONDS[.FRACTION]", "YYYY-MM-DD[(T| )HH:MM[:SS[.FRACTION]]][Z|UTC|±HH[:MM]]"}}
 		}
 	case a.has("reference"):
 		name := a.value("reference", "")

@@ -51,7 +51,7 @@ func TestDateGNU(t *testing.T) {
 func TestDateRefusals(t *testing.T) {
 	for _, tc := range []struct{ script, line string }{
 		{"date -d 'next monday'", "date: cannot read the date 'next monday'; allowed: @SECONDS[.FRACTION], YYYY-MM-DD[(T| )HH:MM[:SS[.FRACTION]]][Z|UTC|±HH[:MM]]\n"},
-		{"date 010203042024", "date: setting the clock is not supported; allowed: a +FORMAT operand\n"},
+		{"date 010203042024", "date: setting the clock to '010203042024' is not supported; allowed: a +FORMAT operand\n"},
 		{"date -s @1", "date: unknown flag '-s'; allowed: -I/--iso-8601, -R/--rfc-email, -d/--date, -r/--reference, --rfc-3339, -u/--utc, --universal\n"},
 	} {
 		res := run(t, []kernel.Tool{cmdDate}, t.TempDir(), "", tc.script)

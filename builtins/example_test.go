@@ -78,7 +78,7 @@ func (quiet) Unwrap(words []kernel.Word) (kernel.Launched, bool) {
 
 func (quiet) Run(ctx context.Context, c *kernel.Call) error {
 	if len(c.Args) < 2 {
-		return &kernel.Refusal{Line: "quiet: missing command; allowed: a command and its arguments"}
+		return &kernel.Refusal{Command: "quiet", What: "missing command", Allowed: []string{"COMMAND [ARG]..."}}
 	}
 	status, err := c.Launch(ctx, c.Args[1:], kernel.LaunchOptions{Stdin: c.Stdin, Stderr: c.Stderr})
 	if err != nil {

@@ -277,7 +277,7 @@ func (p *findParser) primary() (findNode, error) {
 	name := p.words[p.i]
 	p.i++
 	if findRefused[name] {
-		return nil, &kernel.Refusal{Line: fmt.Sprintf("find: %s is not supported; use xargs: find . -name '*.go' -print0 | xargs -0 CMD", name)}
+		return nil, &kernel.Refusal{Command: "find", What: "primary " + kernel.Quote(name) + " is not supported", Allowed: []string{"-print0 | xargs -0 CMD"}}
 	}
 	if !strings.HasPrefix(name, "-") || len(name) == 1 {
 		return nil, findError(fmt.Sprintf("paths must precede expression: `%s'", name))
@@ -420,7 +420,7 @@ func (p *findParser) primary() (findNode, error) {
 	case "-false":
 		return func(*findWalk, *findFile) bool { return false }, nil
 	}
-	return nil, &kernel.Refusal{Line: fmt.Sprintf("find: unknown primary '%s'; allowed: %s", name, kernel.Pool(findPrimaries))}
+	return nil, &kernel.Refusal{Command: "find", What: "unknown primary " + kernel.Quote(name), Allowed: findPrimaries}
 }
 
 // findSign splits +N and -N.

@@ -57,7 +57,7 @@ func TestFindRefusals(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"f": ""})
 	for _, flag := range []string{"-exec", "-execdir", "-ok", "-okdir", "-delete"} {
 		res := run(t, []kernel.Tool{cmdFind}, dir, "", "find . "+flag+" rm {} ';'")
-		want := "find: " + flag + " is not supported; use xargs: find . -name '*.go' -print0 | xargs -0 CMD\n"
+		want := "find: primary '" + flag + "' is not supported; allowed: -print0 | xargs -0 CMD\n"
 		if res.ExitCode != 2 || res.Stderr != want || res.Stdout != "" {
 			t.Errorf("%s: status %d, %q, %q", flag, res.ExitCode, res.Stdout, res.Stderr)
 		}

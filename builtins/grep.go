@@ -86,7 +86,7 @@ func runGrep(ctx context.Context, c *kernel.Call, a *args) error {
 	if err != nil {
 		var be *grepBackrefError
 		if errors.As(err, &be) {
-			return &kernel.Refusal{Line: "grep: " + be.Error()}
+			return be.refusal("grep")
 		}
 		failf(c, "%s", err)
 		return status(2)
@@ -173,7 +173,7 @@ func grepParseOptions(c *kernel.Call, a *args) (*grepOptions, grepMode, error) {
 	for _, key := range []string{"color", "colour"} {
 		for _, v := range a.values(key) {
 			if v != "never" && v != "auto" && v != "none" && v != "no" && v != "tty" && v != "if-tty" {
-				return nil, 0, &kernel.Refusal{Line: fmt.Sprintf("grep: --%s=%s is not supported (no colour is printed); allowed: auto, never", key, v)}
+				return nil, 0, &kernel.Refusal{Command: "grep", What: "--" + key + "=" + kernel.Quote(v) + " is not supported (no colour is printed)", Allowed: []string{"auto", "never"}}
 			}
 		}
 	}

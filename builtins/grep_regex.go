@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/shelter-sh/shelter/kernel"
 )
 
 // grepSyntax says how a POSIX pattern is read: as a basic (BRE) or an
@@ -26,8 +28,16 @@ func (e *grepRegexError) Error() string { return e.msg }
 // match.
 type grepBackrefError struct{ ref string }
 
-func (e *grepBackrefError) Error() string {
-	return fmt.Sprintf("backreference '%s' is not supported: RE2 has no backreferences", e.ref)
+func (e *grepBackrefError) Error() string { return e.what() }
+
+func (e *grepBackrefError) what() string {
+	return "backreference " + kernel.Quote(e.ref) + " is not supported: RE2 has no backreferences"
+}
+
+// refusal is the command's refusal of the pattern: no form of it is
+// allowed.
+func (e *grepBackrefError) refusal(command string) *kernel.Refusal {
+	return &kernel.Refusal{Command: command, What: e.what()}
 }
 
 // grepTranslation is a POSIX pattern rewritten in RE2 syntax, with the

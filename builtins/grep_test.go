@@ -179,7 +179,7 @@ func TestGrepSymlinks(t *testing.T) {
 
 func TestGrepBackreference(t *testing.T) {
 	res := run(t, []kernel.Tool{cmdGrep}, t.TempDir(), "aa\n", `grep '\(a\)\1'`)
-	want := "grep: backreference '\\1' is not supported: RE2 has no backreferences\n"
+	want := "grep: backreference '\\1' is not supported: RE2 has no backreferences; allowed: (none)\n"
 	if res.Stderr != want || res.ExitCode != 2 || res.Stdout != "" {
 		t.Errorf("got %q %d", res.Stderr, res.ExitCode)
 	}

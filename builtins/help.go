@@ -115,8 +115,8 @@ type UnknownTopicError struct {
 	Commands []string // the session's commands
 }
 
-// Error is the line: "help: no help topic 'ZZZ'; allowed: a shelter
-// command (env, help, …) or a bash builtin (cd, read, …)".
+// Error is the line: "help: no help topic 'ZZZ'; allowed: a bash builtin
+// (cd, read, …), a shelter command (env, help, …)".
 func (e *UnknownTopicError) Error() string {
 	builtins := make([]string, 0, len(bashHelp()))
 	for n := range bashHelp() {
@@ -124,7 +124,8 @@ func (e *UnknownTopicError) Error() string {
 			builtins = append(builtins, n)
 		}
 	}
-	return fmt.Sprintf("help: no help topic '%s'; allowed: a shelter command (%s) or a bash builtin (%s)", e.Topic, kernel.Pool(e.Commands), kernel.Pool(builtins))
+	return (&kernel.Refusal{Command: "help", What: "no help topic " + kernel.Quote(e.Topic),
+		Allowed: []string{"a shelter command (" + kernel.Pool(e.Commands) + ")", "a bash builtin (" + kernel.Pool(builtins) + ")"}}).Error()
 }
 
 // synopsis is the usage line of a tool, for `help -s`.
@@ -153,7 +154,7 @@ func runTools(_ context.Context, c *kernel.Call) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(kernel.Describe(tools))
 	case len(c.Args) > 1:
-		return &kernel.Refusal{Line: fmt.Sprintf("tools: unknown argument '%s'; allowed: --json", c.Args[1])}
+		return &kernel.Refusal{Command: "tools", What: "unknown argument " + kernel.Quote(c.Args[1]), Allowed: []string{"--json"}}
 	}
 	_, err := io.WriteString(c.Stdout, kernel.FormatTools(kernel.Describe(tools)))
 	return err

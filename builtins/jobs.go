@@ -38,7 +38,7 @@ var killBuiltin = &shellBuiltin{
 
 // unknownFlag is the refusal of a flag a builtin does not take.
 func unknownFlag(cmd, flag string, allowed ...string) error {
-	return &kernel.Refusal{Line: fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", cmd, flag, kernel.Pool(allowed))}
+	return &kernel.Refusal{Command: cmd, What: "unknown flag " + kernel.Quote(flag), Allowed: allowed}
 }
 
 func isFlag(w string) bool { return len(w) > 1 && w[0] == '-' }
@@ -57,7 +57,7 @@ func runJobs(_ context.Context, c *kernel.Call) error {
 			if isFlag(a) {
 				return unknownFlag("jobs", a, "-l", "-p", "-r")
 			}
-			return &kernel.Refusal{Line: fmt.Sprintf("jobs: unexpected argument '%s'; jobs takes flags only (-l, -p, -r)", a)}
+			return &kernel.Refusal{Command: "jobs", What: "unexpected argument " + kernel.Quote(a) + ": jobs takes flags only", Allowed: []string{"-l", "-p", "-r"}}
 		}
 	}
 	js := c.Jobs()
@@ -182,7 +182,7 @@ func runKill(_ context.Context, c *kernel.Call) error {
 		switch args[0] {
 		case "-s", "-n":
 			if len(args) < 2 {
-				return &kernel.Refusal{Line: fmt.Sprintf("kill: flag '%s' needs a signal", args[0])}
+				return &kernel.Refusal{Command: "kill", What: "flag " + kernel.Quote(args[0]) + " needs a signal", Allowed: []string{args[0] + " SIGNAL"}}
 			}
 			name, args = args[1], args[2:]
 		default:
@@ -194,7 +194,7 @@ func runKill(_ context.Context, c *kernel.Call) error {
 				return unknownFlag("kill", "-"+name, killFlags...)
 			}
 			// bash's status for a bad signal is 1, not a usage error's 2.
-			fmt.Fprintf(c.Stderr, "kill: unknown signal '%s'; allowed: a name such as TERM, INT, HUP, KILL, or a number (kill -l lists them)\n", name)
+			fmt.Fprintln(c.Stderr, &kernel.Refusal{Command: "kill", What: "unknown signal " + kernel.Quote(name), Allowed: append(signalForms[:1:1], "a number (kill -l lists them)")})
 			return kernel.ExitStatus(1)
 		}
 		sig = s
@@ -204,7 +204,7 @@ func runKill(_ context.Context, c *kernel.Call) error {
 	}
 	js := c.Jobs()
 	if len(args) == 0 {
-		return &kernel.Refusal{Line: fmt.Sprintf("kill: no job or process named; allowed: %s", targetPool(js))}
+		return &kernel.Refusal{Command: "kill", What: "no job or process named", Allowed: targetPool(js)}
 	}
 	// Every target is checked before any is signalled.
 	type target struct{ job, pid int }
@@ -227,7 +227,7 @@ func runKill(_ context.Context, c *kernel.Call) error {
 				continue
 			}
 		}
-		return &kernel.Refusal{Line: fmt.Sprintf("kill: '%s' is not a job or process of this session; allowed: %s", a, targetPool(js))}
+		return &kernel.Refusal{Command: "kill", What: kernel.Quote(a) + " is not a job or process of this session", Allowed: targetPool(js)}
 	}
 	failed := false
 	for _, tg := range targets {
@@ -259,7 +259,7 @@ func owns(js *kernel.Jobs, pid int) bool {
 
 // targetPool lists what kill may signal: the running jobs, then the live
 // processes of the session, in that order, or (none).
-func targetPool(js *kernel.Jobs) string {
+func targetPool(js *kernel.Jobs) []string {
 	var names []string
 	for _, j := range js.List() {
 		if !j.Finished {
@@ -269,10 +269,7 @@ func targetPool(js *kernel.Jobs) string {
 	for _, pid := range js.Processes() {
 		names = append(names, strconv.Itoa(pid))
 	}
-	if len(names) == 0 {
-		return "(none)"
-	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 // listSignals answers kill -l and -L: the table, or for each argument the

@@ -66,7 +66,7 @@ func runJq(ctx context.Context, c *kernel.Call, _ *args) error {
 	}
 	if o.fromFile {
 		if !o.haveProgram {
-			return cmdJq.refuse("flag '-f' needs a filter file as the first operand")
+			return cmdJq.refuse("flag '-f' without a filter file", "-f FILE as the first operand")
 		}
 		data, err := jqReadFile(ctx, c, o.program)
 		if err != nil {

@@ -60,7 +60,7 @@ func jqParseArgs(ctx context.Context, c *kernel.Call, argv []string) (*jqOptions
 	mode, done := asFiles, false
 	next := func(i *int, what string) (string, error) {
 		if *i+1 >= len(argv) {
-			return "", cmdJq.refuse("flag '--%s' needs %s", what, flagArg(what))
+			return "", cmdJq.refuse("flag "+kernel.Quote("--"+what)+" needs a value", "--"+what+" "+flagArg(what))
 		}
 		*i++
 		return argv[*i], nil
@@ -77,7 +77,7 @@ func jqParseArgs(ctx context.Context, c *kernel.Call, argv []string) (*jqOptions
 				return nil, err
 			}
 			if f.arg == "" && hasV {
-				return nil, cmdJq.refuse("flag '--%s' takes no value", f.long)
+				return nil, cmdJq.refuse("flag "+kernel.Quote("--"+f.long)+" takes no value", "--"+f.long)
 			}
 			switch f.long {
 			case "tab":
@@ -94,7 +94,7 @@ func jqParseArgs(ctx context.Context, c *kernel.Call, argv []string) (*jqOptions
 				}
 				n := jqAtoi(v)
 				if n < -1 || n > 7 {
-					return nil, cmdJq.refuse("--indent takes a number between -1 and 7")
+					return nil, cmdJq.refuse("invalid --indent "+kernel.Quote(v), "a number from -1 to 7")
 				}
 				o.indent, o.tab = n, n == -1
 			case "arg", "argjson", "slurpfile", "rawfile":
@@ -118,7 +118,7 @@ func jqParseArgs(ctx context.Context, c *kernel.Call, argv []string) (*jqOptions
 		case len(w) > 1 && w[0] == '-' && !done:
 			for _, r := range w[1:] {
 				if _, ok := cmdJq.short(r); !ok {
-					return nil, cmdJq.refuse("unknown flag '-%c'; allowed: %s", r, cmdJq.pool())
+					return nil, cmdJq.refuse("unknown flag "+kernel.Quote("-"+string(r)), cmdJq.pool()...)
 				}
 				jqSwitch(o, r)
 			}

@@ -192,7 +192,7 @@ scan:
 			start = it.Index + 1
 			break scan
 		case argv.Refused:
-			return nil, &kernel.Refusal{Line: it.Err.Error()}
+			return nil, flagRefusal(it.Err)
 		}
 		add(l.opts[slices.Index(set.Flags, it.Flag)], it.Value)
 		a.opaque = a.opaque || it.Opaque
@@ -242,14 +242,18 @@ func (l *launcher) option(key string) option {
 }
 
 // pool is every flag the launcher takes, for a refusal.
-func (l *launcher) pool() string { return kernel.Pool(l.grammar().Pool()) }
+func (l *launcher) pool() []string { return l.grammar().Pool() }
 
-func (l *launcher) refuse(format string, a ...any) error {
-	return &kernel.Refusal{Line: l.name + ": " + fmt.Sprintf(format, a...)}
+// refuse is the launcher's refusal: what was wrong, and what it allows
+// instead.
+func (l *launcher) refuse(what string, allowed ...string) error {
+	return &kernel.Refusal{Command: l.name, What: what, Allowed: allowed}
 }
 
+// missing refuses a call without its operand what; the usage is what is
+// allowed.
 func (l *launcher) missing(what string) error {
-	return l.refuse("missing %s; usage: %s %s", what, l.name, l.usage)
+	return l.refuse("missing "+what, l.name+" "+l.usage)
 }
 
 func (l *launcher) Name() string                 { return l.name }

@@ -26,7 +26,7 @@ var launchEnv = &launcher{
 func checkEnv(a *launchArgs) error {
 	for _, name := range a.set["unset"] {
 		if name == "" || strings.Contains(name, "=") {
-			return &kernel.Refusal{Line: fmt.Sprintf("env: cannot unset '%s': not a variable name", name)}
+			return &kernel.Refusal{Command: "env", What: "cannot unset " + kernel.Quote(name) + ": not a variable name", Allowed: []string{"a variable name, without ="}}
 		}
 	}
 	return nil

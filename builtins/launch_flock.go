@@ -3,7 +3,6 @@ package builtins
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"strconv"
@@ -53,7 +52,7 @@ func readFlock(a *launchArgs) (flockCall, error) {
 	if v, ok := lastValue(a, "timeout"); ok {
 		secs, err := strconv.ParseFloat(v, 64)
 		if err != nil || secs < 0 || secs > 1e9 {
-			return f, &kernel.Refusal{Line: fmt.Sprintf("flock: invalid timeout '%s'; allowed: a number of seconds, a fraction allowed", v)}
+			return f, &kernel.Refusal{Command: "flock", What: "invalid timeout " + kernel.Quote(v), Allowed: []string{"a number of seconds (a fraction allowed)"}}
 		}
 		if secs == 0 {
 			f.nonblock = true
@@ -63,7 +62,7 @@ func readFlock(a *launchArgs) (flockCall, error) {
 	if v, ok := lastValue(a, "conflict-exit-code"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > 255 {
-			return f, &kernel.Refusal{Line: fmt.Sprintf("flock: invalid exit code '%s'; allowed: an integer from 0 to 255", v)}
+			return f, &kernel.Refusal{Command: "flock", What: "invalid exit code " + kernel.Quote(v), Allowed: []string{"an integer from 0 to 255"}}
 		}
 		f.conflict = n
 	}

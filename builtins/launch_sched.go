@@ -2,7 +2,8 @@ package builtins
 
 import (
 	"context"
-	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,7 +48,7 @@ var launchSetsid = &launcher{
 
 func checkSetsid(a *launchArgs) error {
 	if a.has("fork") && !a.has("wait") {
-		return &kernel.Refusal{Line: "setsid: -f without -w is not supported: it would leave the command running past its call; allowed: -f -w, or run it as a job (COMMAND &), which ends with the session"}
+		return &kernel.Refusal{Command: "setsid", What: "flag '-f' without -w is not supported: it would leave the command running past its call", Allowed: []string{"-f -w", "COMMAND & (a job, which ends with the session)"}}
 	}
 	return nil
 }
@@ -76,16 +77,16 @@ var bufferSize = lazyRegexp(`^[0-9]+([KMGTPEZY](iB|B)?|kB|B)?$`)
 
 func checkStdbuf(a *launchArgs) error {
 	if len(a.order) == 0 {
-		return &kernel.Refusal{Line: "stdbuf: missing a buffering mode; allowed: -e MODE, -i MODE, -o MODE"}
+		return &kernel.Refusal{Command: "stdbuf", What: "missing a buffering mode", Allowed: []string{"-i MODE", "-o MODE", "-e MODE"}}
 	}
 	for _, key := range []string{"input", "output", "error"} {
 		for _, v := range a.set[key] {
 			switch {
 			case v == "L" && key == "input":
-				return &kernel.Refusal{Line: "stdbuf: invalid mode 'L' for standard input; allowed: 0 or a size (line buffering input means nothing)"}
+				return &kernel.Refusal{Command: "stdbuf", What: "invalid mode 'L' for standard input (line buffering input means nothing)", Allowed: []string{"0", "a size"}}
 			case v == "L", bufferSize().MatchString(v):
 			default:
-				return &kernel.Refusal{Line: fmt.Sprintf("stdbuf: invalid mode '%s'; allowed: L, 0 or a size such as 4096, 4K, 1M", v)}
+				return &kernel.Refusal{Command: "stdbuf", What: "invalid mode " + kernel.Quote(v), Allowed: []string{"L", "0", "a size such as 4096, 4K, 1M"}}
 			}
 		}
 	}
@@ -113,11 +114,11 @@ var ioClasses = map[string]bool{
 
 func checkIonice(a *launchArgs) error {
 	if v, ok := lastValue(a, "class"); ok && !ioClasses[strings.ToLower(v)] {
-		return &kernel.Refusal{Line: fmt.Sprintf("ionice: unknown class '%s'; allowed: 0, 1, 2, 3, best-effort, idle, none, realtime", v)}
+		return &kernel.Refusal{Command: "ionice", What: "unknown class " + kernel.Quote(v), Allowed: slices.Sorted(maps.Keys(ioClasses))}
 	}
 	if v, ok := lastValue(a, "classdata"); ok {
 		if n, err := strconv.Atoi(v); err != nil || n < 0 || n > 7 {
-			return &kernel.Refusal{Line: fmt.Sprintf("ionice: invalid level '%s'; allowed: an integer from 0 to 7", v)}
+			return &kernel.Refusal{Command: "ionice", What: "invalid level " + kernel.Quote(v), Allowed: []string{"an integer from 0 to 7"}}
 		}
 	}
 	return nil
@@ -135,7 +136,7 @@ var launchTaskset = &launcher{
 	command:  true,
 	check:    checkTaskset,
 	run: func(_ context.Context, _ *kernel.Call, a *launchArgs) error {
-		return &kernel.Refusal{Line: fmt.Sprintf("taskset: cannot pin '%s' to CPUs: shelter cannot set affinity before a program starts; allowed: the command without taskset", a.command[0].Text)}
+		return &kernel.Refusal{Command: "taskset", What: "cannot pin " + kernel.Quote(a.command[0].Text) + " to CPUs: shelter cannot set affinity before a program starts", Allowed: []string{"the command without taskset"}}
 	},
 }
 
@@ -148,12 +149,12 @@ func checkTaskset(a *launchArgs) error {
 	v := a.operands[0]
 	if a.has("cpu-list") {
 		if !cpuList().MatchString(v) {
-			return &kernel.Refusal{Line: fmt.Sprintf("taskset: invalid CPU list '%s'; allowed: numbers and ranges such as 0,2-4", v)}
+			return &kernel.Refusal{Command: "taskset", What: "invalid CPU list " + kernel.Quote(v), Allowed: []string{"numbers and ranges such as 0,2-4"}}
 		}
 		return nil
 	}
 	if !cpuMask().MatchString(v) {
-		return &kernel.Refusal{Line: fmt.Sprintf("taskset: invalid CPU mask '%s'; allowed: a hexadecimal mask such as 0x3, or -c with a list", v)}
+		return &kernel.Refusal{Command: "taskset", What: "invalid CPU mask " + kernel.Quote(v), Allowed: []string{"a hexadecimal mask such as 0x3", "-c with a list"}}
 	}
 	return nil
 }
@@ -182,14 +183,14 @@ func checkChrt(a *launchArgs) error {
 	switch policy {
 	case "other":
 	case "batch", "idle":
-		return &kernel.Refusal{Line: fmt.Sprintf("chrt: policy '--%s' is not available: shelter cannot set a scheduling policy before a program starts; allowed: -o 0", policy)}
+		return &kernel.Refusal{Command: "chrt", What: "policy " + kernel.Quote("--"+policy) + " is not available: shelter cannot set a scheduling policy before a program starts", Allowed: []string{"-o 0"}}
 	case "":
-		return &kernel.Refusal{Line: "chrt: policy SCHED_RR (chrt's default) is real-time and not available; allowed: -o 0"}
+		return &kernel.Refusal{Command: "chrt", What: "policy 'SCHED_RR' (chrt's default) is real-time and not available", Allowed: []string{"-o 0"}}
 	default:
-		return &kernel.Refusal{Line: fmt.Sprintf("chrt: policy '--%s' is real-time and not available; allowed: -o 0", policy)}
+		return &kernel.Refusal{Command: "chrt", What: "policy " + kernel.Quote("--"+policy) + " is real-time and not available", Allowed: []string{"-o 0"}}
 	}
 	if n, err := strconv.Atoi(a.operands[0]); err != nil || n != 0 {
-		return &kernel.Refusal{Line: fmt.Sprintf("chrt: invalid priority '%s' for SCHED_OTHER; allowed: 0", a.operands[0])}
+		return &kernel.Refusal{Command: "chrt", What: "invalid priority " + kernel.Quote(a.operands[0]) + " for SCHED_OTHER", Allowed: []string{"0"}}
 	}
 	return nil
 }

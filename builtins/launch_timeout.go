@@ -39,12 +39,15 @@ type timeoutCall struct {
 	grace time.Duration  // 0: not given; -1: kill at once
 }
 
+// signalForms are how timeout and kill take a signal, for a refusal.
+var signalForms = []string{"a name such as TERM or KILL", "a number"}
+
 func readTimeout(a *launchArgs) (timeoutCall, error) {
 	var t timeoutCall
 	if v, ok := lastValue(a, "signal"); ok {
 		s, ok := signame.Parse(v)
 		if !ok || s == 0 {
-			return t, &kernel.Refusal{Line: fmt.Sprintf("timeout: unknown signal '%s'; allowed: a name such as TERM, INT, HUP, KILL, or a number", v)}
+			return t, &kernel.Refusal{Command: "timeout", What: "unknown signal " + kernel.Quote(v), Allowed: signalForms}
 		}
 		t.sig = s
 	}
@@ -129,7 +132,7 @@ func parseDuration(cmd, v string) (time.Duration, error) {
 	}
 	f, err := strconv.ParseFloat(num, 64)
 	if err != nil || num == "" || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) || strings.ContainsAny(num, "xXpP_") {
-		return 0, &kernel.Refusal{Line: fmt.Sprintf("%s: invalid duration '%s'; allowed: a number with an optional suffix s, m, h or d (5, 0.5, 1.5m, 2h, 1d)", cmd, v)}
+		return 0, &kernel.Refusal{Command: cmd, What: "invalid duration " + kernel.Quote(v), Allowed: []string{"a number with an optional suffix s, m, h or d (5, 0.5, 1.5m, 2h, 1d)"}}
 	}
 	d := f * float64(unit)
 	if d >= math.MaxInt64 {
@@ -174,7 +177,7 @@ func niceAdjustment(a *launchArgs) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, &kernel.Refusal{Line: fmt.Sprintf("nice: invalid adjustment '%s'; allowed: an integer from -39 to 39", v)}
+		return 0, &kernel.Refusal{Command: "nice", What: "invalid adjustment " + kernel.Quote(v), Allowed: []string{"an integer from -39 to 39"}}
 	}
 	return n, nil
 }

@@ -57,7 +57,7 @@ func readXargs(a *launchArgs) (xargsCall, error) {
 	if v, ok := lastValue(a, "delimiter"); ok {
 		d, ok := parseDelim(v)
 		if !ok {
-			return o, &kernel.Refusal{Line: fmt.Sprintf("xargs: invalid delimiter '%s'; allowed: one character or an escape (\\n, \\t, \\0, \\\\, \\xHH, \\NNN)", v)}
+			return o, &kernel.Refusal{Command: "xargs", What: "invalid delimiter " + kernel.Quote(v), Allowed: []string{"one character", `an escape (\n, \t, \0, \\, \xHH, \NNN)`}}
 		}
 		if a.last("null", "delimiter") == "delimiter" {
 			o.delim = d
@@ -65,7 +65,7 @@ func readXargs(a *launchArgs) (xargsCall, error) {
 	}
 	if v, ok := lastValue(a, "I"); ok {
 		if v == "" {
-			return o, &kernel.Refusal{Line: "xargs: flag '-I' needs a replacement string"}
+			return o, &kernel.Refusal{Command: "xargs", What: "flag '-I' needs a replacement string", Allowed: []string{"-I REPLACE"}}
 		}
 		o.replace, o.replacing = v, true
 	}
@@ -77,7 +77,7 @@ func readXargs(a *launchArgs) (xargsCall, error) {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			flag := map[string]string{"max-args": "-n", "max-lines": "-L"}[f]
-			return o, &kernel.Refusal{Line: fmt.Sprintf("xargs: invalid number '%s' for %s; allowed: an integer of at least 1", v, flag)}
+			return o, &kernel.Refusal{Command: "xargs", What: "invalid number " + kernel.Quote(v) + " for " + flag, Allowed: []string{"an integer of at least 1"}}
 		}
 	}
 	// The last of -n and -L wins, as in xargs(1).

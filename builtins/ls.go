@@ -74,7 +74,7 @@ func runLs(ctx context.Context, c *kernel.Call, a *args) error {
 		switch a.value("color", "") {
 		case "never", "no", "none":
 		default:
-			return &kernel.Refusal{Line: "ls: --color=" + a.value("color", "") + " is not supported; allowed: --color=never"}
+			return &kernel.Refusal{Command: "ls", What: "--color=" + kernel.Quote(a.value("color", "")) + " is not supported", Allowed: []string{"--color=never"}}
 		}
 	}
 	s := &lsState{ctx: ctx, c: c, o: c.Opener(), w: bufio.NewWriter(c.Stdout),

@@ -35,7 +35,7 @@ type rmState struct {
 
 func runRm(ctx context.Context, c *kernel.Call, a *args) error {
 	if a.last("force", "i") == "i" {
-		return &kernel.Refusal{Line: "rm: -i prompts on a terminal and there is none; allowed: -f/--force or no prompt flag"}
+		return &kernel.Refusal{Command: "rm", What: "flag '-i' prompts on a terminal and there is none", Allowed: []string{"-f/--force", "no prompt flag"}}
 	}
 	r := &rmState{fsRun: newFsRun(ctx, c),
 		force: a.has("force"), recursive: a.has("recursive") || a.has("R"), dir: a.has("dir"), v: a.has("verbose")}

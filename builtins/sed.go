@@ -81,9 +81,9 @@ func runSed(ctx context.Context, c *kernel.Call, a *args) error {
 	}
 	cmds, err := sedParse(text, pieces, a.has("regexp-extended") || a.has("r"))
 	if err != nil {
-		var ref *sedRefusal
+		var ref *kernel.Refusal
 		if errors.As(err, &ref) {
-			return &kernel.Refusal{Line: ref.line}
+			return ref
 		}
 		failf(c, "%s", err)
 		var se *sedScriptError

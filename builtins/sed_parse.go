@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/shelter-sh/shelter/kernel"
 )
 
 // sedAddrKind is what an address matches.
@@ -276,7 +278,7 @@ func (p *sedParser) address(second bool) (*sedAddr, error) {
 		for p.peek() == 'I' || p.peek() == 'M' {
 			if p.peek() == 'M' {
 				p.i++
-				return nil, p.refuse("the M flag of a regex address is not supported; allowed: I")
+				return nil, p.refuse("the flag 'M' of a regex address is not supported", "I")
 			}
 			icase = true
 			p.i++
@@ -357,7 +359,7 @@ func (p *sedParser) regex(pat string, icase bool) (*regexp.Regexp, error) {
 	t, err := grepTranslate(pat, grepSyntax{extended: p.ere, sed: true})
 	if err != nil {
 		if be, ok := err.(*grepBackrefError); ok {
-			return nil, p.refuse("%s", be.Error())
+			return nil, be.refusal("sed")
 		}
 		return nil, p.errf("%s", err)
 	}
@@ -372,14 +374,10 @@ func (p *sedParser) regex(pat string, icase bool) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-func (p *sedParser) refuse(format string, a ...any) error {
-	return &sedRefusal{line: "sed: " + fmt.Sprintf(format, a...)}
+// refuse refuses a script that uses what this sed does not do.
+func (p *sedParser) refuse(what string, allowed ...string) error {
+	return &kernel.Refusal{Command: "sed", What: what, Allowed: allowed}
 }
-
-// sedRefusal is a script that uses what this sed does not do.
-type sedRefusal struct{ line string }
-
-func (e *sedRefusal) Error() string { return e.line }
 
 // endCommand checks that a command ends here: at ;, a newline, }, # or
 // the end of the script.
@@ -399,7 +397,7 @@ func (p *sedParser) endCommand() error {
 	return p.errf("extra characters after command")
 }
 
-const sedCommands = "!, #, :, =, D, F, G, H, N, P, Q, T, a, b, c, d, g, h, i, n, p, q, s, t, x, y, z, {, }"
+var sedCommands = strings.Split("!, #, :, =, D, F, G, H, N, P, Q, T, a, b, c, d, g, h, i, n, p, q, s, t, x, y, z, {, }", ", ")
 
 func (p *sedParser) command(cmd *sedCmd) error {
 	switch cmd.name {
@@ -465,7 +463,7 @@ func (p *sedParser) command(cmd *sedCmd) error {
 	case 'y':
 		return p.transliterate(cmd)
 	case 'l', 'r', 'R', 'w', 'W', 'e', 'v', 'L':
-		return p.refuse("command '%c' is not supported; allowed: %s", cmd.name, sedCommands)
+		return p.refuse(fmt.Sprintf("command '%c' is not supported", cmd.name), sedCommands...)
 	}
 	return p.errf("unknown command: `%c'", cmd.name)
 }
@@ -563,7 +561,7 @@ flags:
 			cmd.nth = int(min(n, 1<<31-1))
 		case c == 'm' || c == 'M' || c == 'e' || c == 'w':
 			p.i++
-			return p.refuse("the '%c' flag of s is not supported; allowed: I, N, g, i, p", c)
+			return p.refuse(fmt.Sprintf("the flag '%c' of s is not supported", c), "I", "N", "g", "i", "p")
 		default:
 			break flags
 		}

@@ -81,7 +81,7 @@ var refusalRows = []refusalRow{
 	{name: "builtin flag", script: "cat --nosuch f",
 		line: "cat: unknown flag '--nosuch'; allowed: -A/--show-all, -E/--show-ends, -T/--show-tabs, -b/--number-nonblank, -e, -n/--number, -s/--squeeze-blank, -t, -u, -v/--show-nonprinting", status: 2},
 	{name: "find -exec", script: "find . -exec rm {} ';'",
-		line: "find: -exec is not supported; use xargs: find . -name '*.go' -print0 | xargs -0 CMD", status: 2},
+		line: "find: primary '-exec' is not supported; allowed: -print0 | xargs -0 CMD", status: 2},
 
 	// Wrapped commands (wrapped/refusal_test.go holds every kind).
 	{name: "wrapped verb", script: "git comit",

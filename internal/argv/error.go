@@ -49,22 +49,30 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	what, allowed := e.Parts()
+	return refusal.Line(e.Command, what, allowed)
+}
+
+// Parts are the line's parts after the command: what was wrong, with the
+// word quoted, and the pool, for a caller that hands the refusal on in
+// its own type (kernel.Refusal).
+func (e *Error) Parts() (what string, allowed []string) {
 	q := refusal.Quote(e.Word)
 	switch e.Problem {
 	case AmbiguousFlag:
-		return refusal.Line(e.Command, "ambiguous flag "+q, e.Allowed)
+		return "ambiguous flag " + q, e.Allowed
 	case MissingValue:
-		return refusal.Line(e.Command, "flag "+q+" needs a value", e.Allowed)
+		return "flag " + q + " needs a value", e.Allowed
 	case UnexpectedValue:
-		return refusal.Line(e.Command, "flag "+q+" takes no value", e.Allowed)
+		return "flag " + q + " takes no value", e.Allowed
 	case ClusteredFlags:
-		return refusal.Line(e.Command, "flags "+q+" written as one word", []string{strings.Join(e.Allowed, " ")})
+		return "flags " + q + " written as one word", []string{strings.Join(e.Allowed, " ")}
 	case GluedValue:
 		var fix []string
 		if len(e.Allowed) == 2 {
 			fix = []string{e.Allowed[0] + " " + refusal.Show(e.Allowed[1])}
 		}
-		return refusal.Line(e.Command, "value glued to flag "+q, fix)
+		return "value glued to flag " + q, fix
 	}
-	return refusal.Line(e.Command, "unknown flag "+q, e.Allowed)
+	return "unknown flag " + q, e.Allowed
 }
