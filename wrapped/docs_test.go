@@ -93,7 +93,7 @@ func TestDocExample(t *testing.T) {
 	for script, line := range map[string]string{
 		"git log --output=/tmp/x": "git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since",
 		"git push":                "git: unknown verb 'push'; allowed: commit, log, status",
-		"report /etc/passwd":      "report: 'script' must be under " + filepath.Join(project, "scripts") + "; got '/etc/passwd'",
+		"report /etc/passwd":      "report: script '/etc/passwd' is outside its directory; allowed: paths under " + filepath.Join(project, "scripts"),
 	} {
 		if res := run(t, s, script); !res.Rejected || res.Issues[0].Message != line {
 			t.Errorf("%s: %+v", script, res.Issues)

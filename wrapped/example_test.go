@@ -60,7 +60,7 @@ func ExampleCommand_Plan() {
 	// Output:
 	// [log --max-count=5 --oneline main] <nil>
 	// git log: value glued to flag '-n5'; allowed: -n 5
-	// git log: '--max-count' takes an integer; got 'many'
+	// git log: invalid --max-count 'many'; allowed: a base-10 integer
 }
 
 func ExampleCommand_PlanJSON() {
@@ -73,7 +73,7 @@ func ExampleCommand_PlanJSON() {
 	fmt.Println(err)
 	// Output:
 	// [log --max-count=5 main] <nil>
-	// git log: 'revision' may not start with '-'; got '--output=x'
+	// git log: revision '--output=x' starts with '-'; allowed: a value that does not start with -
 }
 
 func ExampleVerb_Schema() {

@@ -199,11 +199,11 @@ func TestExamplePython(t *testing.T) {
 	// Scripts are the working directory's, not the tools file's: judged
 	// when the call runs, where the directory is known.
 	res = run(t, s, "python3 /etc/passwd")
-	if res.ExitCode != 2 || res.Stderr != "python3: 'script' must be under "+project+"; got '/etc/passwd'\n" {
+	if res.ExitCode != 2 || res.Stderr != "python3: script '/etc/passwd' is outside its directory; allowed: paths under "+project+"\n" {
 		t.Errorf("outside: exit %d stderr %q", res.ExitCode, res.Stderr)
 	}
 	res = run(t, s, "cd tools; python3 ../x.py; cd ..")
-	if res.Stderr != "python3: 'script' must be under "+filepath.Join(project, "tools")+"; got '../x.py'\n" {
+	if res.Stderr != "python3: script '../x.py' is outside its directory; allowed: paths under "+filepath.Join(project, "tools")+"\n" {
 		t.Errorf("above the working directory: exit %d stderr %q", res.ExitCode, res.Stderr)
 	}
 	// The project's tests, by name and discovered; -m itself is no flag.

@@ -66,6 +66,7 @@ func TestPathUnderRace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			cfg.OutputLimit = 64 << 10 // 300 refusal lines
 			s := newSession(t, cfg, root, map[string]*wrapped.Command{"rcat": rcat})
 
 			var swaps atomic.Int64
@@ -104,7 +105,7 @@ func TestPathUnderRace(t *testing.T) {
 			if res.Stdout != strings.Repeat("inside\n", reads) {
 				t.Errorf("stdout holds more than the inside file: %q", res.Stdout)
 			}
-			refusal := "rcat: 'file' must be under " + root + "; got 'd/secret'"
+			refusal := "rcat: file 'd/secret' is outside its directory; allowed: paths under " + root
 			refused := 0
 			for _, line := range strings.Split(strings.TrimSuffix(res.Stderr, "\n"), "\n") {
 				if line == refusal {
@@ -136,7 +137,7 @@ func TestPathUnderOpenRefusal(t *testing.T) {
 	}
 	s := newSession(t, kernel.Config{}, app, map[string]*wrapped.Command{"py": underCommand(t, app), "held": held})
 	res := run(t, s, "held x.py/sub")
-	if want := "held: 'script': cannot open 'x.py/sub': not a directory\n"; res.ExitCode != 2 || res.Stdout != "" || res.Stderr != want {
+	if want := "held: cannot open script 'x.py/sub': not a directory; allowed: a path that opens beneath its directory\n"; res.ExitCode != 2 || res.Stdout != "" || res.Stderr != want {
 		t.Errorf("held: exit %d stdout %q stderr %q, want %q", res.ExitCode, res.Stdout, res.Stderr, want)
 	}
 	res = run(t, s, "py x.py/sub")

@@ -91,7 +91,7 @@ func TestPathUnder(t *testing.T) {
 			c := underCommand(t, tc.root)
 			plan, err := c.Plan([]string{tc.arg}, tc.dir)
 			if tc.want == "" {
-				line := "py: 'script' must be under " + tc.root + "; got '" + tc.arg + "'"
+				line := "py: script '" + tc.arg + "' is outside its directory; allowed: paths under " + tc.root
 				if err == nil || err.Error() != line {
 					t.Fatalf("got %v, %v; want %s", plan, err, line)
 				}
@@ -131,7 +131,7 @@ func TestPathUnderWorkingDir(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			plan, err := c.Plan([]string{tc.arg}, tc.dir)
 			if tc.want == "" {
-				line := "py: 'script' must be under " + tc.dir + "; got '" + tc.arg + "'"
+				line := "py: script '" + tc.arg + "' is outside its directory; allowed: paths under " + tc.dir
 				if err == nil || err.Error() != line {
 					t.Fatalf("got %v, %v; want %s", plan, err, line)
 				}
@@ -205,7 +205,7 @@ func TestPathUnderChildGetsResolvedPath(t *testing.T) {
 				}
 			}
 			res = run(t, s, "py ../../outside/secret")
-			if res.ExitCode != 2 || res.Stdout != "" || res.Stderr != "py: 'script' must be under "+base+"/rootlink; got '../../outside/secret'\n" {
+			if res.ExitCode != 2 || res.Stdout != "" || res.Stderr != "py: script '../../outside/secret' is outside its directory; allowed: paths under "+base+"/rootlink\n" {
 				t.Errorf("outside: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 			}
 		})

@@ -52,34 +52,34 @@ func refusalCases(root string) []refusalCase {
 			"git log: flag '--oneline' takes no value; allowed: --oneline",
 			&wrapped.UnexpectedValueError{Scope: "git log", Flag: "--oneline"}},
 		{"repeated", []string{"git", "log", "--since", "1d", "--since=2d"},
-			"git log: '--since' given more than once",
+			"git log: flag '--since' given more than once; allowed: one --since",
 			&wrapped.RepeatedFlagError{Scope: "git log", Flag: "--since"}},
 		{"repeated under another spelling", []string{"git", "log", "-n", "1", "--max-count=2"},
-			"git log: '--max-count' given more than once",
+			"git log: flag '--max-count' given more than once; allowed: one --max-count",
 			&wrapped.RepeatedFlagError{Scope: "git log", Flag: "--max-count"}},
 		{"extra word", []string{"cargo", "build", "extra"},
-			"cargo build: unexpected argument 'extra'",
+			"cargo build: unexpected argument 'extra'; allowed: (none)",
 			&wrapped.ExtraArgumentError{Scope: "cargo build", Word: "extra"}},
 		{"extra word after --, deny", []string{"cargo", "build", "--", "extra"},
-			"cargo build: unexpected argument 'extra'",
+			"cargo build: unexpected argument 'extra'; allowed: (none)",
 			&wrapped.ExtraArgumentError{Scope: "cargo build", Word: "extra"}},
 		{"extra word, after-dash-dash", []string{"cargo", "test", "extra"},
-			"cargo test: unexpected argument 'extra'; write -- before arguments meant for the program",
+			"cargo test: unexpected argument 'extra'; allowed: -- before arguments meant for the program",
 			&wrapped.ExtraArgumentError{Scope: "cargo test", Word: "extra", AfterDashDash: true}},
 		{"required flag", []string{"git", "commit"},
-			"git commit: required flag '--message' not given",
+			"git commit: required flag '--message' not given; allowed: a call with --message",
 			&wrapped.RequiredFlagError{Scope: "git commit", Flag: "--message"}},
 		{"required argument", []string{"git", "push", "origin"},
-			"git push: required argument 'refspec' not given",
+			"git push: required argument 'refspec' not given; allowed: a call with refspec",
 			&wrapped.RequiredArgumentError{Scope: "git push", Name: "refspec"}},
 		{"not an integer", []string{"git", "log", "-n", "many"},
-			"git log: '--max-count' takes an integer; got 'many'",
+			"git log: invalid --max-count 'many'; allowed: a base-10 integer",
 			&wrapped.NotIntegerError{Scope: "git log", Flag: "--max-count", Value: "many"}},
 		{"not a choice", []string{"git", "status", "--untracked-files", "maybe"},
-			"git status: '--untracked-files' must be one of no, normal, all; got 'maybe'",
+			"git status: invalid --untracked-files 'maybe'; allowed: all, no, normal",
 			&wrapped.NotChoiceError{Scope: "git status", Flag: "--untracked-files", Choices: []string{"no", "normal", "all"}, Value: "maybe"}},
 		{"outside path", []string{"python", "/etc/passwd"},
-			"python: 'script' must be under " + root + "; got '/etc/passwd'",
+			"python: script '/etc/passwd' is outside its directory; allowed: paths under " + root,
 			&wrapped.OutsidePathError{Scope: "python", Name: "script", Dir: root, Value: "/etc/passwd"}},
 	}
 }
@@ -130,7 +130,7 @@ func TestRefusalLines(t *testing.T) {
 
 func TestRefusalNUL(t *testing.T) {
 	cmds := loadFixture(t, t.TempDir())
-	const line = "git log: argument 2 contains a NUL byte"
+	const line = "git log: argument 2 contains a NUL byte; allowed: arguments without NUL bytes"
 	_, err := cmds["git"].Plan([]string{"log", "a\x00b"}, "/")
 	var nul *wrapped.NULError
 	if !errors.As(err, &nul) || nul.Index != 2 || err.Error() != line {
@@ -153,7 +153,7 @@ func TestRefusalNUL(t *testing.T) {
 func TestRefusalStdin(t *testing.T) {
 	cmds := loadFixture(t, t.TempDir())
 	s := newSession(t, kernel.Config{}, t.TempDir(), cmds)
-	const line = "git log: does not read stdin"
+	const line = "git log: input given on stdin, which the verb does not read; allowed: a call without input"
 	for _, script := range []string{
 		"echo hi | git log",
 		"git log < /dev/zero", // never consumed: reading it would not end
@@ -174,7 +174,7 @@ func TestRefusalStdin(t *testing.T) {
 func TestRefusalValuesStayOneLine(t *testing.T) {
 	cmds := loadFixture(t, t.TempDir())
 	_, err := cmds["git"].Plan([]string{"log", "-n", "1\n2"}, "/")
-	if got, want := err.Error(), `git log: '--max-count' takes an integer; got '1\n2'`; got != want {
+	if got, want := err.Error(), `git log: invalid --max-count '1\n2'; allowed: a base-10 integer`; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	long := strings.Repeat("é", 200) // cut at 80 characters, not bytes

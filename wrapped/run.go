@@ -95,7 +95,7 @@ func (c *Command) Run(ctx context.Context, call *kernel.Call) error {
 	}
 	plan, err := c.Plan(args, call.Dir)
 	if err != nil {
-		return &kernel.Refusal{Line: err.Error()}
+		return asRefusal(c.name, err)
 	}
 	if plan.Help {
 		_, err := io.WriteString(call.Stdout, plan.HelpText(c))
@@ -103,7 +103,7 @@ func (c *Command) Run(ctx context.Context, call *kernel.Call) error {
 	}
 	v := plan.Verb
 	if v.stdin != StdinPipe && call.StdinPiped {
-		return &kernel.Refusal{Line: (&StdinError{Scope: v.scope}).Error()}
+		return (&StdinError{Scope: v.scope}).refusal()
 	}
 	// The checked paths to hold (by default in the sandbox profile, where
 	// path_under is the boundary) are opened beneath their roots now and
@@ -112,7 +112,7 @@ func (c *Command) Run(ctx context.Context, call *kernel.Call) error {
 	_, confined := call.Opener().Confined()
 	held, err := holdUnder(plan, confined)
 	if err != nil {
-		return &kernel.Refusal{Line: err.Error()}
+		return asRefusal(v.scope, err)
 	}
 	defer held.close()
 	cmd := &spawn.Cmd{

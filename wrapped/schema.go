@@ -3,13 +3,12 @@ package wrapped
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/shelter-sh/shelter/internal/refusal"
-	"github.com/shelter-sh/shelter/kernel"
 )
 
 // verbSchema builds a verb's JSON Schema, properties in declared order:
@@ -147,7 +146,7 @@ func (c *Command) PlanJSON(verb string, input json.RawMessage, dir string) (*Pla
 	p := call{cmd: c, args: words, dir: dir, verb: v}
 	plan, err := p.run()
 	if err == nil && plan.Help {
-		return nil, &InputError{Scope: v.scope, Msg: "a JSON call cannot ask for help; read the schema"}
+		return nil, &InputError{Scope: v.scope, Msg: "a JSON call cannot ask for help", Allowed: []string{"the schema (tools --json)"}}
 	}
 	return plan, err
 }
@@ -181,13 +180,13 @@ func (c *Command) jsonWords(verb string, input json.RawMessage) (*Verb, []string
 	obj := map[string]json.RawMessage{}
 	if trimmed := bytes.TrimSpace(input); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 		if trimmed[0] != '{' || json.Unmarshal(trimmed, &obj) != nil {
-			return nil, nil, &InputError{Scope: v.scope, Msg: "input must be a JSON object"}
+			return nil, nil, &InputError{Scope: v.scope, Msg: "input that is not a JSON object", Allowed: []string{"a JSON object"}}
 		}
 	}
 	known := v.properties()
 	for k := range obj {
 		if !slices.Contains(known, k) {
-			return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("unknown property '%s'; allowed: %s", refusal.Show(k), kernel.Pool(known))}
+			return nil, nil, &InputError{Scope: v.scope, Msg: "unknown property " + refusal.Quote(k), Allowed: known}
 		}
 	}
 	var words []string
@@ -199,13 +198,13 @@ func (c *Command) jsonWords(verb string, input json.RawMessage) (*Verb, []string
 		values := []json.RawMessage{raw}
 		if f.repeatable {
 			if err := json.Unmarshal(raw, &values); err != nil {
-				return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' must be an array", f.prop)}
+				return nil, nil, &InputError{Scope: v.scope, Msg: refusal.Quote(f.prop) + " is not an array", Allowed: []string{"an array"}}
 			}
 		}
 		for _, r := range values {
 			w, err := jsonValue(f, r)
 			if err != nil {
-				return nil, nil, &InputError{Scope: v.scope, Msg: err.Error()}
+				return nil, nil, &InputError{Scope: v.scope, Msg: "invalid " + f.prop + " " + refusal.Quote(string(r)), Allowed: []string{jsonKind(f)}}
 			}
 			switch {
 			case f.typ == TypeSwitch && w == "true":
@@ -230,17 +229,17 @@ func (c *Command) jsonWords(verb string, input json.RawMessage) (*Verb, []string
 		var values []string
 		if a.many {
 			if json.Unmarshal(raw, &values) != nil {
-				return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' must be an array of strings", a.name)}
+				return nil, nil, &InputError{Scope: v.scope, Msg: refusal.Quote(a.name) + " is not an array of strings", Allowed: []string{"an array of strings"}}
 			}
 		} else {
 			var s string
 			if json.Unmarshal(raw, &s) != nil {
-				return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' must be a string", a.name)}
+				return nil, nil, &InputError{Scope: v.scope, Msg: refusal.Quote(a.name) + " is not a string", Allowed: []string{"a string"}}
 			}
 			values = []string{s}
 		}
 		if missing != "" && len(values) > 0 {
-			return nil, nil, &InputError{Scope: v.scope, Msg: fmt.Sprintf("'%s' given without '%s' before it", a.name, missing)}
+			return nil, nil, &InputError{Scope: v.scope, Msg: refusal.Quote(a.name) + " given without " + refusal.Quote(missing) + " before it", Allowed: []string{missing + " before " + a.name}}
 		}
 		for _, s := range values {
 			if strings.HasPrefix(s, "-") {
@@ -252,7 +251,7 @@ func (c *Command) jsonWords(verb string, input json.RawMessage) (*Verb, []string
 	if raw, ok := obj["args"]; ok && v.tail != TailDeny {
 		var extra []string
 		if json.Unmarshal(raw, &extra) != nil {
-			return nil, nil, &InputError{Scope: v.scope, Msg: "'args' must be an array of strings"}
+			return nil, nil, &InputError{Scope: v.scope, Msg: "'args' is not an array of strings", Allowed: []string{"an array of strings"}}
 		}
 		if v.tail == TailAfterDashDash && len(extra) > 0 {
 			words = append(words, "--")
@@ -278,33 +277,48 @@ func (v *Verb) properties() []string {
 }
 
 // jsonValue turns one JSON value of a flag into its word: "true"/"false"
-// for switches, the decimal integer, or the string.
+// for switches, the decimal integer, or the string; errNotKind when raw is
+// not of the flag's kind.
 func jsonValue(f *Flag, raw json.RawMessage) (string, error) {
 	switch f.typ {
 	case TypeSwitch:
 		var on bool
 		if json.Unmarshal(raw, &on) != nil {
-			return "", fmt.Errorf("'%s' must be a boolean", f.prop)
+			return "", errNotKind
 		}
 		return strconv.FormatBool(on), nil
 	case TypeInt:
 		var n json.Number
 		if len(raw) > 0 && raw[0] == '"' {
-			return "", fmt.Errorf("'%s' must be an integer", f.prop)
+			return "", errNotKind
 		}
 		d := json.NewDecoder(bytes.NewReader(raw))
 		d.UseNumber()
 		if d.Decode(&n) != nil {
-			return "", fmt.Errorf("'%s' must be an integer", f.prop)
+			return "", errNotKind
 		}
 		if _, err := strconv.ParseInt(n.String(), 10, 64); err != nil {
-			return "", fmt.Errorf("'%s' must be an integer; got %s", f.prop, refusal.Show(n.String()))
+			return "", errNotKind
 		}
 		return n.String(), nil
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
-		return "", fmt.Errorf("'%s' must be a string", f.prop)
+		return "", errNotKind
 	}
 	return s, nil
+}
+
+// errNotKind is a JSON value not of its flag's kind (jsonKind).
+var errNotKind = errors.New("not of the flag's kind")
+
+// jsonKind is what a flag's JSON value is, for a refusal.
+func jsonKind(f *Flag) string {
+	switch f.typ {
+	case TypeSwitch:
+		return "a boolean"
+	case TypeInt:
+		return "an integer"
+	}
+	return "a string"
 }

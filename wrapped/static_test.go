@@ -28,12 +28,12 @@ func TestCheckStatic(t *testing.T) {
 		{"opaque verb: $x --output=y", []kernel.Word{lit("git"), op, lit("--output=y")}, "", false},
 		{"opaque value is not judged", []kernel.Word{lit("git"), lit("log"), lit("-n"), op}, "", false},
 		{"opaque word makes a refusal uncertain", []kernel.Word{lit("git"), lit("log"), op, lit("--output=y")}, "git log: unknown flag '--output'; allowed: -n/--max-count, --oneline, --since", false},
-		{"opaque word before the refusal too", []kernel.Word{lit("git"), lit("log"), lit("-n"), lit("many"), op}, "git log: '--max-count' takes an integer; got 'many'", false},
+		{"opaque word before the refusal too", []kernel.Word{lit("git"), lit("log"), lit("-n"), lit("many"), op}, "git log: invalid --max-count 'many'; allowed: a base-10 integer", false},
 		{"required not checked when uncertain", []kernel.Word{lit("git"), lit("commit"), op}, "", false},
-		{"required checked when certain", []kernel.Word{lit("git"), lit("commit")}, "git commit: required flag '--message' not given", true},
+		{"required checked when certain", []kernel.Word{lit("git"), lit("commit")}, "git commit: required flag '--message' not given; allowed: a call with --message", true},
 		{"unknown verb is certain", []kernel.Word{lit("git"), lit("comit")}, "git: unknown verb 'comit'; allowed: commit, diff, log, push, status", true},
 		{"help is fine", []kernel.Word{lit("git"), lit("log"), lit("--help")}, "", false},
-		{"absolute path_under checked", []kernel.Word{lit("python"), lit("/etc/passwd")}, "python: 'script' must be under /; got '/etc/passwd'", true},
+		{"absolute path_under checked", []kernel.Word{lit("python"), lit("/etc/passwd")}, "python: script '/etc/passwd' is outside its directory; allowed: paths under /", true},
 		{"relative path_under left to execution", []kernel.Word{lit("python"), lit("../../x")}, "", false},
 	}
 	// Under "/", every path is inside: use a narrower root for the path case.
@@ -45,7 +45,7 @@ func TestCheckStatic(t *testing.T) {
 			if tc.words[0].Text == "python" && strings.HasPrefix(tc.words[1].Text, "/") {
 				c = narrow["python"]
 				root := c.Verbs()[0].Positionals()[0].PathUnder()
-				line = "python: 'script' must be under " + root + "; got '/etc/passwd'"
+				line = "python: script '/etc/passwd' is outside its directory; allowed: paths under " + root
 			}
 			err := c.CheckStatic(tc.words)
 			if line == "" {

@@ -169,7 +169,7 @@ func TestStdinPipe(t *testing.T) {
 		t.Errorf("no input: exit %d stdout %q", res.ExitCode, res.Stdout)
 	}
 	res = run(t, s, "echo x | reader closed")
-	if res.ExitCode != 2 || res.Stderr != "reader closed: does not read stdin\n" {
+	if res.ExitCode != 2 || res.Stderr != "reader closed: input given on stdin, which the verb does not read; allowed: a call without input\n" {
 		t.Errorf("closed: exit %d stderr %q", res.ExitCode, res.Stderr)
 	}
 }

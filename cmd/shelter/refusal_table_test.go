@@ -89,7 +89,7 @@ var refusalRows = []refusalRow{
 	{name: "wrapped flag at execution", script: "c=git; $c log --output x",
 		line: "git log: unknown flag '--output'; allowed: --author, --format, -n/--max-count, --oneline, --since, --stat", status: 2},
 	{name: "wrapped path", script: "python3 /etc/passwd",
-		line: "python3: 'script' must be under $ROOT; got '/etc/passwd'", status: 2},
+		line: "python3: script '/etc/passwd' is outside its directory; allowed: paths under $ROOT", status: 2},
 
 	// Harness tools' schemas.
 	{name: "harness argument", script: "logs --unit u --nope",
