@@ -25,11 +25,13 @@ type UnknownArgumentError struct {
 
 // Error is the refusal: "logs: unknown flag '--unti'; allowed: …", or
 // for a word that is no flag "logs: unexpected argument 'x'; allowed: …".
-func (e *UnknownArgumentError) Error() string {
+func (e *UnknownArgumentError) Error() string { return e.refusal().Error() }
+
+func (e *UnknownArgumentError) refusal() *kernel.Refusal {
 	if len(e.Arg) < 2 || e.Arg[0] != '-' || e.Arg == "--" {
-		return refusal.Line(e.Tool, "unexpected argument "+refusal.Quote(e.Arg), e.Allowed)
+		return &kernel.Refusal{Command: e.Tool, What: "unexpected argument " + refusal.Quote(e.Arg), Allowed: e.Allowed}
 	}
-	return (&argv.Error{Command: e.Tool, Problem: argv.UnknownFlag, Word: e.Arg, Allowed: e.Allowed}).Error()
+	return flagRefusal(&argv.Error{Command: e.Tool, Problem: argv.UnknownFlag, Word: e.Arg, Allowed: e.Allowed})
 }
 
 // MissingValueError refuses a flag that takes a value given as the last
@@ -40,8 +42,17 @@ type MissingValueError struct {
 
 // Error is the refusal: "logs: flag '--lines' needs a value; allowed:
 // --lines INTEGER".
-func (e *MissingValueError) Error() string {
-	return (&argv.Error{Command: e.Tool, Problem: argv.MissingValue, Word: e.Flag, Allowed: []string{e.Usage}}).Error()
+func (e *MissingValueError) Error() string { return e.refusal().Error() }
+
+func (e *MissingValueError) refusal() *kernel.Refusal {
+	return flagRefusal(&argv.Error{Command: e.Tool, Problem: argv.MissingValue, Word: e.Flag, Allowed: []string{e.Usage}})
+}
+
+// flagRefusal is the kernel's refusal of a flag, with the parts of the
+// line the flag grammar words (internal/argv).
+func flagRefusal(e *argv.Error) *kernel.Refusal {
+	what, allowed := e.Parts()
+	return &kernel.Refusal{Command: e.Command, What: what, Allowed: allowed}
 }
 
 // UnknownPropertyError refuses a key of JSON input that the schema does
@@ -53,8 +64,10 @@ type UnknownPropertyError struct {
 }
 
 // Error is the refusal: "logs: unknown property 'unti'; allowed: …".
-func (e *UnknownPropertyError) Error() string {
-	return fmt.Sprintf("%s: unknown property '%s'; allowed: %s", e.Tool, printable(e.Property), kernel.Pool(e.Allowed))
+func (e *UnknownPropertyError) Error() string { return e.refusal().Error() }
+
+func (e *UnknownPropertyError) refusal() *kernel.Refusal {
+	return &kernel.Refusal{Command: e.Tool, What: "unknown property " + kernel.Quote(e.Property), Allowed: e.Allowed}
 }
 
 // ValueError refuses a flag's value that is not of the property's type.
@@ -66,13 +79,16 @@ type ValueError struct {
 	Hint  string // how to write it, or ""
 }
 
-// Error is the refusal: "logs: --lines: '1.9' is not an integer (base 10)".
-func (e *ValueError) Error() string {
-	line := fmt.Sprintf("%s: %s: '%s' is not %s", e.Tool, e.Flag, printable(e.Value), e.Want)
+// Error is the refusal: "logs: invalid --lines '1.9'; allowed: an
+// integer (base 10)", the hint after what is allowed in parentheses.
+func (e *ValueError) Error() string { return e.refusal().Error() }
+
+func (e *ValueError) refusal() *kernel.Refusal {
+	allowed := e.Want
 	if e.Hint != "" {
-		line += "; " + e.Hint
+		allowed += " (" + e.Hint + ")"
 	}
-	return line
+	return &kernel.Refusal{Command: e.Tool, What: "invalid " + e.Flag + " " + kernel.Quote(e.Value), Allowed: []string{allowed}}
 }
 
 // UsageError refuses a call whose words cannot be mapped onto the input:
@@ -80,11 +96,17 @@ func (e *ValueError) Error() string {
 // on stdin that is not a JSON object.
 type UsageError struct {
 	Tool    string
-	Message string
+	Message string   // what was wrong
+	Allowed []string // what is allowed instead
 }
 
-// Error is the refusal: the tool's name, then the message.
-func (e *UsageError) Error() string { return e.Tool + ": " + printable(e.Message) }
+// Error is the refusal: the tool's name, the message, then what is
+// allowed.
+func (e *UsageError) Error() string { return e.refusal().Error() }
+
+func (e *UsageError) refusal() *kernel.Refusal {
+	return &kernel.Refusal{Command: e.Tool, What: printable(e.Message), Allowed: e.Allowed}
+}
 
 // SchemaError is a violation of a tool's input (or output) schema.
 type SchemaError struct {
@@ -100,24 +122,52 @@ type SchemaError struct {
 	Message string
 }
 
-// Error is the refusal: "logs: missing required property 'unit'",
-// "logs: property '/tags/1': got number, want string".
+// Error is the refusal: "logs: missing required property 'unit';
+// allowed: input with unit", "logs: property '/tags/1': got number, want
+// string; allowed: (none)"; of the output, the line without a pool
+// ("logs: output: …").
 func (e *SchemaError) Error() string {
-	prefix := e.Tool + ": "
-	prop := printable(e.Property)
 	if e.Output {
-		prefix += "output: "
+		// The tool's own result: a failure, not a refusal of the call.
+		r := e.refusal()
+		return r.Command + ": " + r.What
 	}
+	return e.refusal().Error()
+}
+
+func (e *SchemaError) refusal() *kernel.Refusal {
+	r := &kernel.Refusal{Command: e.Tool}
 	switch {
 	case e.Keyword == "required":
-		return fmt.Sprintf("%smissing required property '%s'", prefix, prop)
+		r.What = "missing required property " + kernel.Quote(e.Property)
+		r.Allowed = []string{"input with " + printable(e.Property)}
+	case e.Property == "" && e.Output:
+		r.What = printable(e.Message)
 	case e.Property == "":
-		if e.Output {
-			return prefix + printable(e.Message)
-		}
-		return fmt.Sprintf("%sinput: %s", prefix, printable(e.Message))
+		r.What = "input: " + printable(e.Message)
+	default:
+		r.What = "property " + kernel.Quote(e.Property) + ": " + printable(e.Message)
 	}
-	return fmt.Sprintf("%sproperty '%s': %s", prefix, prop, printable(e.Message))
+	if e.Output {
+		r.What = "output: " + r.What
+	}
+	return r
+}
+
+// A refuser is a refusal of a call, as the kernel prints it.
+type refuser interface {
+	error
+	refusal() *kernel.Refusal
+}
+
+// asRefusal is err as the kernel's refusal of a call of tool: a typed
+// refusal with its own parts, any other error as what was wrong.
+func asRefusal(tool string, err error) *kernel.Refusal {
+	var r refuser
+	if errors.As(err, &r) {
+		return r.refusal()
+	}
+	return &kernel.Refusal{Command: tool, What: printable(err.Error())}
 }
 
 // LoadError is an error in a tools file, at a position.

@@ -113,8 +113,8 @@ func ExampleParseArgs() {
 	fmt.Println(err)
 	// Output:
 	// {"follow":true,"max_lines":50,"tags":["a","b"]}
-	// logs: --max-lines: '1.9' is not an integer (base 10)
-	// logs: --follow: 'yes' is not a boolean; write --follow, --follow=true or --follow=false
+	// logs: invalid --max-lines '1.9'; allowed: an integer (base 10)
+	// logs: invalid --follow 'yes'; allowed: a boolean (write --follow, --follow=true or --follow=false)
 }
 
 // LoadFile reads the executable tools of a tools file.

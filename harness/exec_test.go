@@ -115,7 +115,7 @@ func TestExecutableStatusAndStreams(t *testing.T) {
 	}
 	// A refused call starts nothing.
 	res = run(t, s, `a=--unit; probe $a x --lines 1.9`)
-	if res.ExitCode != 2 || res.Stdout != "" || res.Stderr != "probe: --lines: '1.9' is not an integer (base 10)\n" {
+	if res.ExitCode != 2 || res.Stdout != "" || res.Stderr != "probe: invalid --lines '1.9'; allowed: an integer (base 10)\n" {
 		t.Errorf("refused: got code %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/shelter-sh/shelter/internal/argv"
+	"github.com/shelter-sh/shelter/internal/refusal"
 )
 
 // MaxStdin bounds the JSON input a tool reads from stdin.
@@ -190,7 +191,7 @@ func (f *Flags) Parse(args []string, stdin io.Reader) (json.RawMessage, error) {
 	if len(args) == 0 && stdin != nil {
 		data, err := io.ReadAll(io.LimitReader(stdin, MaxStdin+1))
 		if err != nil {
-			return nil, &UsageError{Tool: f.tool, Message: fmt.Sprintf("reading stdin: %v", err)}
+			return nil, &UsageError{Tool: f.tool, Message: fmt.Sprintf("reading stdin: %v", err), Allowed: []string{"flags (--help)"}}
 		}
 		return f.parseStdin(data)
 	}
@@ -200,12 +201,12 @@ func (f *Flags) Parse(args []string, stdin io.Reader) (json.RawMessage, error) {
 // parseStdin reads the input a pipe gave; empty input is {}.
 func (f *Flags) parseStdin(data []byte) (json.RawMessage, error) {
 	if len(data) > MaxStdin {
-		return nil, &UsageError{Tool: f.tool, Message: fmt.Sprintf("input on stdin exceeds %d bytes", MaxStdin)}
+		return nil, &UsageError{Tool: f.tool, Message: fmt.Sprintf("input on stdin over %d bytes", MaxStdin), Allowed: []string{fmt.Sprintf("at most %d bytes", MaxStdin)}}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return json.RawMessage(`{}`), nil
 	}
-	return f.object(data, "stdin must hold one JSON object (or use flags; --help)")
+	return f.object(data, "stdin", "one JSON object", "flags (--help)")
 }
 
 func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
@@ -233,9 +234,9 @@ func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
 		value, hasValue := it.Value, it.HasValue
 		if it.Flag == f.json {
 			if whole != nil {
-				return nil, &UsageError{Tool: f.tool, Message: "--json given twice; it takes the whole input once"}
+				return nil, &UsageError{Tool: f.tool, Message: "flag '--json' given twice", Allowed: []string{"one --json"}}
 			}
-			obj, err := f.object([]byte(value), "--json takes one JSON object")
+			obj, err := f.object([]byte(value), "--json", "--json OBJECT")
 			if err != nil {
 				return nil, err
 			}
@@ -256,7 +257,7 @@ func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
 					Hint: fmt.Sprintf("write %s, %s=true or %s=false", p.flag, p.flag, p.flag)}
 			}
 			if _, seen := values[p.name]; seen {
-				return nil, &UsageError{Tool: f.tool, Message: p.flag + " given twice; it takes one value"}
+				return nil, &UsageError{Tool: f.tool, Message: "flag " + refusal.Quote(p.flag) + " given twice", Allowed: []string{"one " + p.flag}}
 			}
 			values[p.name] = json.RawMessage(value)
 			continue
@@ -270,7 +271,7 @@ func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
 			continue
 		}
 		if _, seen := values[p.name]; seen {
-			return nil, &UsageError{Tool: f.tool, Message: p.flag + " given twice; it takes one value"}
+			return nil, &UsageError{Tool: f.tool, Message: "flag " + refusal.Quote(p.flag) + " given twice", Allowed: []string{"one " + p.flag}}
 		}
 		v, ok := convert(p.types, value)
 		if !ok {
@@ -280,7 +281,7 @@ func (f *Flags) parseWords(args []string) (json.RawMessage, error) {
 	}
 	if whole != nil {
 		if firstFlag != "" {
-			return nil, &UsageError{Tool: f.tool, Message: "--json gives the whole input; it cannot be combined with " + firstFlag}
+			return nil, &UsageError{Tool: f.tool, Message: "--json beside " + refusal.Quote(firstFlag), Allowed: []string{"--json alone (the whole input)", "flags without --json"}}
 		}
 		return whole, nil
 	}
@@ -345,11 +346,11 @@ func (f *Flags) valueError(p *property, types []string, value string) error {
 // object checks that data is one JSON object and that it names only the
 // schema's properties when the schema admits no others; it returns the
 // object compacted. Data that is not one JSON object is a [*UsageError]
-// whose message starts with what (where the input came from and what it
-// must be); an unknown key is an [*UnknownPropertyError].
-func (f *Flags) object(data []byte, what string) (json.RawMessage, error) {
+// naming source (where the input came from) and allowing allowed; an
+// unknown key is an [*UnknownPropertyError].
+func (f *Flags) object(data []byte, source string, allowed ...string) (json.RawMessage, error) {
 	notObject := func(reason string) error {
-		return &UsageError{Tool: f.tool, Message: what + ": " + reason}
+		return &UsageError{Tool: f.tool, Message: source + " is not one JSON object: " + reason, Allowed: allowed}
 	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {

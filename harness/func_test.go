@@ -74,12 +74,12 @@ func TestRefusalsRunNothing(t *testing.T) {
 	}{
 		{"--unti nginx", "logs: unknown flag '--unti'; allowed: --follow, --json, --lines, --tags, --unit"},
 		{"nginx", "logs: unexpected argument 'nginx'; allowed: --follow, --json, --lines, --tags, --unit"},
-		{"--unit x --follow=yes", "logs: --follow: 'yes' is not a boolean; write --follow, --follow=true or --follow=false"},
-		{"--unit x --lines=1.9", "logs: --lines: '1.9' is not an integer (base 10)"},
-		{"--lines 5", "logs: missing required property 'unit'"},
+		{"--unit x --follow=yes", "logs: invalid --follow 'yes'; allowed: a boolean (write --follow, --follow=true or --follow=false)"},
+		{"--unit x --lines=1.9", "logs: invalid --lines '1.9'; allowed: an integer (base 10)"},
+		{"--lines 5", "logs: missing required property 'unit'; allowed: input with unit"},
 		{"--unit", "logs: flag '--unit' needs a value; allowed: --unit STRING"},
-		{`--json {"unit":5}`, "logs: property 'unit': got number, want string"},
-		{`--json {"unit":"x","tags":["a",1]}`, "logs: property '/tags/1': got number, want string"},
+		{`--json {"unit":5}`, "logs: property 'unit': got number, want string; allowed: (none)"},
+		{`--json {"unit":"x","tags":["a",1]}`, "logs: property '/tags/1': got number, want string; allowed: (none)"},
 	}
 	for _, tt := range tests {
 		// Literal words: refused by the static pass, nothing runs.
@@ -133,7 +133,7 @@ func TestJSONOnStdin(t *testing.T) {
 		t.Errorf("unknown key on stdin: got code %d stderr %q", res.ExitCode, res.Stderr)
 	}
 	res = run(t, s, `logs`)
-	if res.ExitCode != 2 || res.Stderr != "logs: missing required property 'unit'\n" {
+	if res.ExitCode != 2 || res.Stderr != "logs: missing required property 'unit'; allowed: input with unit\n" {
 		t.Errorf("no input: got code %d stderr %q", res.ExitCode, res.Stderr)
 	}
 }
@@ -149,7 +149,7 @@ func TestTerminalIsNotReadForJSON(t *testing.T) {
 	defer tty.Close()
 	s := session(t, []kernel.Tool{echoFunc(t, logsDef(), nil)}, kernel.SessionOptions{})
 	res, err := s.Run(context.Background(), "logs", kernel.RunOptions{Stdin: tty, Timeout: 10 * time.Second})
-	if err != nil || res.ExitCode != 2 || res.Stderr != "logs: missing required property 'unit'\n" {
+	if err != nil || res.ExitCode != 2 || res.Stderr != "logs: missing required property 'unit'; allowed: input with unit\n" {
 		t.Errorf("got %+v %v", res, err)
 	}
 }
@@ -325,7 +325,7 @@ func TestLaunchedByXargs(t *testing.T) {
 	// What xargs adds is still checked: a refusal at execution, and
 	// xargs's own status for a command that failed.
 	res = run(t, s, "echo 1.9 | xargs logs --unit x --lines")
-	if res.ExitCode != 123 || res.Rejected || res.Stderr != "logs: --lines: '1.9' is not an integer (base 10)\n" {
+	if res.ExitCode != 123 || res.Rejected || res.Stderr != "logs: invalid --lines '1.9'; allowed: an integer (base 10)\n" {
 		t.Errorf("xargs logs --lines 1.9: got code %d rejected %v stderr %q", res.ExitCode, res.Rejected, res.Stderr)
 	}
 	if n := calls.Load(); n != 1 {

@@ -36,7 +36,7 @@ func validate(tool string, output bool, sch *jsonschema.Schema, value json.RawMe
 		if output {
 			return fmt.Errorf("output is not JSON: %v", err)
 		}
-		return &UsageError{Tool: tool, Message: "input is not JSON: " + err.Error()}
+		return &UsageError{Tool: tool, Message: "input is not JSON: " + err.Error(), Allowed: []string{"one JSON object"}}
 	}
 	found := sch.Validate(v)
 	if len(found) == 0 {

@@ -45,15 +45,15 @@ func TestSchemaRefusals(t *testing.T) {
 	}{
 		{"valid", []string{"--unit", "nginx", "--meta", `{"depth":2}`, "--pair", `["a",1]`}, ""},
 		{"unknown argument", []string{"--lines", "5"}, "logs: unknown flag '--lines'; allowed: --json, --meta, --pair, --tags, --unit"},
-		{"missing required property", []string{"--tags", "a"}, "logs: missing required property 'unit'"},
-		{"enum", []string{"--unit", "cron"}, `logs: property 'unit': value must be one of 'nginx', 'sshd'`},
-		{"nested required", []string{"--unit", "nginx", "--meta", `{}`}, "logs: missing required property '/meta/depth'"},
-		{"nested type", []string{"--unit", "nginx", "--meta", `{"depth":"a"}`}, "logs: property '/meta/depth': got string, want integer"},
-		{"nested minimum", []string{"--unit", "nginx", "--meta", `{"depth":0}`}, "logs: property '/meta/depth': minimum: got 0, want 1"},
-		{"nested unknown key", []string{"--unit", "nginx", "--meta", `{"depth":1,"dpeth":1}`}, "logs: property '/meta/dpeth': not allowed"},
-		{"pointer escapes", []string{"--unit", "nginx", "--meta", `{"depth":1,"path/x":1}`}, "logs: property '/meta/path~1x': got number, want string"},
-		{"draft 2020-12 prefixItems", []string{"--unit", "nginx", "--pair", `["a","b"]`}, "logs: property '/pair/1': got string, want integer"},
-		{"array size", []string{"--unit", "nginx", "--tags", "a,b,c"}, "logs: property 'tags': maxItems: got 3, want 2"},
+		{"missing required property", []string{"--tags", "a"}, "logs: missing required property 'unit'; allowed: input with unit"},
+		{"enum", []string{"--unit", "cron"}, `logs: property 'unit': value must be one of 'nginx', 'sshd'; allowed: (none)`},
+		{"nested required", []string{"--unit", "nginx", "--meta", `{}`}, "logs: missing required property '/meta/depth'; allowed: input with /meta/depth"},
+		{"nested type", []string{"--unit", "nginx", "--meta", `{"depth":"a"}`}, "logs: property '/meta/depth': got string, want integer; allowed: (none)"},
+		{"nested minimum", []string{"--unit", "nginx", "--meta", `{"depth":0}`}, "logs: property '/meta/depth': minimum: got 0, want 1; allowed: (none)"},
+		{"nested unknown key", []string{"--unit", "nginx", "--meta", `{"depth":1,"dpeth":1}`}, "logs: property '/meta/dpeth': not allowed; allowed: (none)"},
+		{"pointer escapes", []string{"--unit", "nginx", "--meta", `{"depth":1,"path/x":1}`}, "logs: property '/meta/path~1x': got number, want string; allowed: (none)"},
+		{"draft 2020-12 prefixItems", []string{"--unit", "nginx", "--pair", `["a","b"]`}, "logs: property '/pair/1': got string, want integer; allowed: (none)"},
+		{"array size", []string{"--unit", "nginx", "--tags", "a,b,c"}, "logs: property 'tags': maxItems: got 3, want 2; allowed: (none)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,13 +72,13 @@ func TestSchemaRefusals(t *testing.T) {
 		t.Errorf("SchemaError fields: %#v", err)
 	}
 	// Validate is the same check for JSON input (an MCP call).
-	if err := h.Validate(json.RawMessage(`{"unit":"nginx","meta":{}}`)); err == nil || err.Error() != "logs: missing required property '/meta/depth'" {
+	if err := h.Validate(json.RawMessage(`{"unit":"nginx","meta":{}}`)); err == nil || err.Error() != "logs: missing required property '/meta/depth'; allowed: input with /meta/depth" {
 		t.Errorf("Validate: %v", err)
 	}
 	if err := h.Validate(json.RawMessage(`{"unit":"nginx","unti":1}`)); err == nil || err.Error() != "logs: unknown property 'unti'; allowed: meta, pair, tags, unit" {
 		t.Errorf("Validate unknown property: %v", err)
 	}
-	if err := h.Validate(json.RawMessage(`[1]`)); err == nil || err.Error() != "logs: input must be one JSON object: not a JSON object" {
+	if err := h.Validate(json.RawMessage(`[1]`)); err == nil || err.Error() != "logs: input is not one JSON object: not a JSON object; allowed: one JSON object" {
 		t.Errorf("Validate array: %v", err)
 	}
 }
@@ -99,7 +99,7 @@ func TestUnevaluatedPropertiesRefusal(t *testing.T) {
 	for input, want := range map[string]string{
 		`{"unit":"x","lines":1}`:            "",
 		`{"unit":"x","unti":1}`:             "logs: unknown property 'unti'; allowed: lines, meta",
-		`{"unit":"x","meta":{"a":1,"b":2}}`: "logs: property '/meta/b': not allowed",
+		`{"unit":"x","meta":{"a":1,"b":2}}`: "logs: property '/meta/b': not allowed; allowed: (none)",
 	} {
 		err := h.Validate(json.RawMessage(input))
 		if want == "" && err != nil || want != "" && (err == nil || err.Error() != want) {

@@ -119,7 +119,7 @@ func (t *Tool) Flags() *Flags { return t.flags }
 // a one-line refusal: [*SchemaError], [*UnknownPropertyError] or
 // [*UsageError].
 func (t *Tool) Validate(input json.RawMessage) error {
-	if _, err := t.flags.object(input, "input must be one JSON object"); err != nil {
+	if _, err := t.flags.object(input, "input", "one JSON object"); err != nil {
 		return err
 	}
 	return validate(t.def.Name, false, t.input, input, t.flags.names)
@@ -155,7 +155,7 @@ func (t *Tool) CheckStatic(words []kernel.Word) error {
 		args[i] = w.Text
 	}
 	if _, err := t.ParseInput(args, nil); err != nil && !errors.Is(err, ErrHelp) {
-		return &kernel.Refusal{Line: err.Error()}
+		return asRefusal(t.Name(), err)
 	}
 	return nil
 }
@@ -180,7 +180,7 @@ func (t *Tool) Run(ctx context.Context, c *kernel.Call) error {
 		return err
 	}
 	if err != nil {
-		return &kernel.Refusal{Line: err.Error()}
+		return asRefusal(t.Name(), err)
 	}
 	return t.run(ctx, t, c, input)
 }

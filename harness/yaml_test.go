@@ -233,7 +233,7 @@ func TestExampleFile(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.Dir(), "marker")); !os.IsNotExist(err) {
 		t.Errorf("wc -w: the marker exists: something ran (%v)", err)
 	}
-	if res := run(t, s, "logs --unit x --lines 0"); res.ExitCode != 2 || len(res.Issues) != 1 || res.Issues[0].Message != "logs: property 'lines': minimum: got 0, want 1" {
+	if res := run(t, s, "logs --unit x --lines 0"); res.ExitCode != 2 || len(res.Issues) != 1 || res.Issues[0].Message != "logs: property 'lines': minimum: got 0, want 1; allowed: (none)" {
 		t.Errorf("lines 0: code %d issues %+v", res.ExitCode, res.Issues)
 	}
 	writeFile(t, s.Dir(), "notes.txt", "three little words\n")

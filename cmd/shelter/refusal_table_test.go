@@ -95,7 +95,7 @@ var refusalRows = []refusalRow{
 	{name: "harness argument", script: "logs --unit u --nope",
 		line: "logs: unknown flag '--nope'; allowed: --follow, --json, --lines, --tags, --unit", status: 2},
 	{name: "harness type at execution", script: "c=logs; $c --lines x",
-		line: "logs: --lines: 'x' is not an integer (base 10)", status: 2},
+		line: "logs: invalid --lines 'x'; allowed: an integer (base 10)", status: 2},
 
 	// The command line.
 	{name: "CLI flag", args: []string{"--nosuch", "-c", "true"},
