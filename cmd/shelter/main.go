@@ -241,6 +241,10 @@ func (o *options) kernel(stderr io.Writer) (*kernel.Kernel, kernel.SessionOption
 	var caller kernel.Caller
 	if o.workspace != "" {
 		tools, c, dir, err := workspaceSession(o.workspace, o.agent)
+		if r := (*kernel.Refusal)(nil); errors.As(err, &r) {
+			fmt.Fprintln(stderr, r)
+			return nil, none, 2
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "shelter: %v\n", err)
 			return nil, none, 2

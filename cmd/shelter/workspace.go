@@ -121,10 +121,11 @@ func workspaceArgs(sub string, args []string, flags []*argv.Flag, stderr io.Writ
 // workspaceFailure prints err for subcommand sub: a refusal exits 2, any
 // other failure 1.
 func workspaceFailure(sub string, err error, stderr io.Writer) int {
-	fmt.Fprintf(stderr, "shelter workspace %s: %v\n", sub, err)
-	if workspace.IsRefusal(err) {
+	if r, ok := workspace.AsRefusal("shelter workspace "+sub, err); ok {
+		fmt.Fprintln(stderr, r)
 		return 2
 	}
+	fmt.Fprintf(stderr, "shelter workspace %s: %v\n", sub, err)
 	return 1
 }
 
@@ -194,10 +195,14 @@ func dash(s string) string {
 }
 
 // workspaceSession returns what a session of agent id in workspace w needs:
-// its tools, its caller identity and its working directory.
+// its tools, its caller identity and its working directory. A refusal is
+// a *kernel.Refusal of the flag at fault.
 func workspaceSession(w, id string) (tools []kernel.Tool, caller kernel.Caller, dir string, err error) {
 	ws, err := workspace.Open(w)
 	if err != nil {
+		if r, ok := workspace.AsRefusal("shelter --workspace", err); ok {
+			return nil, kernel.Caller{}, "", r
+		}
 		return nil, kernel.Caller{}, "", fmt.Errorf("--workspace: %w", err)
 	}
 	ctx := context.Background()
@@ -208,7 +213,10 @@ func workspaceSession(w, id string) (tools []kernel.Tool, caller kernel.Caller, 
 		if lerr != nil {
 			return nil, kernel.Caller{}, "", lerr
 		}
-		return nil, kernel.Caller{}, "", fmt.Errorf("--agent: no agent %q in workspace %s; agents: %s", id, w, kernel.Pool(ids))
+		return nil, kernel.Caller{}, "", &kernel.Refusal{Command: "shelter --agent", What: "no agent " + kernel.Quote(id) + " in workspace " + w, Allowed: ids}
+	}
+	if r, ok := workspace.AsRefusal("shelter --agent", err); ok {
+		return nil, kernel.Caller{}, "", r
 	}
 	return tools, caller, dir, err
 }

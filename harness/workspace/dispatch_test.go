@@ -154,31 +154,31 @@ func TestDispatchRefusalsLeaveNothing(t *testing.T) {
 		want   string
 	}{
 		{"unknown role", root, DispatchInput{Role: "ghost", Goal: "g"},
-			`role "ghost" is not defined in the providers.yaml governing agent "` + root + `"; defined roles: compactor, sensor, verifier, worker`},
+			`workspace: role 'ghost' is not defined in the providers.yaml governing agent '` + root + `'; allowed: compactor, sensor, verifier, worker`},
 		{"no soul", root, DispatchInput{Role: "verifier", Goal: "g"},
-			`role "verifier" is defined but souls/verifier.md is missing from the config governing agent "` + root + `"`},
+			`workspace: role 'verifier' is defined but souls/verifier.md is missing from the config governing agent '` + root + `'; allowed: (none)`},
 		{"undescribed grant", root, DispatchInput{Role: "sensor", Goal: "g"},
-			`role "sensor" grants tool "slack_read", which its governing config does not describe; described tools: bash, message`},
+			`workspace: role 'sensor' grants tool 'slack_read', which its governing config does not describe; allowed: bash, message`},
 		{"undescribed grant before depth", second.Handle, DispatchInput{Role: "worker", Goal: "g"},
-			`role "worker" grants tool "dispatch", which its governing config does not describe; described tools: bash, message`},
+			`workspace: role 'worker' grants tool 'dispatch', which its governing config does not describe; allowed: bash, message`},
 		{"depth", second.Handle, DispatchInput{Role: "compactor", Goal: "g"},
-			`a child of agent "` + second.Handle + `" would be at depth 3, over max_depth 2 set in the governing workflow.yaml`},
+			`workspace: a child of agent '` + second.Handle + `' would be at depth 3, over max_depth 2 set in the governing workflow.yaml; allowed: (none)`},
 		{"taken name", root, DispatchInput{Role: "compactor", Goal: "g", Name: "pale-otter"},
-			`name "pale-otter" is taken by agent ` + first.Handle},
+			`workspace: name 'pale-otter' is taken by agent ` + first.Handle + `; allowed: a name no other agent wears`},
 		{"slash in name", root, DispatchInput{Role: "compactor", Goal: "g", Name: "a/b"},
-			`name "a/b" is not a single path component; ` + nameAllow},
+			`workspace: name 'a/b' is not a single path component; allowed: ` + nameAllow},
 		{"dot-dot name", root, DispatchInput{Role: "compactor", Goal: "g", Name: ".."},
-			`name ".." is not a single path component; ` + nameAllow},
+			`workspace: name '..' is not a single path component; allowed: ` + nameAllow},
 		{"whitespace in name", root, DispatchInput{Role: "compactor", Goal: "g", Name: "pale otter"},
-			`name "pale otter" contains whitespace; ` + nameAllow},
+			`workspace: name 'pale otter' contains whitespace; allowed: ` + nameAllow},
 		{"id-shaped name", root, DispatchInput{Role: "compactor", Goal: "g", Name: "20260101T000000Z-0badf00d"},
-			`name "20260101T000000Z-0badf00d" is shaped like an agent id; ` + nameAllow},
+			`workspace: name '20260101T000000Z-0badf00d' is shaped like an agent id; allowed: ` + nameAllow},
 		{"unknown caller", "20260101T000000Z-0badf00d", DispatchInput{Role: "compactor", Goal: "g"},
-			`no agent "20260101T000000Z-0badf00d" in this workspace`},
+			`workspace: no agent '20260101T000000Z-0badf00d' in this workspace; allowed: a name an agent wears, an agent's id`},
 		{"no caller", "", DispatchInput{Role: "compactor", Goal: "g"},
-			`dispatch needs a calling agent; start the session with --workspace W --agent ID`},
+			`workspace: no calling agent; allowed: a session started with --workspace W --agent ID`},
 		{"empty goal", root, DispatchInput{Role: "compactor"},
-			`dispatch: goal is empty; give a non-empty goal`},
+			`workspace: 'goal' is empty; allowed: a non-empty goal`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -281,13 +281,13 @@ func TestDispatchRefusedByItsConfig(t *testing.T) {
 		want  string // %s is the caller
 	}{
 		{"max_depth 0 allows no child", map[string]string{"workflow.yaml": "budgets: {max_depth: 0}\n"},
-			`a child of agent "%s" would be at depth 1, over max_depth 0 set in the governing workflow.yaml`},
+			`workspace: a child of agent '%s' would be at depth 1, over max_depth 0 set in the governing workflow.yaml; allowed: (none)`},
 		{"unknown key in providers.yaml", map[string]string{"providers.yaml": "roles:\n  worker: {provider: p, colour: red}\n"},
-			`providers.yaml in the config governing agent "%s" is invalid: yaml: unmarshal errors: line 2: field colour not found in type workspace.Role`},
+			`workspace: providers.yaml in the config governing agent '%s' is invalid: yaml: unmarshal errors: line 2: field colour not found in type workspace.Role; allowed: (none)`},
 		{"negative max_depth", map[string]string{"workflow.yaml": "budgets: {max_depth: -1}\n"},
-			`workflow.yaml in the config governing agent "%s" is invalid: budgets.max_depth is -1; give 0 or more, or leave it out for no limit`},
+			`workspace: workflow.yaml in the config governing agent '%s' is invalid: budgets.max_depth is -1; give 0 or more, or leave it out for no limit; allowed: (none)`},
 		{"no providers.yaml", map[string]string{"providers.yaml": ""},
-			`role "worker" is not defined in the providers.yaml governing agent "%s"; defined roles: (none)`},
+			`workspace: role 'worker' is not defined in the providers.yaml governing agent '%s'; allowed: (none)`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ws := newWorkspace(t)

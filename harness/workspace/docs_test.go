@@ -69,7 +69,8 @@ func TestDocsIntegrityLines(t *testing.T) {
 	}
 	changed := &RepoChangedError{File: "repo.git/config", Change: lineChange(repoConfig, repoConfig+"[filter \"x\"]\n")}
 	notGranted := &NotGrantedError{Tool: "dispatch", Agent: "<id>", Role: "compactor", Granted: []string{"message"}}
-	for _, line := range []string{"shelter workspace new: " + changed.Error(), notGranted.Error()} {
+	viaNew, _ := AsRefusal("shelter workspace new", changed)
+	for _, line := range []string{viaNew.Error(), notGranted.Error()} {
 		if !strings.Contains(string(data), line) {
 			t.Errorf("docs/workspace.md does not show %q", line)
 		}

@@ -47,7 +47,7 @@ func Example() {
 	// Output:
 	// root: 20260301T120000Z-abcd0123
 	// {"status":"in_progress","handle":"20260301T120000Z-abcd0123-20260301T120000Z-456789ef"}
-	// 2 role "ghost" is not defined in the providers.yaml governing agent "20260301T120000Z-abcd0123"; defined roles: compactor, worker
+	// 2 dispatch: role 'ghost' is not defined in the providers.yaml governing agent '20260301T120000Z-abcd0123'; allowed: compactor, worker
 	// 20260301T120000Z-abcd0123 role="" name="" inbox=0
 	// 20260301T120000Z-abcd0123-20260301T120000Z-456789ef role="worker" name="poet" inbox=1
 }
@@ -65,5 +65,5 @@ func ExampleWorkspace_Message() {
 	fmt.Println(err)
 	// Output:
 	// deposited <nil>
-	// no agent "nosuch" in this workspace
+	// workspace: no agent 'nosuch' in this workspace; allowed: a name an agent wears, an agent's id
 }

@@ -22,7 +22,7 @@ func TestGoverningConfig(t *testing.T) {
 		t.Fatalf("Governing = %s, %v; want the fork point %s", gov, err, initial)
 	}
 	_, err = ws.Dispatch(ctx, root, DispatchInput{Role: "late", Goal: "g"})
-	want := `role "late" is not defined in the providers.yaml governing agent "` + root + `"; defined roles: compactor, worker`
+	want := `workspace: role 'late' is not defined in the providers.yaml governing agent '` + root + `'; allowed: compactor, worker`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
@@ -52,7 +52,7 @@ func TestGoverningConfig(t *testing.T) {
 	editConfig(t, ws, "other", map[string]string{"providers.yaml": "roles: {}\n"})
 	git(t, ws, ws.Worktree(root), "merge", "-q", "-s", "ours", "--allow-unrelated-histories", "-m", "merge other", "config/other")
 	_, err = ws.Governing(ctx, root)
-	want = `agent "` + root + `" has no single governing config: config/main, config/next, config/other reach it through unrelated commits; merge them or fork from one`
+	want = `workspace: agent '` + root + `' has no single governing config: config/main, config/next, config/other reach it through unrelated commits; allowed: a fork from one, a merge of them`
 	if err == nil || err.Error() != want || !IsRefusal(err) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
@@ -65,7 +65,7 @@ func TestGoverningConfig(t *testing.T) {
 	// No config branch reaches it.
 	git(t, ws, "", "branch", "-D", "config/other", "config/main", "config/next")
 	_, err = ws.Governing(ctx, root)
-	want = `agent "` + root + `" has no governing config: no config/* branch reaches its branch`
+	want = `workspace: agent '` + root + `' has no governing config: no config/* branch reaches its branch; allowed: (none)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
@@ -76,7 +76,7 @@ func TestNewAgentUnknownConfig(t *testing.T) {
 	ws := newWorkspace(t)
 	before := snapshot(t, ws)
 	_, err := ws.NewAgent(context.Background(), "nope")
-	if want := `no config "nope" in this workspace; configs: main`; err == nil || err.Error() != want {
+	if want := `workspace: no config 'nope' in this workspace; allowed: main`; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
 	sameState(t, before, snapshot(t, ws))

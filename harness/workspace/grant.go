@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/shelter-sh/shelter/kernel"
@@ -96,8 +95,10 @@ func (ws *Workspace) grant(ctx context.Context, r *refs, id string) (*grant, err
 // branch, so no role and no grant can be found for it.
 type NoRoleError struct{ Agent string }
 
-func (e *NoRoleError) Error() string {
-	return fmt.Sprintf("agent %q has no dispatch commit on its branch, so no role; dispatch agents with shelter", e.Agent)
+func (e *NoRoleError) Error() string { return e.refusal().Error() }
+
+func (e *NoRoleError) refusal() *kernel.Refusal {
+	return refusal("agent "+kernel.Quote(e.Agent)+" has no dispatch commit on its branch, so no role", "agents dispatched with shelter")
 }
 
 // NotGrantedError refuses a call of a workspace tool that the caller's
@@ -109,13 +110,14 @@ type NotGrantedError struct {
 	Granted []string // sorted
 }
 
-func (e *NotGrantedError) Error() string {
+func (e *NotGrantedError) Error() string { return e.refusal().Error() }
+
+func (e *NotGrantedError) refusal() *kernel.Refusal {
 	who := "root agent"
 	if e.Role != "" {
-		who = fmt.Sprintf("role %q", e.Role)
+		who = "role " + kernel.Quote(e.Role)
 	}
-	return fmt.Sprintf("%s: not granted to agent %q by its %s in its governing config; granted: %s", e.Tool, e.Agent, who, kernel.Pool(e.Granted))
+	r := refusal("not granted to agent "+kernel.Quote(e.Agent)+" by its "+who+" in its governing config", e.Granted...)
+	r.Command = e.Tool
+	return r
 }
-
-func (*NoRoleError) refusal()     {}
-func (*NotGrantedError) refusal() {}

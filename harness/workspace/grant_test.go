@@ -81,7 +81,7 @@ func TestGrantIsTheCallableSet(t *testing.T) {
 	}
 	defer ts.Close()
 	res := run(t, ts, "dispatch --role worker --goal x")
-	want := `dispatch: not granted to agent "` + compactor + `" by its role "compactor" in its governing config; granted: message` + "\n"
+	want := `dispatch: not granted to agent '` + compactor + `' by its role 'compactor' in its governing config; allowed: message` + "\n"
 	if res.ExitCode != 2 || res.Stderr != want {
 		t.Errorf("exit %d, stderr %q\nwant %q", res.ExitCode, res.Stderr, want)
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/shelter-sh/shelter/kernel"
 )
 
 // repoConfig is repo.git/config as shelter writes it, byte for byte. Git
@@ -26,11 +28,12 @@ type RepoChangedError struct {
 	Change string // what differs, one line
 }
 
-func (e *RepoChangedError) Error() string {
-	return fmt.Sprintf("%s was changed outside shelter: %s; git does not run until it holds only what shelter wrote (docs/workspace.md, git)", e.File, e.Change)
-}
+func (e *RepoChangedError) Error() string { return e.refusal().Error() }
 
-func (*RepoChangedError) refusal() {}
+func (e *RepoChangedError) refusal() *kernel.Refusal {
+	return refusal(e.File+" was changed outside shelter ("+e.Change+"), and git does not run until it holds only what shelter wrote",
+		"the file as shelter wrote it (docs/workspace.md, git)")
+}
 
 // checkRepo verifies that the repository files git reads settings and
 // attributes from hold only what shelter wrote: repo.git/config is

@@ -53,24 +53,24 @@ func TestPlantedGitVectorsNeverRun(t *testing.T) {
 		{"filter in config", func(t *testing.T) {
 			appendConfig(fmt.Sprintf("[filter \"x\"]\n\tsmudge = %s\n", run))(t)
 			writeFile(t, filepath.Join(repo, "info", "attributes"), "* filter=x\n")
-		}, "repo.git/config", `repo.git/config was changed outside shelter: line 5 "[filter \"x\"]" was added; git does not run until it holds only what shelter wrote (docs/workspace.md, git)`},
+		}, "repo.git/config", `workspace: repo.git/config was changed outside shelter (line 5 "[filter \"x\"]" was added), and git does not run until it holds only what shelter wrote; allowed: the file as shelter wrote it (docs/workspace.md, git)`},
 		{"include.path", appendConfig("[include]\n\tpath = " + included + "\n"),
-			"repo.git/config", `repo.git/config was changed outside shelter: line 5 "[include]" was added; git does not run until it holds only what shelter wrote (docs/workspace.md, git)`},
+			"repo.git/config", `workspace: repo.git/config was changed outside shelter (line 5 "[include]" was added), and git does not run until it holds only what shelter wrote; allowed: the file as shelter wrote it (docs/workspace.md, git)`},
 		{"includeIf", appendConfig("[includeIf \"gitdir:/\"]\n\tpath = " + included + "\n"),
-			"repo.git/config", `repo.git/config was changed outside shelter: line 5 "[includeIf \"gitdir:/\"]" was added; git does not run until it holds only what shelter wrote (docs/workspace.md, git)`},
+			"repo.git/config", `workspace: repo.git/config was changed outside shelter (line 5 "[includeIf \"gitdir:/\"]" was added), and git does not run until it holds only what shelter wrote; allowed: the file as shelter wrote it (docs/workspace.md, git)`},
 		{"fsmonitor", func(t *testing.T) {
 			data := strings.Replace(repoConfig, "\tbare = true\n", "\tbare = true\n\tfsmonitor = "+run+"\n", 1)
 			writeFile(t, filepath.Join(repo, "config"), data)
-		}, "repo.git/config", fmt.Sprintf(`repo.git/config was changed outside shelter: line 5 "fsmonitor = %s" was added; git does not run until it holds only what shelter wrote (docs/workspace.md, git)`, run)},
+		}, "repo.git/config", fmt.Sprintf(`workspace: repo.git/config was changed outside shelter (line 5 "fsmonitor = %s" was added), and git does not run until it holds only what shelter wrote; allowed: the file as shelter wrote it (docs/workspace.md, git)`, run)},
 		{"attributes in info", func(t *testing.T) {
 			writeFile(t, filepath.Join(repo, "info", "attributes"), "* filter=x diff=x merge=x\n")
-		}, "repo.git/info/attributes", "repo.git/info/attributes was changed outside shelter: the file was added; git does not run until it holds only what shelter wrote (docs/workspace.md, git)"},
+		}, "repo.git/info/attributes", "workspace: repo.git/info/attributes was changed outside shelter (the file was added), and git does not run until it holds only what shelter wrote; allowed: the file as shelter wrote it (docs/workspace.md, git)"},
 		{"filter for the agent's .gitattributes, defined by its git", func(t *testing.T) {
 			// What a git the agent may run in its worktree writes.
 			if _, err := ws.git.spawn(ctx, wt, nil, "config", "filter.x.smudge", run); err != nil {
 				t.Fatal(err)
 			}
-		}, "repo.git/config", `repo.git/config was changed outside shelter: line 5 "[filter \"x\"]" was added; git does not run until it holds only what shelter wrote (docs/workspace.md, git)`},
+		}, "repo.git/config", `workspace: repo.git/config was changed outside shelter (line 5 "[filter \"x\"]" was added), and git does not run until it holds only what shelter wrote; allowed: the file as shelter wrote it (docs/workspace.md, git)`},
 		{"worktree config switched on", func(t *testing.T) {
 			if _, err := ws.git.spawn(ctx, wt, nil, "config", "extensions.worktreeConfig", "true"); err != nil {
 				t.Fatal(err)
@@ -78,17 +78,17 @@ func TestPlantedGitVectorsNeverRun(t *testing.T) {
 			if _, err := ws.git.spawn(ctx, wt, nil, "config", "--worktree", "filter.x.smudge", run); err != nil {
 				t.Fatal(err)
 			}
-		}, "repo.git/config", `repo.git/config was changed outside shelter: line 5 "[extensions]" was added; git does not run until it holds only what shelter wrote (docs/workspace.md, git)`},
+		}, "repo.git/config", `workspace: repo.git/config was changed outside shelter (line 5 "[extensions]" was added), and git does not run until it holds only what shelter wrote; allowed: the file as shelter wrote it (docs/workspace.md, git)`},
 		{"commondir", func(t *testing.T) {
 			writeFile(t, filepath.Join(repo, "commondir"), t.TempDir()+"\n")
-		}, "repo.git/commondir", "repo.git/commondir was changed outside shelter: the file was added; git does not run until it holds only what shelter wrote (docs/workspace.md, git)"},
+		}, "repo.git/commondir", "workspace: repo.git/commondir was changed outside shelter (the file was added), and git does not run until it holds only what shelter wrote; allowed: the file as shelter wrote it (docs/workspace.md, git)"},
 		{"config a symlink", func(t *testing.T) {
 			writeFile(t, included+".target", repoConfig)
 			os.Remove(filepath.Join(repo, "config"))
 			if err := os.Symlink(included+".target", filepath.Join(repo, "config")); err != nil {
 				t.Fatal(err)
 			}
-		}, "repo.git/config", "repo.git/config was changed outside shelter: it is a symbolic link, not a regular file; git does not run until it holds only what shelter wrote (docs/workspace.md, git)"},
+		}, "repo.git/config", "workspace: repo.git/config was changed outside shelter (it is a symbolic link, not a regular file), and git does not run until it holds only what shelter wrote; allowed: the file as shelter wrote it (docs/workspace.md, git)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			before := snapshot(t, ws)
@@ -183,7 +183,7 @@ func TestTemplateExcludeAllowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, exclude, "*\n")
-	const want = "repo.git/info/exclude was changed outside shelter: it holds patterns; only git's commented template is allowed; git does not run until it holds only what shelter wrote (docs/workspace.md, git)"
+	const want = "workspace: repo.git/info/exclude was changed outside shelter (it holds patterns; only git's commented template is allowed), and git does not run until it holds only what shelter wrote; allowed: the file as shelter wrote it (docs/workspace.md, git)"
 	if err := checkRepo(repo); err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}

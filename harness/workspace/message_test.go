@@ -86,7 +86,7 @@ func TestMessage(t *testing.T) {
 	// A caller that is no agent of the workspace sends nothing.
 	before := snapshot(t, ws)
 	_, err = ws.Message(ctx, "20990101T000000Z-00000000", MessageInput{Agent: a.Handle, Content: "x"})
-	if want := `no agent "20990101T000000Z-00000000" in this workspace`; err == nil || err.Error() != want {
+	if want := `workspace: no agent '20990101T000000Z-00000000' in this workspace; allowed: a name an agent wears, an agent's id`; err == nil || err.Error() != want {
 		t.Errorf("unknown caller: got %v, want %s", err, want)
 	}
 	sameState(t, before, snapshot(t, ws))
@@ -99,11 +99,11 @@ func TestMessage(t *testing.T) {
 	ids := []string{a.Handle, b.Handle}
 	slices.Sort(ids)
 	for _, tt := range []struct{ to, want string }{
-		{"scout", `agent name "scout" is ambiguous: worn by ` + ids[0] + `, ` + ids[1] + `; address one by id`},
-		{"nosuch", `no agent "nosuch" in this workspace`},
-		{"20990101T000000Z-00000000", `no agent "20990101T000000Z-00000000" in this workspace`},
-		{"a/b", `agent "a/b" is not a single path component; address an agent by its id or by its name`},
-		{"..", `agent ".." is not a single path component; address an agent by its id or by its name`},
+		{"scout", `workspace: agent name 'scout' is ambiguous: address one of the agents wearing it by id; allowed: ` + ids[0] + `, ` + ids[1]},
+		{"nosuch", `workspace: no agent 'nosuch' in this workspace; allowed: a name an agent wears, an agent's id`},
+		{"20990101T000000Z-00000000", `workspace: no agent '20990101T000000Z-00000000' in this workspace; allowed: a name an agent wears, an agent's id`},
+		{"a/b", `workspace: agent 'a/b' is not a single path component; allowed: an agent's id or name`},
+		{"..", `workspace: agent '..' is not a single path component; allowed: an agent's id or name`},
 	} {
 		before := snapshot(t, ws)
 		_, err := ws.Message(ctx, root, MessageInput{Agent: tt.to, Content: "x"})

@@ -16,7 +16,7 @@ func componentReason(s string) string {
 	return ""
 }
 
-const nameAllow = "a name is one path component with no whitespace, not shaped like an agent id"
+const nameAllow = "one path component with no whitespace, not shaped like an agent id"
 
 // checkAgentName checks a name given to dispatch.
 func checkAgentName(name string) error {
@@ -41,7 +41,7 @@ func checkAgentName(name string) error {
 // lookup.
 func checkAddress(agent string) error {
 	if reason := componentReason(agent); reason != "" {
-		return &BadNameError{What: "agent", Name: agent, Reason: reason, Allow: "address an agent by its id or by its name"}
+		return &BadNameError{What: "agent", Name: agent, Reason: reason, Allow: "an agent's id or name"}
 	}
 	return nil
 }
@@ -49,7 +49,7 @@ func checkAddress(agent string) error {
 // checkSkillName checks a skill name before any file is touched.
 func checkSkillName(name string) error {
 	if reason := componentReason(name); reason != "" {
-		return &BadNameError{What: "skill name", Name: name, Reason: reason, Allow: "a skill is named by one directory of the pool"}
+		return &BadNameError{What: "skill name", Name: name, Reason: reason, Allow: "one directory of the pool"}
 	}
 	return nil
 }

@@ -8,12 +8,14 @@ import (
 	"github.com/shelter-sh/shelter/kernel"
 )
 
-// A refusal is an error that a caller can correct: the operation did
-// nothing, and Error() is the one line that says what was wrong and what
-// is allowed.
-type refusal interface {
+// A refuser is an error that a caller can correct: the operation did
+// nothing. Its parts are what was wrong and what is allowed instead; its
+// Error() is the one line "workspace: what; allowed: pool", and whoever
+// refuses on its behalf (a workspace tool, a shelter verb) names itself
+// instead of "workspace" ([AsRefusal]).
+type refuser interface {
 	error
-	refusal()
+	refusal() *kernel.Refusal
 }
 
 // IsRefusal reports whether err (or an error it wraps) is a refusal of the
@@ -21,8 +23,27 @@ type refusal interface {
 // is one line meant for the caller. Other errors are failures (git could
 // not run, a file could not be written).
 func IsRefusal(err error) bool {
-	var r refusal
+	var r refuser
 	return errors.As(err, &r)
+}
+
+// AsRefusal renders err, when it is a refusal of the workspace
+// ([IsRefusal]), as command's refusal: the same line with command first,
+// for the workspace tools and for shelter's workspace verbs.
+func AsRefusal(command string, err error) (*kernel.Refusal, bool) {
+	var r refuser
+	if !errors.As(err, &r) {
+		return nil, false
+	}
+	ref := r.refusal()
+	ref.Command = command
+	return ref, true
+}
+
+// refusal is the kernel's refusal of the workspace: what was wrong and
+// what is allowed instead.
+func refusal(what string, allowed ...string) *kernel.Refusal {
+	return &kernel.Refusal{Command: "workspace", What: what, Allowed: allowed}
 }
 
 // UnknownRoleError refuses a dispatch whose role the governing
@@ -33,8 +54,10 @@ type UnknownRoleError struct {
 	Defined []string // the roles the governing config defines
 }
 
-func (e *UnknownRoleError) Error() string {
-	return fmt.Sprintf("role %q is not defined in the providers.yaml governing agent %q; defined roles: %s", e.Role, e.Agent, kernel.Pool(e.Defined))
+func (e *UnknownRoleError) Error() string { return e.refusal().Error() }
+
+func (e *UnknownRoleError) refusal() *kernel.Refusal {
+	return refusal("role "+kernel.Quote(e.Role)+" is not defined in the providers.yaml governing agent "+kernel.Quote(e.Agent), e.Defined...)
 }
 
 // MissingSoulError refuses a dispatch whose role has no souls/<role>.md in
@@ -44,8 +67,10 @@ type MissingSoulError struct {
 	Agent string
 }
 
-func (e *MissingSoulError) Error() string {
-	return fmt.Sprintf("role %q is defined but souls/%s.md is missing from the config governing agent %q", e.Role, e.Role, e.Agent)
+func (e *MissingSoulError) Error() string { return e.refusal().Error() }
+
+func (e *MissingSoulError) refusal() *kernel.Refusal {
+	return refusal("role " + kernel.Quote(e.Role) + " is defined but souls/" + e.Role + ".md is missing from the config governing agent " + kernel.Quote(e.Agent))
 }
 
 // UndescribedToolError refuses a dispatch whose role grants a tool the
@@ -56,8 +81,10 @@ type UndescribedToolError struct {
 	Described []string
 }
 
-func (e *UndescribedToolError) Error() string {
-	return fmt.Sprintf("role %q grants tool %q, which its governing config does not describe; described tools: %s", e.Role, e.Tool, kernel.Pool(e.Described))
+func (e *UndescribedToolError) Error() string { return e.refusal().Error() }
+
+func (e *UndescribedToolError) refusal() *kernel.Refusal {
+	return refusal("role "+kernel.Quote(e.Role)+" grants tool "+kernel.Quote(e.Tool)+", which its governing config does not describe", e.Described...)
 }
 
 // DepthError refuses a dispatch whose child would be deeper than
@@ -68,8 +95,10 @@ type DepthError struct {
 	Max   int
 }
 
-func (e *DepthError) Error() string {
-	return fmt.Sprintf("a child of agent %q would be at depth %d, over max_depth %d set in the governing workflow.yaml", e.Agent, e.Depth, e.Max)
+func (e *DepthError) Error() string { return e.refusal().Error() }
+
+func (e *DepthError) refusal() *kernel.Refusal {
+	return refusal(fmt.Sprintf("a child of agent %s would be at depth %d, over max_depth %d set in the governing workflow.yaml", kernel.Quote(e.Agent), e.Depth, e.Max))
 }
 
 // BadNameError refuses a name (an agent's name, an agent address, a skill
@@ -81,8 +110,10 @@ type BadNameError struct {
 	Allow  string // what is allowed
 }
 
-func (e *BadNameError) Error() string {
-	return fmt.Sprintf("%s %q %s; %s", e.What, e.Name, e.Reason, e.Allow)
+func (e *BadNameError) Error() string { return e.refusal().Error() }
+
+func (e *BadNameError) refusal() *kernel.Refusal {
+	return refusal(e.What+" "+kernel.Quote(e.Name)+" "+e.Reason, e.Allow)
 }
 
 // NameTakenError refuses a dispatch whose name another agent wears.
@@ -91,16 +122,20 @@ type NameTakenError struct {
 	Agent string
 }
 
-func (e *NameTakenError) Error() string {
-	return fmt.Sprintf("name %q is taken by agent %s", e.Name, e.Agent)
+func (e *NameTakenError) Error() string { return e.refusal().Error() }
+
+func (e *NameTakenError) refusal() *kernel.Refusal {
+	return refusal("name "+kernel.Quote(e.Name)+" is taken by agent "+e.Agent, "a name no other agent wears")
 }
 
 // UnknownAgentError refuses an address that is neither an agent's id nor
 // a name an agent wears.
 type UnknownAgentError struct{ Agent string }
 
-func (e *UnknownAgentError) Error() string {
-	return fmt.Sprintf("no agent %q in this workspace", e.Agent)
+func (e *UnknownAgentError) Error() string { return e.refusal().Error() }
+
+func (e *UnknownAgentError) refusal() *kernel.Refusal {
+	return refusal("no agent "+kernel.Quote(e.Agent)+" in this workspace", "an agent's id", "a name an agent wears")
 }
 
 // AmbiguousNameError refuses a name worn by several agents.
@@ -109,8 +144,10 @@ type AmbiguousNameError struct {
 	Agents []string // sorted ids
 }
 
-func (e *AmbiguousNameError) Error() string {
-	return fmt.Sprintf("agent name %q is ambiguous: worn by %s; address one by id", e.Name, strings.Join(e.Agents, ", "))
+func (e *AmbiguousNameError) Error() string { return e.refusal().Error() }
+
+func (e *AmbiguousNameError) refusal() *kernel.Refusal {
+	return refusal("agent name "+kernel.Quote(e.Name)+" is ambiguous: address one of the agents wearing it by id", e.Agents...)
 }
 
 // UnknownSkillError refuses a skill the pool does not hold.
@@ -119,8 +156,10 @@ type UnknownSkillError struct {
 	Available []string
 }
 
-func (e *UnknownSkillError) Error() string {
-	return fmt.Sprintf("unknown skill %q; available: %s", e.Name, kernel.Pool(e.Available))
+func (e *UnknownSkillError) Error() string { return e.refusal().Error() }
+
+func (e *UnknownSkillError) refusal() *kernel.Refusal {
+	return refusal("unknown skill "+kernel.Quote(e.Name), e.Available...)
 }
 
 // UnknownConfigError refuses a config name with no config/<name> branch.
@@ -129,8 +168,10 @@ type UnknownConfigError struct {
 	Configs []string
 }
 
-func (e *UnknownConfigError) Error() string {
-	return fmt.Sprintf("no config %q in this workspace; configs: %s", e.Name, kernel.Pool(e.Configs))
+func (e *UnknownConfigError) Error() string { return e.refusal().Error() }
+
+func (e *UnknownConfigError) refusal() *kernel.Refusal {
+	return refusal("no config "+kernel.Quote(e.Name)+" in this workspace", e.Configs...)
 }
 
 // GoverningError says an agent has no governing config commit: no config
@@ -142,11 +183,14 @@ type GoverningError struct {
 	Branches []string
 }
 
-func (e *GoverningError) Error() string {
+func (e *GoverningError) Error() string { return e.refusal().Error() }
+
+func (e *GoverningError) refusal() *kernel.Refusal {
 	if len(e.Branches) == 0 {
-		return fmt.Sprintf("agent %q has no governing config: no config/* branch reaches its branch", e.Agent)
+		return refusal("agent " + kernel.Quote(e.Agent) + " has no governing config: no config/* branch reaches its branch")
 	}
-	return fmt.Sprintf("agent %q has no single governing config: %s reach it through unrelated commits; merge them or fork from one", e.Agent, strings.Join(e.Branches, ", "))
+	return refusal("agent "+kernel.Quote(e.Agent)+" has no single governing config: "+strings.Join(e.Branches, ", ")+" reach it through unrelated commits",
+		"a merge of them", "a fork from one")
 }
 
 // ConfigError says a control file of a governing config commit is invalid.
@@ -156,52 +200,55 @@ type ConfigError struct {
 	Err   string // one line
 }
 
-func (e *ConfigError) Error() string {
-	return fmt.Sprintf("%s in the config governing agent %q is invalid: %s", e.File, e.Agent, e.Err)
+func (e *ConfigError) Error() string { return e.refusal().Error() }
+
+func (e *ConfigError) refusal() *kernel.Refusal {
+	return refusal(e.File + " in the config governing agent " + kernel.Quote(e.Agent) + " is invalid: " + e.Err)
 }
 
 // NoCallerError refuses an operation that needs a calling agent when the
 // session has none.
 type NoCallerError struct{ Op string }
 
-func (e *NoCallerError) Error() string {
-	return fmt.Sprintf("%s needs a calling agent; start the session with --workspace W --agent ID", e.Op)
+func (e *NoCallerError) Error() string { return e.refusal().Error() }
+
+func (e *NoCallerError) refusal() *kernel.Refusal {
+	return refusal("no calling agent", "a session started with --workspace W --agent ID")
 }
 
 // EmptyInputError refuses a required field given empty.
 type EmptyInputError struct{ Op, Field string }
 
-func (e *EmptyInputError) Error() string {
-	return fmt.Sprintf("%s: %s is empty; give a non-empty %s", e.Op, e.Field, e.Field)
+func (e *EmptyInputError) Error() string { return e.refusal().Error() }
+
+func (e *EmptyInputError) refusal() *kernel.Refusal {
+	return refusal(kernel.Quote(e.Field)+" is empty", "a non-empty "+e.Field)
 }
 
 // WorkspaceExistsError refuses Init on a directory that is not empty.
 type WorkspaceExistsError struct{ Dir string }
 
-func (e *WorkspaceExistsError) Error() string {
-	return fmt.Sprintf("%s exists and is not empty; give a new or empty directory", e.Dir)
+func (e *WorkspaceExistsError) Error() string { return e.refusal().Error() }
+
+func (e *WorkspaceExistsError) refusal() *kernel.Refusal {
+	return refusal(kernel.Quote(e.Dir)+" exists and is not empty", "a new or empty directory")
 }
 
 // NotWorkspaceError refuses Open on a directory that holds no workspace.
 type NotWorkspaceError struct{ Dir string }
 
-func (e *NotWorkspaceError) Error() string {
-	return fmt.Sprintf("%s is not a workspace (no repo.git); create one with `shelter workspace init %s`", e.Dir, e.Dir)
+func (e *NotWorkspaceError) Error() string { return e.refusal().Error() }
+
+func (e *NotWorkspaceError) refusal() *kernel.Refusal {
+	return refusal(kernel.Quote(e.Dir)+" is not a workspace (no repo.git)", "a workspace made by `shelter workspace init "+e.Dir+"`")
 }
 
-func (*UnknownRoleError) refusal()     {}
-func (*MissingSoulError) refusal()     {}
-func (*UndescribedToolError) refusal() {}
-func (*DepthError) refusal()           {}
-func (*BadNameError) refusal()         {}
-func (*NameTakenError) refusal()       {}
-func (*UnknownAgentError) refusal()    {}
-func (*AmbiguousNameError) refusal()   {}
-func (*UnknownSkillError) refusal()    {}
-func (*UnknownConfigError) refusal()   {}
-func (*GoverningError) refusal()       {}
-func (*ConfigError) refusal()          {}
-func (*NoCallerError) refusal()        {}
-func (*EmptyInputError) refusal()      {}
-func (*WorkspaceExistsError) refusal() {}
-func (*NotWorkspaceError) refusal()    {}
+// inputError refuses a tool's input that does not decode into the
+// operation's input (a schema that was loosened).
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.refusal().Error() }
+
+func (e *inputError) refusal() *kernel.Refusal {
+	return refusal("invalid input: "+e.msg, "input the tool's schema describes")
+}

@@ -44,12 +44,12 @@ func TestLoadSkill(t *testing.T) {
 	}
 
 	_, err = ws.LoadSkill(ctx, root, LoadSkillInput{Name: "nope"})
-	if want := `unknown skill "nope"; available: bash, notes`; err == nil || err.Error() != want {
+	if want := `workspace: unknown skill 'nope'; allowed: bash, notes`; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
 	os.RemoveAll(filepath.Join(ws.Dir, "skills"))
 	_, err = ws.LoadSkill(ctx, root, LoadSkillInput{Name: "nope"})
-	if want := `unknown skill "nope"; available: (none)`; err == nil || err.Error() != want {
+	if want := `workspace: unknown skill 'nope'; allowed: (none)`; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }
@@ -67,7 +67,7 @@ func TestLoadSkillNameRefusedBeforeFileAccess(t *testing.T) {
 		}
 	}
 	_, err := ws.LoadSkill(context.Background(), "x", LoadSkillInput{Name: "a/b"})
-	if want := `skill name "a/b" is not a single path component; a skill is named by one directory of the pool`; err == nil || err.Error() != want {
+	if want := `workspace: skill name 'a/b' is not a single path component; allowed: one directory of the pool`; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -82,12 +81,12 @@ func (ws *Workspace) tools(names []string, checked bool) ([]kernel.Tool, error) 
 		tool, err := harness.Func(d.def, func(ctx context.Context, in harness.Input) (any, error) {
 			if checked {
 				if err := ws.checkGrant(ctx, in.Caller.Agent, name); err != nil {
-					return nil, toolError(err)
+					return nil, toolError(name, err)
 				}
 			}
 			out, err := run(ctx, in.Caller.Agent, in.Args)
 			if err != nil {
-				return nil, toolError(err)
+				return nil, toolError(name, err)
 			}
 			return out, nil
 		})
@@ -105,16 +104,16 @@ func decodeInput(args json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return &kernel.Refusal{Line: "invalid input: " + err.Error()}
+		return &inputError{msg: err.Error()}
 	}
 	return nil
 }
 
-// toolError turns a refusal of the workspace into the kernel's.
-func toolError(err error) error {
-	var r refusal
-	if errors.As(err, &r) {
-		return &kernel.Refusal{Line: r.Error()}
+// toolError turns a refusal of the workspace into the kernel's refusal
+// of the tool's call.
+func toolError(tool string, err error) error {
+	if r, ok := AsRefusal(tool, err); ok {
+		return r
 	}
 	return err
 }

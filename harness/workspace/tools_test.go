@@ -65,7 +65,7 @@ func TestToolsThroughKernelSession(t *testing.T) {
 	// A refusal: one line, status 2, nothing created.
 	before := snapshot(t, ws)
 	res = run(t, s, `dispatch --role ghost --goal 'x'`)
-	want := `role "ghost" is not defined in the providers.yaml governing agent "` + root + `"; defined roles: compactor, worker` + "\n"
+	want := `dispatch: role 'ghost' is not defined in the providers.yaml governing agent '` + root + `'; allowed: compactor, worker` + "\n"
 	if res.ExitCode != 2 || res.Stderr != want || res.Stdout != "" {
 		t.Errorf("exit %d, stderr %q\nwant %q", res.ExitCode, res.Stderr, want)
 	}
@@ -112,7 +112,7 @@ func TestToolsThroughKernelSession(t *testing.T) {
 		t.Errorf("second load_skill: %q %q", res.Stdout, res.Stderr)
 	}
 	res = run(t, cs, `load_skill --name ../notes`)
-	if want := `skill name "../notes" is not a single path component; a skill is named by one directory of the pool` + "\n"; res.ExitCode != 2 || res.Stderr != want {
+	if want := `load_skill: skill name '../notes' is not a single path component; allowed: one directory of the pool` + "\n"; res.ExitCode != 2 || res.Stderr != want {
 		t.Errorf("exit %d, stderr %q", res.ExitCode, res.Stderr)
 	}
 }
@@ -141,7 +141,7 @@ func TestMessageWithoutCallerIsFromUser(t *testing.T) {
 		t.Errorf("inbox %q", got)
 	}
 	res := run(t, s, `dispatch --role worker --goal g`)
-	if want := "dispatch needs a calling agent; start the session with --workspace W --agent ID\n"; res.ExitCode != 2 || res.Stderr != want {
+	if want := "dispatch: no calling agent; allowed: a session started with --workspace W --agent ID\n"; res.ExitCode != 2 || res.Stderr != want {
 		t.Errorf("exit %d, stderr %q", res.ExitCode, res.Stderr)
 	}
 }
