@@ -94,19 +94,11 @@ type Refusal struct {
 	// descriptions of a form ("an integer from 0 to 7"). The line lists
 	// them sorted; nil is "(none)".
 	Allowed []string
-	// Line, when set, is the whole line as its tool worded it. It stays
-	// only until every tool of this module gives the parts.
-	Line string
 }
 
 // Error is the refusal's one line: "command: what; allowed: pool", the
 // pool rendered by [Pool].
-func (r *Refusal) Error() string {
-	if r.Line != "" {
-		return r.Line
-	}
-	return refusal.Line(r.Command, r.What, r.Allowed)
-}
+func (r *Refusal) Error() string { return refusal.Line(r.Command, r.What, r.Allowed) }
 
 // Pool renders the names a refusal allows: sorted, without repeats,
 // joined by ", ", or "(none)" when there are none.
