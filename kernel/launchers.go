@@ -14,6 +14,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/kernel/internal/static"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -319,7 +320,7 @@ type UnregisteredLauncherError struct {
 func (e *UnregisteredLauncherError) Error() string {
 	name := filepath.Base(e.Command)
 	if e.Registered {
-		return fmt.Sprintf("shelter: '%s' is a launcher, run only as shelter's own; allowed: %s", static.SingleLine(e.Command), name)
+		return refusal.Line("shelter", refusal.Quote(e.Command)+" is a launcher, run only as shelter's own", []string{name})
 	}
 	return fmt.Sprintf("shelter: '%s' is a launcher and no launcher of that name is registered, so it is not taken from PATH; register builtins.Launchers() in Config.Tools", static.SingleLine(e.Command))
 }

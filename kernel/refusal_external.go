@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/shelter-sh/shelter/internal/refusal"
 )
 
 // externalRefusalLine is the agent's refusal of name, an external command
@@ -18,7 +20,7 @@ import (
 // configuration, so the way to allow the program is not in it
 // (externalHintLine).
 func externalRefusalLine(name, pool string) string {
-	return fmt.Sprintf("shelter: external command '%s' is not allowed in this session; allowed: %s", filepath.Base(name), pool)
+	return refusal.Line("shelter", "external command "+refusal.Quote(filepath.Base(name))+" is not allowed in this session", []string{pool})
 }
 
 // externalHintLine is the operator's side of the same refusal: how to let

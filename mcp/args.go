@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/internal/refusal"
 )
 
 // splitArgs takes the session argument out of a call's arguments; line
@@ -51,7 +51,7 @@ var bashProperties = []string{"command", "session", "stdin", "timeout_ms", "yiel
 func (in *bashInput) parse(args map[string]json.RawMessage) string {
 	for _, k := range slices.Sorted(maps.Keys(args)) {
 		if !slices.Contains(bashProperties, k) {
-			return fmt.Sprintf("bash: unknown property '%s'; allowed: %s", k, kernel.Pool(bashProperties))
+			return refusal.Line("bash", "unknown property "+refusal.Quote(k), bashProperties)
 		}
 	}
 	raw, ok := args["command"]

@@ -3,10 +3,11 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"slices"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/shelter-sh/shelter/internal/refusal"
 )
 
 // Format is an API whose tool definitions [Render] writes.
@@ -96,7 +97,11 @@ func Render(defs []Def, f Format) ([]byte, error) {
 		case FormatAnthropic:
 			out = append(out, anthropicTool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema})
 		default:
-			return nil, fmt.Errorf("shelter tools: unknown format '%s'; allowed: anthropic, mcp, openai", f)
+			var names []string
+			for _, n := range Formats() {
+				names = append(names, string(n))
+			}
+			return nil, errors.New(refusal.Line("shelter tools", "unknown format "+refusal.Quote(string(f)), names))
 		}
 	}
 	if out == nil {

@@ -110,5 +110,5 @@ func flagRefusal(cmd string, fa flagArgs, plain, withValue string) string {
 	if fa.needed != "" {
 		return fmt.Sprintf("%s: flag '%s' needs a value", cmd, fa.needed)
 	}
-	return fmt.Sprintf("%s: unknown flag '%s'; allowed: %s", cmd, fa.bad, refusal.Pool(allowedFlags(plain, withValue)))
+	return refusal.Line(cmd, "unknown flag "+refusal.Quote(fa.bad), allowedFlags(plain, withValue))
 }

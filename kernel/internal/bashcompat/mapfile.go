@@ -42,7 +42,7 @@ func mapfileCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args [
 		var ok = true
 		switch f.name {
 		case 'C', 'c':
-			return refuse(hc, fmt.Sprintf("%s: flag '-%c' (a callback) is not supported; allowed: %s", name, f.name, refusal.Pool(allowedFlags(mapfilePlain, mapfileWithValue))))
+			return refuse(hc, refusal.Line(name, fmt.Sprintf("flag '-%c' (a callback) is not supported", f.name), allowedFlags(mapfilePlain, mapfileWithValue)))
 		case 't':
 			trim = true
 		case 'd':

@@ -12,6 +12,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -151,11 +152,11 @@ func ulimitCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []
 			default:
 				k, ok := rlimitOf(c)
 				if !ok {
-					var flags []string
+					flags := []string{"-S", "-H", "-a"}
 					for _, k := range rlimitKinds {
 						flags = append(flags, "-"+string(k.flag))
 					}
-					return refuse(hc, fmt.Sprintf("ulimit: unknown flag '-%c'; allowed: -S, -H, -a, %s", c, strings.Join(flags, ", ")))
+					return refuse(hc, refusal.Line("ulimit", "unknown flag "+refusal.Quote("-"+string(c)), flags))
 				}
 				op := ulimitOp{kind: k}
 				switch {
