@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -16,8 +17,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if len(args) > 0 {
-		fmt.Fprintf(stderr, "shelter doctor: unexpected argument '%s'; allowed: (none)\n", args[0])
-		return 2
+		return refuse(stderr, "shelter doctor", "unexpected argument "+refusal.Quote(args[0]))
 	}
 	s := spawn.Probe()
 	line := func(what string, ok bool, detail string) {

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"sync"
 
-	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/internal/refusal"
 )
 
 // verbs are the words `shelter VERB` dispatches on, sorted; a script file
@@ -105,15 +104,13 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		io.WriteString(stdout, usage("run"))
 		return 0
 	case len(args) > 1:
-		fmt.Fprintf(stderr, "shelter help: unexpected argument '%s'; give one verb; allowed: %s\n", args[1], kernel.Pool(verbs))
-		return 2
+		return refuse(stderr, "shelter help", "unexpected argument "+refusal.Quote(args[1])+": give one verb", verbs...)
 	case args[0] == "-h" || args[0] == "--help":
 		io.WriteString(stdout, usage("help"))
 		return 0
 	}
 	if _, ok := synopses()[args[0]]; !ok || args[0] == "run" {
-		fmt.Fprintf(stderr, "shelter help: unknown verb '%s'; allowed: %s\n", args[0], kernel.Pool(verbs))
-		return 2
+		return refuse(stderr, "shelter help", "unknown verb "+refusal.Quote(args[0]), verbs...)
 	}
 	io.WriteString(stdout, usage(args[0]))
 	return 0

@@ -34,6 +34,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -69,8 +70,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 				return 0
 			}
 			if len(args) > 1 {
-				fmt.Fprintf(stderr, "shelter version: unexpected argument '%s'; allowed: (none)\n", args[1])
-				return 2
+				return refuse(stderr, "shelter version", "unexpected argument "+refusal.Quote(args[1]))
 			}
 			fmt.Fprintf(stdout, "shelter %s %s/%s %s\n", version(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 			return 0
@@ -157,8 +157,7 @@ func readScript(o *options, rest []string, stdin *os.File, stderr io.Writer) (sc
 		}
 		return string(b), rest[0], rest[1:], pipedInput(stdin), 0
 	case stdin == nil:
-		fmt.Fprintln(stderr, "shelter: no script; allowed: -c SCRIPT, FILE, or a script on stdin")
-		return "", "", nil, nil, 2
+		return "", "", nil, nil, refuse(stderr, "shelter", "no script", "-c SCRIPT", "FILE", "a script on stdin")
 	}
 	b, err := io.ReadAll(stdin)
 	if err != nil {
@@ -303,8 +302,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		script = string(b)
 	default:
-		fmt.Fprintln(stderr, "shelter check: give one script; allowed: -c SCRIPT or FILE")
-		return 2
+		n := len(rest)
+		if o.hasScript {
+			n++
+		}
+		return refuse(stderr, "shelter check", fmt.Sprintf("%d scripts given", n), "-c SCRIPT", "FILE")
 	}
 	s, status := o.session(stderr)
 	if status != 0 {
@@ -348,8 +350,7 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(stderr, "shelter tools: unexpected argument '%s'; allowed: (none)\n", rest[0])
-		return 2
+		return refuse(stderr, "shelter tools", "unexpected argument "+refusal.Quote(rest[0]))
 	}
 	if o.format != "" {
 		return printFormat(&o, stdout, stderr)
@@ -412,4 +413,11 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "devel"
+}
+
+// refuse prints command's refusal, in the voice of every refusal
+// (internal/refusal), and returns its exit status, 2.
+func refuse(stderr io.Writer, command, what string, allowed ...string) int {
+	fmt.Fprintln(stderr, refusal.Line(command, what, allowed))
+	return 2
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/repl"
 )
 
@@ -32,8 +33,7 @@ func runREPL(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return status
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(stderr, "shelter repl: unexpected argument '%s'; allowed: (none)\n", rest[0])
-		return 2
+		return refuse(stderr, "shelter repl", "unexpected argument "+refusal.Quote(rest[0]))
 	}
 	return startREPL(&o, stdin, stderr)
 }

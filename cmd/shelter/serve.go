@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/mcp"
 )
@@ -125,8 +126,7 @@ func runServe(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return status
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(stderr, "shelter serve: unexpected argument '%s'; allowed: (none)\n", rest[0])
-		return 2
+		return refuse(stderr, "shelter serve", "unexpected argument "+refusal.Quote(rest[0]))
 	}
 	serveProfile(&o)
 	so := o.serve

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/shelter-sh/shelter/harness"
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/internal/toolfile"
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/mcp"
@@ -71,8 +72,11 @@ func loadToolFile(file, path string) ([]kernel.Tool, error) {
 func printFormat(o *options, stdout, stderr io.Writer) int {
 	f := mcp.Format(o.format)
 	if !slices.Contains(mcp.Formats(), f) {
-		fmt.Fprintf(stderr, "shelter tools: --format: unknown format '%s'; allowed: anthropic, mcp, openai\n", o.format)
-		return 2
+		var formats []string
+		for _, f := range mcp.Formats() {
+			formats = append(formats, string(f))
+		}
+		return refuse(stderr, "shelter tools", "--format: unknown format "+refusal.Quote(o.format), formats...)
 	}
 	if o.json {
 		fmt.Fprintln(stderr, "shelter tools: --json and --format each choose the output; give one")

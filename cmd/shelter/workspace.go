@@ -15,6 +15,7 @@ import (
 
 	"github.com/shelter-sh/shelter/harness/workspace"
 	"github.com/shelter-sh/shelter/internal/argv"
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -60,10 +61,9 @@ func workspaceSynopsis(sub string) string {
 
 // runWorkspace runs `shelter workspace ARGS...` and returns the exit code.
 func runWorkspace(args []string, stdout, stderr io.Writer) int {
-	const allowed = "allowed: init, list, new"
+	subcommands := []string{"init", "list", "new"}
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "shelter workspace: missing subcommand; "+allowed)
-		return 2
+		return refuse(stderr, "shelter workspace", "missing subcommand", subcommands...)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -82,8 +82,7 @@ func runWorkspace(args []string, stdout, stderr io.Writer) int {
 	case "list":
 		return workspaceList(ctx, rest, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "shelter workspace: unknown subcommand '%s'; %s\n", sub, allowed)
-	return 2
+	return refuse(stderr, "shelter workspace", "unknown subcommand "+refusal.Quote(sub), subcommands...)
 }
 
 // workspaceArgs parses `W [flags]` for one subcommand: exactly one
@@ -112,7 +111,7 @@ func workspaceArgs(sub string, args []string, flags []*argv.Flag, stderr io.Writ
 		}
 	}
 	if len(positional) != 1 {
-		fmt.Fprintf(stderr, "shelter workspace %s: want one workspace directory W, got %d arguments; usage: shelter %s\n", sub, len(positional), workspaceSynopsis(sub))
+		refuse(stderr, "shelter workspace "+sub, fmt.Sprintf("%d workspace directories given", len(positional)), "shelter "+workspaceSynopsis(sub))
 		return "", nil, false
 	}
 	return positional[0], values, true
