@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shelter-sh/shelter/internal/refusal/refusaltest"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -169,7 +170,7 @@ func TestRefusalLines(t *testing.T) {
 			if got := tc.err.Error(); got != tc.line {
 				t.Errorf("typed: %s\n want %s", got, tc.line)
 			}
-			checkVoice(t, tc.line, tc.err, tc.word)
+			refusaltest.Check(t, tc.line, tc.err.Command, tc.err.What, tc.err.Allowed, tc.word)
 
 			res, err := s.Run(context.Background(), tc.script, kernel.RunOptions{})
 			if err != nil {
@@ -191,22 +192,5 @@ func TestRefusalLines(t *testing.T) {
 				t.Errorf("Run: got %#v, want %#v", err, tc.err)
 			}
 		})
-	}
-}
-
-// checkVoice checks a refusal line for the voice of every refusal.
-func checkVoice(t *testing.T, line string, r *kernel.Refusal, word string) {
-	t.Helper()
-	if strings.ContainsAny(line, "\n\r") {
-		t.Errorf("%q spans lines", line)
-	}
-	if !strings.HasPrefix(line, r.Command+": ") {
-		t.Errorf("%q does not start with its command %q", line, r.Command)
-	}
-	if word != "" && !strings.Contains(r.What, kernel.Quote(word)) {
-		t.Errorf("%q does not quote %q", r.What, word)
-	}
-	if !strings.HasSuffix(line, "; allowed: "+kernel.Pool(r.Allowed)) {
-		t.Errorf("%q does not end with its pool %q", line, kernel.Pool(r.Allowed))
 	}
 }

@@ -3,10 +3,12 @@ package wrapped_test
 import (
 	"context"
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/shelter-sh/shelter/internal/refusal/refusaltest"
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/wrapped"
 )
@@ -111,6 +113,16 @@ func TestRefusalLines(t *testing.T) {
 			}
 			if !reflect.DeepEqual(err, tc.err) {
 				t.Errorf("Plan error: got %#v, want %#v", err, tc.err)
+			}
+
+			// What Run hands the kernel: the same line, in the voice of
+			// every refusal.
+			var ref *kernel.Refusal
+			call := &kernel.Call{Args: tc.words, Dir: t.TempDir(), Stdout: io.Discard, Stderr: io.Discard}
+			if err := cmds[tc.words[0]].Run(context.Background(), call); !errors.As(err, &ref) || ref.Error() != tc.line {
+				t.Errorf("Run: got %v, want %s", err, tc.line)
+			} else {
+				refusaltest.Check(t, ref.Error(), ref.Command, ref.What, ref.Allowed, "")
 			}
 
 			// At execution: one line on stderr, exit 2, nothing spawned.

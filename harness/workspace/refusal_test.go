@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shelter-sh/shelter/kernel"
+	"github.com/shelter-sh/shelter/internal/refusal/refusaltest"
 )
 
 // TestRefusalLines checks every refusal of the workspace in the voice of
@@ -83,27 +83,9 @@ func TestRefusalLines(t *testing.T) {
 		if want := "shelter workspace new" + strings.TrimPrefix(tc.line, command); r.Error() != want {
 			t.Errorf("%T as the verb's:\n got %s\nwant %s", tc.err, r.Error(), want)
 		}
-		checkVoice(t, r, tc.word)
+		refusaltest.Check(t, r.Error(), r.Command, r.What, r.Allowed, tc.word)
 	}
 	if _, ok := AsRefusal("dispatch", errors.New("git: exit status 128")); ok {
 		t.Error("a failure counts as a refusal")
-	}
-}
-
-// checkVoice checks a refusal for the voice of every refusal.
-func checkVoice(t *testing.T, r *kernel.Refusal, word string) {
-	t.Helper()
-	line := r.Error()
-	if strings.ContainsAny(line, "\n\r") {
-		t.Errorf("%q spans lines", line)
-	}
-	if !strings.HasPrefix(line, r.Command+": ") {
-		t.Errorf("%q does not start with its command %q", line, r.Command)
-	}
-	if word != "" && !strings.Contains(r.What, kernel.Quote(word)) {
-		t.Errorf("%q does not quote %q", r.What, word)
-	}
-	if !strings.HasSuffix(line, "; allowed: "+kernel.Pool(r.Allowed)) {
-		t.Errorf("%q does not end with its pool %q", line, kernel.Pool(r.Allowed))
 	}
 }
