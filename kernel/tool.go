@@ -82,7 +82,7 @@ func (s ExitStatus) Error() string { return fmt.Sprintf("exit status %d", uint8(
 // the call and what is allowed instead. A tool returning it from Run (or
 // from CheckStatic) has its line printed on stderr and the call ends with
 // status 2. Every refusal shelter makes is one of these lines, in one
-// voice (docs/embedding.md, "Refusals").
+// voice (docs/embedding.md, "Tools").
 type Refusal struct {
 	// Command is the command refused, as the line starts: "grep",
 	// "git log".
