@@ -14,6 +14,7 @@ import (
 
 	"github.com/shelter-sh/shelter/builtins"
 	"github.com/shelter-sh/shelter/internal/argv"
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -313,10 +314,10 @@ func parseSize(v string) (int, error) {
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || n < 0 || num != strings.TrimSpace(num) {
-		return 0, fmt.Errorf("'%s' is not a byte count; write one such as 32768, 32K or 1M (0 for no limit of its own)", v)
+		return 0, errors.New(refusal.Quote(v) + " is not a byte count; allowed: one such as 32768, 32K or 1M (0 for no limit of its own)")
 	}
 	if errors.Is(err, strconv.ErrRange) || n > math.MaxInt64/mult || n*mult > maxOutputLimit {
-		return 0, fmt.Errorf("'%s' is more than 64M, the most any stream keeps; allowed: 0 to 64M (0: no limit of its own; the 64M cap still applies)", v)
+		return 0, errors.New(refusal.Quote(v) + " is more than 64M, the most any stream keeps; allowed: 0 to 64M (0: no limit of its own; the 64M cap still applies)")
 	}
 	return int(n * mult), nil
 }
@@ -325,7 +326,7 @@ func parseSize(v string) (int, error) {
 func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 	cfg, ok := kernel.Preset(kernel.Profile(o.profile))
 	if !ok {
-		return cfg, fmt.Errorf("shelter: --profile: unknown profile '%s'; allowed: agent, host, sandbox", o.profile)
+		return cfg, errors.New(refusal.Line("shelter: --profile", "unknown profile "+refusal.Quote(o.profile), profileNames()))
 	}
 	if o.timeout.set {
 		cfg.Timeout = o.timeout.d
@@ -341,7 +342,7 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 		for _, kv := range o.env {
 			name, value, ok := strings.Cut(kv, "=")
 			if !ok || name == "" {
-				return cfg, fmt.Errorf("shelter: --env wants NAME=VALUE; got '%s'", kv)
+				return cfg, errors.New(refusal.Line("shelter: --env", refusal.Quote(kv)+" is not NAME=VALUE", []string{"NAME=VALUE"}))
 			}
 			env[name] = value
 		}
@@ -350,14 +351,14 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 	cfg.PassEnv = o.passEnv
 	if len(o.allowExternal) > 0 {
 		if cfg.Profile != kernel.ProfileSandbox {
-			return cfg, fmt.Errorf("shelter: --allow-external applies to the sandbox profile only; got --profile %s", o.profile)
+			return cfg, errors.New(refusal.Line("shelter: --allow-external", "not with --profile "+refusal.Quote(o.profile), []string{"--profile sandbox"}))
 		}
 		cfg.AllowExternal = o.allowExternal
 	}
 	if o.confine != "" {
 		mode, ok := kernel.ParseConfineMode(o.confine)
 		if !ok {
-			return cfg, fmt.Errorf("shelter: --confine: unknown mode '%s'; allowed: best-effort, off, on", o.confine)
+			return cfg, errors.New(refusal.Line("shelter: --confine", "unknown mode "+refusal.Quote(o.confine), []string{"best-effort", "off", "on"}))
 		}
 		cfg.Confine = mode
 	}
@@ -367,7 +368,7 @@ func (o *options) config(tools []kernel.Tool) (kernel.Config, error) {
 			set  bool
 		}{{"--network", o.network}, {"--allow-read", len(o.allowRead) > 0}, {"--allow-write", len(o.allowWrite) > 0}} {
 			if f.set {
-				return cfg, fmt.Errorf("shelter: %s applies to confined programs; allowed with --confine on or best-effort (the sandbox profile's default)", f.name)
+				return cfg, errors.New(refusal.Line("shelter: "+f.name, "applies to confined programs only, and --confine is 'off'", []string{"--confine best-effort", "--confine on (the sandbox profile's default)"}))
 			}
 		}
 	}
@@ -413,7 +414,7 @@ func absPaths(flag string, paths []string) ([]string, error) {
 			_, err = os.Stat(abs)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("shelter: %s: '%s' does not exist; allowed: existing files and directories", flag, p)
+			return nil, errors.New(refusal.Line("shelter: "+flag, refusal.Quote(p)+" does not exist", []string{"existing files and directories"}))
 		}
 		out = append(out, abs)
 	}
@@ -443,4 +444,13 @@ func withCoreutils(declared []kernel.Tool, allowed []string) []kernel.Tool {
 		}
 	}
 	return out
+}
+
+// profileNames are the profiles' names, for a refusal's pool.
+func profileNames() []string {
+	var names []string
+	for _, p := range kernel.Profiles() {
+		names = append(names, string(p))
+	}
+	return names
 }
