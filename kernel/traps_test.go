@@ -68,7 +68,7 @@ func TestTrapScope(t *testing.T) {
 func TestTrapRefusalLine(t *testing.T) {
 	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
 	res := run(t, s, "trap 'echo r' RETURN")
-	want := "trap: RETURN: shelter runs no DEBUG or RETURN trap; allowed: EXIT, ERR and signals\n"
+	want := "trap: 'RETURN' is a condition shelter never traps; allowed: ERR, EXIT, a signal's name\n"
 	if res.ExitCode != 2 || res.Stderr != want {
 		t.Errorf("exit %d stderr %q, want 2 %q", res.ExitCode, res.Stderr, want)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
+	"github.com/shelter-sh/shelter/internal/refusal"
 	"github.com/shelter-sh/shelter/internal/signame"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
@@ -132,7 +133,7 @@ func trapBuiltin(ctx context.Context, sh Shell, hc interp.HandlerContext, args [
 			status = max(status, 1)
 			continue
 		case cond == "DEBUG" || cond == "RETURN":
-			fmt.Fprintf(hc.Stderr, "trap: %s: shelter runs no DEBUG or RETURN trap; allowed: EXIT, ERR and signals\n", w)
+			fmt.Fprintln(hc.Stderr, refusal.Line("trap", refusal.Quote(w)+" is a condition shelter never traps", []string{"ERR", "EXIT", "a signal's name"}))
 			status = 2
 			continue
 		}
