@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/shelter-sh/shelter/internal/argv"
 	"github.com/shelter-sh/shelter/internal/signame"
 	"github.com/shelter-sh/shelter/kernel"
 )
@@ -43,21 +44,31 @@ func unknownFlag(cmd, flag string, allowed ...string) error {
 
 func isFlag(w string) bool { return len(w) > 1 && w[0] == '-' }
 
+// jobsFlags are jobs' flags, read as bash's getopt does: -lp is -l -p,
+// and the first operand ends them.
+var jobsFlags = &argv.Set{Command: "jobs", Syntax: argv.GNU, Flags: []*argv.Flag{
+	{Names: []string{"-l"}, About: "add each job's pid"},
+	{Names: []string{"-p"}, About: "print pids only"},
+	{Names: []string{"-r"}, About: "list running jobs only"},
+}}
+
 func runJobs(_ context.Context, c *kernel.Call) error {
+	read, err := jobsFlags.Parse(c.Args[1:])
+	if err != nil {
+		return flagRefusal(err)
+	}
+	if len(read.Operands) > 0 {
+		return &kernel.Refusal{Command: "jobs", What: "unexpected argument " + kernel.Quote(read.Operands[0]) + ": jobs takes flags only", Allowed: jobsFlags.Pool()}
+	}
 	var long, pidsOnly, runningOnly bool
-	for _, a := range c.Args[1:] {
-		switch a {
+	for _, f := range read.Flags {
+		switch f.Name {
 		case "-l":
 			long = true
 		case "-p":
 			pidsOnly = true
 		case "-r":
 			runningOnly = true
-		default:
-			if isFlag(a) {
-				return unknownFlag("jobs", a, "-l", "-p", "-r")
-			}
-			return &kernel.Refusal{Command: "jobs", What: "unexpected argument " + kernel.Quote(a) + ": jobs takes flags only", Allowed: []string{"-l", "-p", "-r"}}
 		}
 	}
 	js := c.Jobs()
@@ -89,7 +100,7 @@ func runJobs(_ context.Context, c *kernel.Call) error {
 		}
 	}
 	js.Report(reported...)
-	_, err := fmt.Fprint(c.Stdout, b.String())
+	_, err = fmt.Fprint(c.Stdout, b.String())
 	return err
 }
 
