@@ -83,6 +83,10 @@
 //     the rewrites): the builtins shelter answers as bash does, which ask
 //     the session for what they need through a Shell (what mvdan/sh keeps
 //     private among it, which the kernel reads with mvdanpriv);
+//   - jobtable imports none of the others: the books of a session's
+//     background jobs and processes (ids as bash numbers them, pids, the
+//     processes kill may signal, waiting) and the [Jobs] the builtins
+//     see; the kernel starts the jobs and reports their processes;
 //   - mvdancanary, tests only, imports none of ours: one canary a
 //     workaround, which fails once an upgrade of mvdan/sh fixes the bug
 //     the workaround exists for;

@@ -28,7 +28,7 @@ import (
 // the call's data, which belongs to the last command only.
 func (s *Session) callHandler(ctx context.Context, args []string) ([]string, error) {
 	c := s.commandOf(ctx)
-	if c.job != nil && s.jobs.ended(c.job) {
+	if c.job != nil && s.jobs.Killed(c.job) {
 		// kill ended the job: it runs nothing more.
 		return nil, errJobKilled
 	}
@@ -207,7 +207,7 @@ func (s *Session) runCommand(ctx context.Context, c *Call) (int, error) {
 			if j := jobOf(ctx); j != nil {
 				// `sleep 5 &` in the sandbox: no process is coming to
 				// give the job its pid.
-				j.launch.ranInProcess()
+				j.RanInProcess()
 			}
 		}
 		// A tool may use $TMPDIR as it likes (a harness tool's program).
@@ -341,7 +341,7 @@ func (s *Session) spawnRun(ctx context.Context, cmd *spawn.Cmd) (int, error) {
 	defer s.childStreams(ctx, cmd)()
 	var done func()
 	if j := jobOf(ctx); j != nil {
-		done = j.launch.begin()
+		done = j.BeginLaunch()
 	} else if st := s.callOf(ctx); st != nil {
 		done = st.bg.launch(ctx)
 	} else {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/shelter-sh/shelter/kernel/internal/jobtable"
 )
 
 // blockTool runs in process until its call ends: a builtin such as the
@@ -45,7 +47,7 @@ func TestJobOfABuiltinIsKnownAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := strconv.Itoa(maxPID+1) + "\n"
+	want := strconv.Itoa(jobtable.MaxPID+1) + "\n"
 	if got := res.Stdout; got != want || res.ExitCode != 0 {
 		t.Errorf("exit %d, stdout %q, want exit 0, %q (stderr %q)", res.ExitCode, got, want, res.Stderr)
 	}

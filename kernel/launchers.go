@@ -100,7 +100,7 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) error {
 	}
 	started, exited := cmd.Started, cmd.Exited
 	cmd.Started = func(pid int) {
-		s.jobs.started(job, pid, l.NoHUP)
+		s.jobs.Started(job, pid, l.NoHUP)
 		if call != nil {
 			call.bg.note(ctx, pid)
 		}
@@ -109,7 +109,7 @@ func (s *Session) applyLaunch(ctx context.Context, cmd *spawn.Cmd) error {
 		}
 	}
 	cmd.Exited = func(pid int) {
-		s.jobs.exited(job, pid)
+		s.jobs.Exited(job, pid)
 		if exited != nil {
 			exited(pid)
 		}

@@ -18,6 +18,7 @@ var innerImports = map[string][]string{
 	"mvdanpriv":   nil,
 	"mvdancanary": nil,
 	"fsroot":      nil,
+	"jobtable":    nil,
 	"rewrite":     {"shast"},
 	"static":      {"shast"},
 	"bashfmt":     {"shast"},

@@ -97,11 +97,3 @@ const (
 	CodeInternal    = "internal" // the interpreter failed; the session stays usable
 	CodeMemory      = "memory"   // the call's memory budget would be exceeded
 )
-
-// Job is a background job still running after its call returned.
-type Job struct {
-	ID      int    `json:"id"`
-	PID     int    `json:"pid"`
-	Command string `json:"command"`
-	Log     string `json:"log"`
-}

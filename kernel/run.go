@@ -293,7 +293,7 @@ func (s *Session) rejected(start time.Time, issues []Issue) Result {
 		DurationMS:  time.Since(start).Milliseconds(),
 		Rejected:    true,
 		Issues:      issues,
-		Jobs:        s.jobs.running(),
+		Jobs:        s.jobs.Running(),
 	}
 	s.noteHold(&res)
 	return res
@@ -459,7 +459,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		ExitCode:   exitCode(err),
 		Cwd:        r.Dir,
 		DurationMS: time.Since(start).Milliseconds(),
-		Jobs:       s.jobs.running(),
+		Jobs:       s.jobs.Running(),
 		Data:       state.result(),
 		Issues:     state.notes.take(),
 	}

@@ -19,6 +19,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
+	"github.com/shelter-sh/shelter/kernel/internal/jobtable"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/kernel/internal/static"
 	"github.com/shelter-sh/shelter/spawn"
@@ -107,7 +108,7 @@ type Session struct {
 	// call is the state of the running foreground call, nil between calls.
 	call atomic.Pointer[callState]
 
-	jobs    jobTable
+	jobs    jobtable.Table
 	lastJob atomic.Int64    // the pid of the latest job, $!
 	life    context.Context // ends with Close: the context of background jobs
 	end     context.CancelFunc
@@ -302,17 +303,17 @@ func (s *Session) SpillDir() string { return s.spills.Path() }
 // Close waits for a running call to finish; it is safe to call twice.
 func (s *Session) Close() error {
 	s.end()
-	s.jobs.killAll()
+	s.jobs.CancelAll()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil
 	}
 	s.closed = true
-	s.jobs.waitAll()
+	s.jobs.WaitAll()
 	// What the session's calls left in the background was signalled when
 	// they ended; Close returns once it is gone.
-	s.jobs.waitGone(s.grace() + time.Second)
+	s.jobs.WaitGone(s.grace() + time.Second)
 	return s.cleanup()
 }
 

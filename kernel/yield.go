@@ -11,6 +11,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/jobtable"
 )
 
 // A call run with RunOptions.Yield runs on the session's interpreter as
@@ -91,16 +93,10 @@ type yielded struct {
 // with what it has printed so far; s.mu is held.
 func (s *Session) yield(y *yielded, start time.Time) Result {
 	t := &s.jobs
-	t.mu.Lock()
-	id := 1
-	for _, j := range t.jobs {
-		id = max(id, j.id+1)
-	}
-	t.mu.Unlock()
-	j := &job{id: id, command: y.command, done: make(chan struct{}), running: make(chan struct{}), cancel: y.end}
-	j.logPath = filepath.Join(s.spills.Path(), fmt.Sprintf("job-%d.log", id))
+	id := t.NextID()
+	logPath := filepath.Join(s.spills.Path(), fmt.Sprintf("job-%d.log", id))
 	var logW io.Writer = io.Discard
-	log, err := s.newJobLog(j.logPath)
+	log, err := s.newJobLog(logPath)
 	if err == nil {
 		logW = log
 	}
@@ -109,11 +105,8 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 	// The job ends with the session, not with the caller's context.
 	stop := context.AfterFunc(s.life, y.end)
 	y.hold.after = append(y.hold.after, func() { stop() })
-	j.firstPID = maxPID + id
-	close(j.running)
-	t.mu.Lock()
-	t.jobs = append(t.jobs, j)
-	t.mu.Unlock()
+	j := jobtable.NewInProcess(id, y.command, logPath, y.end)
+	t.Add(j)
 	y.f.state.yielded.Store(j)
 
 	// The session goes on from its state before the call.
@@ -131,7 +124,7 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 		Cwd:        r.Dir,
 		DurationMS: time.Since(start).Milliseconds(),
 		Yielded:    true,
-		Jobs:       t.running(),
+		Jobs:       t.Running(),
 	}
 	s.captured(&res, stdout, stderr)
 
@@ -146,22 +139,15 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 			status = 124
 			fmt.Fprintf(logW, "shelter: timed out after %s\n", y.timeout)
 		}
-		t.mu.Lock()
-		switch {
-		case j.signal != 0:
-			status = 128 + int(j.signal)
-		case y.ctx.Err() != nil && status < 124:
+		if y.ctx.Err() != nil && status < 124 {
 			status = 128 + int(syscall.SIGTERM)
 		}
-		t.mu.Unlock()
 		y.hold.release()
 		if log != nil {
 			log.Close()
 		}
-		t.mu.Lock()
-		j.status, j.finished = status, true
-		t.mu.Unlock()
-		close(j.done)
+		t.Finish(j, status)
+		j.Close()
 	}()
 	return res
 }
