@@ -13,6 +13,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
+	"github.com/shelter-sh/shelter/kernel/internal/budget"
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/spawn"
@@ -115,7 +116,7 @@ func (b bashShell) Stdout(ctx context.Context, hc interp.HandlerContext) io.Writ
 	return b.s.bounded(ctx, hc.Stdout)
 }
 
-func (b bashShell) MemoryExceeded(err error) bool { return isMemoryError(err) }
+func (b bashShell) MemoryExceeded(err error) bool { return budget.IsMemoryError(err) }
 
 func (b bashShell) EvalRefusal(file *syntax.File) (string, bool) {
 	return b.s.confinedRefusal(file)

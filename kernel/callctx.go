@@ -64,8 +64,9 @@ func (e *endable) start(parent context.Context, timeout time.Duration) {
 	}
 }
 
-// cancel ends e, as a context.CancelFunc does.
-func (e *endable) cancel() { e.end(context.Canceled) }
+// Cancel ends e, as a context.CancelFunc does; it makes e the
+// budget.Canceler of its call or job.
+func (e *endable) Cancel() { e.end(context.Canceled) }
 
 // end ends e for err, once; the funcs AfterFunc registered run each in a
 // goroutine of its own.

@@ -27,7 +27,7 @@ func TestEndableEndsAsTheStandardLibrarysContexts(t *testing.T) {
 		if e.Err() != nil {
 			t.Fatalf("Err before the end: %v", e.Err())
 		}
-		e.cancel()
+		e.Cancel()
 		ended(t, &e)
 		if e.Done() != done || !errors.Is(e.Err(), context.Canceled) {
 			t.Errorf("Err %v", e.Err())
@@ -78,7 +78,7 @@ func TestEndableEndsAsTheStandardLibrarysContexts(t *testing.T) {
 		if !stopped() {
 			t.Error("stop did not stop the func")
 		}
-		e.cancel()
+		e.Cancel()
 		ended(t, child)
 		select {
 		case <-ran:
@@ -109,7 +109,7 @@ func TestEndableRaces(t *testing.T) {
 			})
 		}
 		wg.Go(cancel)
-		wg.Go(e.cancel)
+		wg.Go(e.Cancel)
 		wg.Wait()
 		ran.Wait()
 	}
@@ -141,7 +141,7 @@ func TestAfterFuncsRegisterWithTheBudgetContext(t *testing.T) {
 	if grew := runtime.NumGoroutine() - before; grew >= n {
 		t.Errorf("%d registrations started %d goroutines", 2*n, grew)
 	}
-	c.cancel()
+	c.Cancel()
 	ran.Wait()
 	for _, child := range children {
 		ended(t, child)

@@ -87,6 +87,9 @@
 //     background jobs and processes (ids as bash numbers them, pids, the
 //     processes kill may signal, waiting) and the [Jobs] the builtins
 //     see; the kernel starts the jobs and reports their processes;
+//   - budget imports none of the others: what one call or job may hold
+//     in shelter's memory (captures, variables) and how deep its calls
+//     may nest, which ends the call through its context once outgrown;
 //   - mvdancanary, tests only, imports none of ours: one canary a
 //     workaround, which fails once an upgrade of mvdan/sh fixes the bug
 //     the workaround exists for;

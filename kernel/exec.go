@@ -18,6 +18,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
+	"github.com/shelter-sh/shelter/kernel/internal/budget"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/spawn"
@@ -101,9 +102,9 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 // builtin such as echo needs them all.
 type command struct {
 	hc  interp.HandlerContext
-	st  *callState // the call it belongs to (callOf); nil between calls
-	job *job       // the job running it (jobOf); nil in a call
-	b   *budget    // its call's or job's; nil for none, a negative limit for no memory bound
+	st  *callState     // the call it belongs to (callOf); nil between calls
+	job *job           // the job running it (jobOf); nil in a call
+	b   *budget.Budget // its call's or job's; nil for none, a negative limit for no memory bound
 }
 
 // commandOf finds them all in one walk of ctx's chain: the budget context

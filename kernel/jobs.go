@@ -15,6 +15,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shelter-sh/shelter/kernel/internal/budget"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/jobtable"
 	"github.com/shelter-sh/shelter/spawn"
@@ -97,7 +98,7 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string,
 		log = spawn.NewLogFile(devnull, s.k.cfg.SpillCap)
 	}
 	ctx := new(budgetContext)
-	j := jobtable.NewEntry(id, command, logPath, ctx.cancel)
+	j := jobtable.NewEntry(id, command, logPath, ctx.Cancel)
 	s.startBudget(ctx, context.WithValue(s.life, jobKey{}, j), time.Now(), 0)
 
 	sub := from.Subshell()
@@ -108,12 +109,12 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string,
 	go func() {
 		crash, err := runGuarded(ctx, sub, &st2)
 		status := exitCode(err)
-		var over *memoryError
+		var over *budget.MemoryError
 		switch {
 		case crash != nil:
 			status = 2
 			fmt.Fprintf(log, "shelter: the interpreter failed on this job: %v\n", crash)
-		case errors.As(ctx.b.endedBy(), &over) && s.life.Err() == nil:
+		case errors.As(ctx.b.EndedBy(), &over) && s.life.Err() == nil:
 			status = 1
 			fmt.Fprintln(log, over.Error())
 		}
@@ -121,7 +122,7 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string,
 			status = 128 + int(syscall.SIGTERM)
 		}
 		t.Finish(j, status)
-		ctx.cancel()
+		ctx.Cancel()
 		// What escaped the job ends before the job counts as done: Close
 		// waits for done, and the host may exit right after.
 		window.Close()

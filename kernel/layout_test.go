@@ -19,6 +19,7 @@ var innerImports = map[string][]string{
 	"mvdancanary": nil,
 	"fsroot":      nil,
 	"jobtable":    nil,
+	"budget":      nil,
 	"rewrite":     {"shast"},
 	"static":      {"shast"},
 	"bashfmt":     {"shast"},

@@ -20,6 +20,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
+	"github.com/shelter-sh/shelter/kernel/internal/budget"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/spawn"
@@ -364,7 +365,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	s.startBudget(bctx, parent, start, timeout)
 	if snap != nil {
-		detach = context.AfterFunc(ctx, bctx.cancel)
+		detach = context.AfterFunc(ctx, bctx.Cancel)
 		// A yielded call's commands are its own, not those of the
 		// session's call of the moment (s.call).
 		bctx.call = &f.state
@@ -406,7 +407,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		state.terminal = opts.Terminal
 		state.interrupt = func() {
 			state.interrupted.Store(true)
-			bctx.cancel()
+			bctx.Cancel()
 		}
 	}
 	if len(funcs)+len(r.Funcs) > 0 {
@@ -429,7 +430,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		if running, crash, err = runYielding(callCtx, r, file, opts.Yield); running != nil {
 			handedOff = true
 			detach()
-			return s.yield(&yielded{snap: snap, command: opts.command, ctx: callCtx, end: bctx.cancel, timeout: timeout, f: f, running: running, hold: hold}, start)
+			return s.yield(&yielded{snap: snap, command: opts.command, ctx: callCtx, end: bctx.Cancel, timeout: timeout, f: f, running: running, hold: hold}, start)
 		}
 	}
 	if tty != nil {
@@ -463,23 +464,23 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		Data:       state.result(),
 		Issues:     state.notes.take(),
 	}
-	over, overMemory := errors.AsType[*memoryError](bctx.b.endedBy())
+	over, overMemory := errors.AsType[*budget.MemoryError](bctx.b.EndedBy())
 	switch {
 	case crash != nil:
 		res.ExitCode = 2
 		res.Issues = append(res.Issues, Issue{Severity: SeverityError, Code: CodeInternal, Message: fmt.Sprintf("shelter: the interpreter failed on this script: %v", crash)})
 		fmt.Fprintf(errOut, "shelter: the interpreter failed on this script: %v\n", crash)
-	case errors.Is(bctx.b.endedBy(), errTooDeep) && ctx.Err() == nil:
+	case errors.Is(bctx.b.EndedBy(), budget.ErrTooDeep) && ctx.Err() == nil:
 		res.ExitCode = 2
 	case overMemory && ctx.Err() == nil:
 		res.ExitCode = 1
-		if over.By == varsCause {
+		if over.By == budget.VarsCause {
 			over.Unset = s.shedVariables(over.Limit)
 		}
 		fmt.Fprintln(errOut, over.Error())
 	case ctx.Err() != nil || state.interrupted.Load():
 		res.ExitCode, res.Cancelled = 130, true
-	case errors.Is(callCtx.Err(), context.DeadlineExceeded) && bctx.b.endedBy() == nil:
+	case errors.Is(callCtx.Err(), context.DeadlineExceeded) && bctx.b.EndedBy() == nil:
 		res.ExitCode, res.TimedOut = 124, true
 		fmt.Fprintf(errOut, "shelter: timed out after %s\n", timeout)
 	case err != nil && res.ExitCode == 1 && !isExitStatus(err):
@@ -635,7 +636,7 @@ func (h *callHold) release() {
 		h.files.Unlock()
 	}
 	if h.end != nil {
-		h.end.cancel()
+		h.end.Cancel()
 	}
 	h.window.Close()
 }

@@ -109,7 +109,7 @@ var crashCanaries = []canary{{
 	Name:  "call-depth",
 	Bug:   "unbounded recursion of functions overflows the stack",
 	Gap:   "call-depth",
-	Code:  "kernel/contain.go: budget.deepStack",
+	Code:  "kernel/internal/budget/depth.go: Budget.DeepStack",
 	run:   runChild,
 	Bash:  "error\n",
 	Mvdan: "fatal error: stack overflow\n",
