@@ -76,12 +76,13 @@ func (s *Session) newJobLog(path string) (*spawn.Log, error) {
 // jobPIDWait). It returns nil when the job could not start.
 func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string, stdout, stderr io.Writer) *job {
 	t := &s.jobs
-	id := t.NextID()
+	id := t.Reserve()
 	st2 := *st
 	st2.Background = false
 	logPath := filepath.Join(s.spills.Path(), fmt.Sprintf("job-%d.log", id))
 	log, err := s.newJobLog(logPath)
 	if err != nil && !fsroot.NoRoom(err) {
+		t.Release(id)
 		fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
 		return nil
 	}
@@ -90,6 +91,7 @@ func (s *Session) startJob(from *interp.Runner, st *syntax.Stmt, command string,
 		// same, and what it prints after its call is dropped.
 		devnull, derr := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 		if derr != nil {
+			t.Release(id)
 			fmt.Fprintf(stderr, "shelter: job log: %v\n", err)
 			return nil
 		}

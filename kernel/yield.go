@@ -93,7 +93,7 @@ type yielded struct {
 // with what it has printed so far; s.mu is held.
 func (s *Session) yield(y *yielded, start time.Time) Result {
 	t := &s.jobs
-	id := t.NextID()
+	id := t.Reserve()
 	logPath := filepath.Join(s.spills.Path(), fmt.Sprintf("job-%d.log", id))
 	var logW io.Writer = io.Discard
 	log, err := s.newJobLog(logPath)

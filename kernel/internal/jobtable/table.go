@@ -78,23 +78,56 @@ type Table struct {
 	procs map[int]*Entry // live processes of the session; nil entry: foreground
 	nohup map[int]bool   // live processes started under nohup
 	gone  *sync.Cond     // signalled as processes exit; on mu
+	// reserved are the ids Reserve handed out whose jobs are not yet
+	// added: a yielded call and the next call may start jobs at once.
+	reserved map[int]bool
 }
 
-// NextID is the id of the next job, as bash numbers them: one more than
-// the highest job still known.
+// NextID is the id the next job would get, as bash numbers them: one
+// more than the highest job still known (or reserved).
 func (t *Table) NextID() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.nextID()
+}
+
+func (t *Table) nextID() int {
 	id := 1
 	for _, j := range t.jobs {
 		id = max(id, j.id+1)
 	}
+	for r := range t.reserved {
+		id = max(id, r+1)
+	}
 	return id
 }
 
-// Add enters a job made by [NewEntry] or [NewInProcess] in the table.
+// Reserve is [Table.NextID], held for the caller until it adds the job
+// of that id ([Table.Add]) or gives the id back ([Table.Release]): two
+// jobs started at once get two ids.
+func (t *Table) Reserve() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	id := t.nextID()
+	if t.reserved == nil {
+		t.reserved = make(map[int]bool)
+	}
+	t.reserved[id] = true
+	return id
+}
+
+// Release gives back an id from [Table.Reserve] whose job never started.
+func (t *Table) Release(id int) {
+	t.mu.Lock()
+	delete(t.reserved, id)
+	t.mu.Unlock()
+}
+
+// Add enters a job made by [NewEntry] or [NewInProcess] in the table;
+// its id's reservation, if any, ends.
 func (t *Table) Add(e *Entry) {
 	t.mu.Lock()
+	delete(t.reserved, e.id)
 	t.jobs = append(t.jobs, e)
 	t.mu.Unlock()
 }

@@ -3,6 +3,7 @@ package jobtable
 import (
 	"context"
 	"slices"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -126,5 +127,44 @@ func TestSelfUnseen(t *testing.T) {
 	}
 	if got := tab.Running(); len(got) != 2 || got[0].PID != MaxPID+1 {
 		t.Errorf("Running() = %v, want both, the yielded one at its stand-in pid", got)
+	}
+}
+
+// TestReserveGivesEachStartItsID: a yielded call and the next call may
+// start jobs at once; each start reserves its id before it makes the
+// job's log, so no two jobs share an id, and an id given back is free.
+func TestReserveGivesEachStartItsID(t *testing.T) {
+	var tab Table
+	const starts = 50
+	ids := make(chan int, starts)
+	var wg sync.WaitGroup
+	for range starts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := tab.Reserve()
+			ids <- id
+			tab.Add(NewEntry(id, "x", "", func() {}))
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[int]bool{}
+	for id := range ids {
+		if seen[id] {
+			t.Errorf("id %d given twice", id)
+		}
+		seen[id] = true
+	}
+	id := tab.Reserve()
+	if id != starts+1 {
+		t.Errorf("Reserve after %d jobs = %d, want %d", starts, id, starts+1)
+	}
+	if next := tab.NextID(); next != starts+2 {
+		t.Errorf("NextID while %d is reserved = %d, want %d", id, next, starts+2)
+	}
+	tab.Release(id)
+	if next := tab.NextID(); next != starts+1 {
+		t.Errorf("NextID after Release(%d) = %d, want %d", id, next, starts+1)
 	}
 }
