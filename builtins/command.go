@@ -31,8 +31,9 @@ type command struct {
 	operands string
 	// raw hands run every word as an operand, unparsed (only a first
 	// --help is taken): for a command whose flags take several values or
-	// change what the words after them are (jq's --arg NAME VALUE). Its
-	// flag table still serves the help, the schema and the pool.
+	// change what the words after them are (jq's --arg NAME VALUE), which
+	// run reads with the command's grammar. Its flag table still serves
+	// the help, the schema and the pool.
 	raw bool
 	run func(ctx context.Context, c *kernel.Call, a *args) error
 
@@ -190,27 +191,6 @@ func (c *command) parse(words []string) (*args, bool, error) {
 		a.order = append(a.order, given{key, it.Value})
 	}
 	return a, false, nil
-}
-
-func (c *command) short(r rune) (flag, bool) {
-	for _, f := range c.flags {
-		if f.short == r {
-			return f, true
-		}
-	}
-	return flag{}, false
-}
-
-// long finds a long flag by its name or a prefix only it has, as the
-// command's grammar reads --name (for jq, which reads its words itself).
-func (c *command) long(name string) (flag, error) {
-	set := c.grammar()
-	// With "=", the word is neither a help word nor "--".
-	it, _ := set.Scan([]string{"--" + name + "="}).Next()
-	if it.Flag == nil {
-		return flag{}, flagRefusal(it.Err)
-	}
-	return c.flags[slices.Index(set.Flags, it.Flag)], nil
 }
 
 // pool is every flag the command takes, for a refusal.

@@ -15,9 +15,9 @@ import (
 )
 
 // cmdJq is jq 1.6's command line over gojq. Its words are read by
-// jqParseArgs, not by the framework's flags alone: --arg and its kin take
-// two values, and --args/--jsonargs change what the operands after them
-// are. The flag table below serves the help, the schema and the pool.
+// jqParseArgs, with a scanner over the command's grammar rather than in
+// one parse: --arg and its kin take two values, and --args/--jsonargs
+// change what the operands after them are.
 var cmdJq = &command{
 	name:  "jq",
 	usage: "[OPTION]... [FILTER] [FILE]...",

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shelter-sh/shelter/internal/argv"
 	"github.com/shelter-sh/shelter/kernel"
 )
 
@@ -48,100 +49,92 @@ const jqUsageHint = "Use jq --help for help with command-line options,\nor see t
 
 func (e *jqFail) Error() string { return e.line }
 
-// jqParseArgs reads argv as jq 1.6 does, with getopt_long's conveniences
-// (clustered short flags, --long=value, unique prefixes, --).
-func jqParseArgs(ctx context.Context, c *kernel.Call, argv []string) (*jqOptions, error) {
+// jqParseArgs reads the words after the name as jq 1.6 does, with the
+// getopt_long conveniences of cmdJq's grammar: clustered switches (-rc),
+// --long=value, unique prefixes, "--", flags among the operands. --arg
+// and its kin take a second word, whatever it is; --args and --jsonargs
+// change what the operands after the filter are. A --help past the first
+// word (Run reads that one) is an unknown flag.
+func jqParseArgs(ctx context.Context, c *kernel.Call, words []string) (*jqOptions, error) {
 	o := &jqOptions{pretty: true, indent: 2, named: map[string]any{}, positional: []any{}}
-	const (
-		asFiles = iota
-		asStrings
-		asJSON
-	)
-	mode, done := asFiles, false
-	next := func(i *int, what string) (string, error) {
-		if *i+1 >= len(argv) {
-			return "", cmdJq.refuse("flag "+kernel.Quote("--"+what)+" needs a value", "--"+what+" "+flagArg(what))
+	set := *cmdJq.grammar()
+	set.HelpWords = nil
+	sc := set.Scan(words)
+	mode := jqAsFiles
+	for {
+		it, ok := sc.Next()
+		if !ok {
+			return o, nil
 		}
-		*i++
-		return argv[*i], nil
-	}
-	for i := 0; i < len(argv); i++ {
-		w := argv[i]
-		switch {
-		case w == "--" && !done:
-			done = true
-		case strings.HasPrefix(w, "--") && !done:
-			name, v, hasV := strings.Cut(w[2:], "=")
-			f, err := cmdJq.long(name)
-			if err != nil {
+		switch it.Kind {
+		case argv.Refused:
+			return nil, flagRefusal(it.Err)
+		case argv.Operand:
+			if err := o.operand(it.Word, mode); err != nil {
 				return nil, err
 			}
-			if f.arg == "" && hasV {
-				return nil, cmdJq.refuse("flag "+kernel.Quote("--"+f.long)+" takes no value", "--"+f.long)
-			}
+		case argv.FlagGiven:
+			f := cmdJq.flags[slices.Index(set.Flags, it.Flag)]
 			switch f.long {
 			case "tab":
 				o.tab, o.pretty = true, true
 			case "args":
-				mode = asStrings
+				mode = jqAsStrings
 			case "jsonargs":
-				mode = asJSON
+				mode = jqAsJSON
 			case "indent":
-				if !hasV {
-					if v, err = next(&i, f.long); err != nil {
-						return nil, err
-					}
-				}
-				n := jqAtoi(v)
+				n := jqAtoi(it.Value)
 				if n < -1 || n > 7 {
-					return nil, cmdJq.refuse("invalid --indent "+kernel.Quote(v), "a number from -1 to 7")
+					return nil, cmdJq.refuse("invalid --indent "+kernel.Quote(it.Value), "a number from -1 to 7")
 				}
 				o.indent, o.tab = n, n == -1
 			case "arg", "argjson", "slurpfile", "rawfile":
-				if !hasV {
-					if v, err = next(&i, f.long); err != nil {
-						return nil, err
-					}
+				// The grammar read the first word (NAME); the second is
+				// jq's.
+				val, _, ok := sc.Take()
+				if !ok {
+					return nil, flagRefusal(&argv.Error{Command: set.Command, Problem: argv.MissingValue,
+						Word: it.Name, Allowed: []string{it.Name + " " + it.Flag.Value}})
 				}
-				val, err := next(&i, f.long)
+				bound, err := jqBindValue(ctx, c, f.long, it.Value, val)
 				if err != nil {
 					return nil, err
 				}
-				bound, err := jqBindValue(ctx, c, f.long, v, val)
-				if err != nil {
-					return nil, err
-				}
-				o.bind(v, bound)
+				o.bind(it.Value, bound)
 			default:
 				jqSwitch(o, f.short)
 			}
-		case len(w) > 1 && w[0] == '-' && !done:
-			for _, r := range w[1:] {
-				if _, ok := cmdJq.short(r); !ok {
-					return nil, cmdJq.refuse("unknown flag "+kernel.Quote("-"+string(r)), cmdJq.pool()...)
-				}
-				jqSwitch(o, r)
-			}
-		case !o.haveProgram:
-			o.program, o.haveProgram = w, true
-		case mode == asStrings:
-			o.positional = append(o.positional, w)
-		case mode == asJSON:
-			v, err := jqParseText(w)
-			if err != nil {
-				return nil, &jqFail{"jq: invalid JSON text passed to --jsonargs", true}
-			}
-			o.positional = append(o.positional, v)
-		default:
-			o.files = append(o.files, w)
 		}
 	}
-	return o, nil
 }
 
-func flagArg(long string) string {
-	f, _ := cmdJq.long(long)
-	return f.arg
+// jqMode is what the operands after the filter are.
+type jqMode int
+
+const (
+	jqAsFiles   jqMode = iota // input files
+	jqAsStrings               // strings for $ARGS.positional (--args)
+	jqAsJSON                  // JSON texts for $ARGS.positional (--jsonargs)
+)
+
+// operand takes a word that is no flag: the filter first, then an input
+// file or a positional value, as mode says.
+func (o *jqOptions) operand(w string, mode jqMode) error {
+	switch {
+	case !o.haveProgram:
+		o.program, o.haveProgram = w, true
+	case mode == jqAsStrings:
+		o.positional = append(o.positional, w)
+	case mode == jqAsJSON:
+		v, err := jqParseText(w)
+		if err != nil {
+			return &jqFail{"jq: invalid JSON text passed to --jsonargs", true}
+		}
+		o.positional = append(o.positional, v)
+	default:
+		o.files = append(o.files, w)
+	}
+	return nil
 }
 
 func jqSwitch(o *jqOptions, r rune) {

@@ -201,6 +201,23 @@ func TestJqDifferences(t *testing.T) {
 		// jq 1.6 crashes on an invalid --jsonargs text.
 		{name: "jsonargs invalid", script: `jq -n '$ARGS' --jsonargs '[1'`, status: 2, stderr: "jq: invalid JSON text passed to --jsonargs\nUse jq --help"},
 		{name: "duplicate arg", script: `jq -n -c --arg a 1 --arg a 2 '[$a, $ARGS.named]'`, stdout: "[\"2\",{\"a\":\"2\"}]\n"},
+		// The words follow getopt_long, as every builtin's do
+		// (docs/sandbox.md): jq 1.6 has no prefixes, no --name=VALUE.
+		{name: "prefix with value", script: `jq -n -c --slurpf=v many.json '$v'`, stdout: "[1,\"two\",[3],{\"four\":4},null,false]\n"},
+		{name: "prefix two words", script: `jq -n -c --argj v 1 '$v'`, stdout: "1\n"},
+		{name: "ambiguous prefix", script: `jq --sl=x .`, status: 2, stderr: "jq: ambiguous flag '--sl'; allowed: --slurp, --slurpfile\n"},
+		{name: "clustered unknown", script: `jq -rZ .`, status: 2, stderr: "jq: unknown flag '-Z'; allowed: -M/--monochrome-output, "},
+		{name: "arg last", script: `jq -n '$x' --arg`, status: 2, stderr: "jq: flag '--arg' needs a value; allowed: --arg NAME VALUE\n"},
+		{name: "argjson needs two", script: `jq -n --argjson x`, status: 2, stderr: "jq: flag '--argjson' needs a value; allowed: --argjson NAME JSON\n"},
+		{name: "arg value is a flag", script: `jq -n -c --arg x -- '$x'`, stdout: "\"--\"\n"},
+		{name: "indent equals", script: `jq --indent=3 .b a.json`, stdout: "[\n   1,\n   2,\n   {\n      \"c\": \"x\"\n   }\n]\n"},
+		{name: "indent next word", script: `jq --ind 3 -c --indent 1 .b a.json`, stdout: "[1,2,{\"c\":\"x\"}]\n"},
+		{name: "indent equals out of range", script: `jq --indent=-2 .`, stdin: "1", status: 2, stderr: "jq: invalid --indent '-2'; allowed: a number from -1 to 7\n"},
+		{name: "indent last", script: `jq . --indent`, status: 2, stderr: "jq: flag '--indent' needs a value; allowed: --indent N\n"},
+		{name: "dash dash before filter", script: `jq -c -- .b a.json`, stdout: "[1,2,{\"c\":\"x\"}]\n"},
+		{name: "dash dash then args", script: `jq -n -c --args -- '$ARGS.positional' -r --`, stdout: "[\"-r\",\"--\"]\n"},
+		// --help is the help only as the first word.
+		{name: "help later", script: `jq . --help`, status: 2, stderr: "jq: unknown flag '--help'; allowed: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := jqRun1(t, tc.script, tc.stdin)
