@@ -187,7 +187,8 @@ func runLoad(tb testing.TB, argv []string, sessions, calls int) load {
 // starts: this process's, and the servers' too.
 func needFiles(b *testing.B, n int) {
 	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < uint64(n) {
+	// Cur is a uint64 on Linux and an int64 on the BSDs.
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && uint64(lim.Cur) < uint64(n) {
 		b.Skipf("%d open files at most (ulimit -n), want %d", lim.Cur, n)
 	}
 }
