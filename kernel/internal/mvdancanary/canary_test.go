@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -101,6 +103,7 @@ func TestCanariesMatchBash(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
+	defaultSignals(t)
 	for _, c := range canaries() {
 		if c.run != nil {
 			continue
@@ -228,4 +231,20 @@ func readBack(t *testing.T, f *os.File) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// defaultSignals gives the bash this test starts the default handling of
+// the signals a shell may have started the test with ignored (nohup
+// ignores SIGHUP, a background job SIGINT and SIGQUIT): bash's trap lists
+// a signal ignored at its start, which the table does not expect. A
+// signal the test process is notified of is reset to its default in a
+// child it starts.
+func defaultSignals(t *testing.T) {
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT} {
+		if signal.Ignored(sig) {
+			ch := make(chan os.Signal, 1)
+			signal.Notify(ch, sig)
+			t.Cleanup(func() { signal.Stop(ch) })
+		}
+	}
 }
