@@ -296,6 +296,8 @@ type grepRun struct {
 	// visited are the directories being walked under -R, by device and
 	// inode, to stop at a loop.
 	visited []grepInode
+	// br reads each input in turn (search).
+	br *bufio.Reader
 }
 
 type grepInode struct{ dev, ino uint64 }

@@ -22,7 +22,15 @@ func (g *grepRun) search(name string, r io.Reader, withName bool) bool {
 		g.out.WriteByte('\n')
 		return false
 	}
-	br := bufio.NewReaderSize(r, grepBinaryWindow)
+	// One reader serves every file of the run: grep -r over a tree of
+	// small files would otherwise make a 32 KiB buffer for each.
+	if g.br == nil {
+		g.br = bufio.NewReaderSize(r, grepBinaryWindow)
+	} else {
+		g.br.Reset(r)
+	}
+	defer g.br.Reset(nil)
+	br := g.br
 	binary := false
 	if _, err := br.Peek(1); err == nil {
 		buf, _ := br.Peek(br.Buffered())
