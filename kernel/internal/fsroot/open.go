@@ -88,14 +88,17 @@ func (o *Opener) openFile(ctx context.Context, name, abs string, flag int, perm 
 	if o.umask != nil {
 		mask, masked = o.umask(ctx)
 	}
+	// What the look found is no FIFO nor device (or nothing, for a
+	// create): the open may take the root's quicker way.
+	plain := err == nil && (fi.Mode().IsRegular() || fi.IsDir()) || errors.Is(err, fs.ErrNotExist)
 	if flag&os.O_CREATE == 0 || err == nil || !masked {
-		return o.rawOpen(name, abs, flag, perm)
+		return o.openRaw(name, abs, flag, perm, plain)
 	}
 	// shelter's own umask applies too on create, so the file is chmodded
 	// to exactly what the session's umask lets through; O_EXCL makes sure
 	// it is the file this open created. One that appeared since the stat
 	// (or a dangling symlink's target) is opened as it is.
-	f, err := o.rawOpen(name, abs, flag|os.O_EXCL, perm&^mask)
+	f, err := o.openRaw(name, abs, flag|os.O_EXCL, perm&^mask, plain)
 	if errors.Is(err, fs.ErrExist) && flag&os.O_EXCL == 0 {
 		return o.rawOpen(name, abs, flag, perm&^mask)
 	}
@@ -107,6 +110,13 @@ func (o *Opener) openFile(ctx context.Context, name, abs string, flag int, perm 
 }
 
 func (o *Opener) rawOpen(name, abs string, flag int, perm fs.FileMode) (*os.File, error) {
+	return o.openRaw(name, abs, flag, perm, false)
+}
+
+// openRaw opens abs, beneath the root in the sandbox; plain says the name
+// is known to be a regular file or a directory, or to be none yet: never a
+// FIFO or a device.
+func (o *Opener) openRaw(name, abs string, flag int, perm fs.FileMode, plain bool) (*os.File, error) {
 	if o.root == nil || hostDevice(abs) {
 		f, err := os.OpenFile(abs, flag, perm)
 		return f, named(err, name)
@@ -115,7 +125,12 @@ func (o *Opener) rawOpen(name, abs string, flag int, perm fs.FileMode) (*os.File
 	if err != nil {
 		return nil, pathErr("open", name, err)
 	}
-	f, err := o.root.r.OpenFile(rel, flag, perm)
+	var f *os.File
+	if plain {
+		f, err = o.root.openPlain(rel, flag, perm)
+	} else {
+		f, err = o.root.r.OpenFile(rel, flag, perm)
+	}
 	return f, o.root.fix(err, "open", name)
 }
 
@@ -207,12 +222,7 @@ func (o *Opener) stat(name, abs string, follow bool) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, pathErr("stat", name, err)
 	}
-	var fi fs.FileInfo
-	if follow {
-		fi, err = o.root.r.Stat(rel)
-	} else {
-		fi, err = o.root.r.Lstat(rel)
-	}
+	fi, err := o.root.stat(rel, follow)
 	return fi, o.root.fix(err, "stat", name)
 }
 
