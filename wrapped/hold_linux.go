@@ -6,9 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/shelter-sh/shelter/internal/beneath"
 )
 
 // heldPaths are a plan's path_under words opened beneath their roots: the
@@ -36,7 +37,7 @@ func (h *heldPaths) close() {
 // kernel without openat2, stay the checked paths.
 func holdUnder(plan *Plan, confined bool) (*heldPaths, error) {
 	h := &heldPaths{argv: plan.Argv}
-	if !slices.ContainsFunc(plan.under, func(cp checkedPath) bool { return cp.arg.held(confined) }) || !haveOpenat2() {
+	if !slices.ContainsFunc(plan.under, func(cp checkedPath) bool { return cp.arg.held(confined) }) || !beneath.HaveOpenat2() {
 		return h, nil
 	}
 	h.argv = slices.Clone(plan.Argv)
@@ -80,7 +81,10 @@ func openBeneath(root, rel string) (*os.File, string, error) {
 			}
 			return os.NewFile(uintptr(fd), root), rest, nil
 		}
-		fd, err := openat2Retry(rootFd, rel)
+		fd, err := beneath.Openat2(rootFd, rel, &unix.OpenHow{
+			Flags:   unix.O_PATH | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+		})
 		switch {
 		case err == nil:
 			return os.NewFile(uintptr(fd), root+"/"+rel), rest, nil
@@ -102,30 +106,3 @@ func joinRest(name, rest string) string {
 	}
 	return name + "/" + rest
 }
-
-// openat2Retry opens rel beneath dirFd, retrying EAGAIN, which openat2
-// answers when a concurrent rename may have let a lookup escape.
-func openat2Retry(dirFd int, rel string) (int, error) {
-	how := &unix.OpenHow{
-		Flags:   unix.O_PATH | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
-	}
-	for range 64 {
-		fd, err := unix.Openat2(dirFd, rel, how)
-		if err != unix.EAGAIN && err != unix.EINTR {
-			return fd, err
-		}
-	}
-	return -1, unix.EAGAIN
-}
-
-// haveOpenat2 reports whether the kernel runs openat2(2) (Linux 5.6); a
-// seccomp filter may refuse it with ENOSYS or EPERM.
-var haveOpenat2 = sync.OnceValue(func() bool {
-	fd, err := unix.Openat2(unix.AT_FDCWD, "/", &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC})
-	if err != nil {
-		return false
-	}
-	unix.Close(fd)
-	return true
-})

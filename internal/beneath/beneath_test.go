@@ -65,9 +65,9 @@ func TestNoLinkFollowed(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			if walkOnly {
-				old := haveOpenat2
-				haveOpenat2 = func() bool { return false }
-				t.Cleanup(func() { haveOpenat2 = old })
+				old := HaveOpenat2
+				HaveOpenat2 = func() bool { return false }
+				t.Cleanup(func() { HaveOpenat2 = old })
 			}
 			d, base, outside := setup(t)
 			for _, rel := range []string{"to-file", "dangling", "sub/up", "to-dir/victim", "to-dir/new"} {

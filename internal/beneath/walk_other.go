@@ -9,5 +9,5 @@ func openBeneath(fd int, rel string, flag int, perm uint32) (int, error) {
 	return walk(fd, rel, flag, perm)
 }
 
-// haveOpenat2 is false: only Linux has openat2(2).
-var haveOpenat2 = func() bool { return false }
+// HaveOpenat2 is false: only Linux has openat2(2).
+var HaveOpenat2 = func() bool { return false }

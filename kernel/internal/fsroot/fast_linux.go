@@ -9,6 +9,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/shelter-sh/shelter/internal/beneath"
 )
 
 // beneathFast resolves a name beneath the root with one openat2(2) and
@@ -45,37 +47,34 @@ var errNotAnswered = errors.New("not answered beneath")
 func (b *beneathFast) open(dir, rel string, flag int, perm fs.FileMode) (int, error) {
 	// An idle session holds no descriptor but its os.Root's.
 	b.once.Do(func() {
-		fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			fd = -1
+		b.fd = -1
+		if !beneath.HaveOpenat2() {
+			return
 		}
-		b.fd = fd
+		if fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
+			b.fd = fd
+		}
 	})
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	fd := b.fd
-	if fd < 0 {
+	if b.fd < 0 {
 		return -1, errNotAnswered
 	}
 	how := unix.OpenHow{Flags: uint64(flag | unix.O_CLOEXEC), Resolve: unix.RESOLVE_BENEATH}
 	if flag&os.O_CREATE != 0 {
 		how.Mode = uint64(syscallMode(perm))
 	}
-	for {
-		nfd, err := unix.Openat2(fd, rel, &how)
-		switch err {
-		case nil:
-			return nfd, nil
-		case unix.EINTR:
-			continue
-		case unix.ENOENT, unix.ENOTDIR, unix.EACCES, unix.EEXIST, unix.EISDIR, unix.ENAMETOOLONG, unix.ELOOP:
-			return -1, err
-		}
-		// EXDEV (an escape, or a magic link under a root of /), ENOSYS
-		// and EPERM (no openat2, or a seccomp filter), EAGAIN (a rename
-		// raced), anything else: os.Root decides.
-		return -1, errNotAnswered
+	fd, err := beneath.Openat2(b.fd, rel, &how)
+	switch err {
+	case nil:
+		return fd, nil
+	case unix.ENOENT, unix.ENOTDIR, unix.EACCES, unix.EEXIST, unix.EISDIR, unix.ENAMETOOLONG, unix.ELOOP:
+		return -1, err
 	}
+	// EXDEV (an escape, or a magic link under a root of /), EPERM (a
+	// seccomp filter), EAGAIN (renames kept racing), anything else:
+	// os.Root decides.
+	return -1, errNotAnswered
 }
 
 // syscallMode is perm as open(2) takes it.
