@@ -74,10 +74,14 @@ type Severity string
 const (
 	SeverityError   Severity = "error"
 	SeverityWarning Severity = "warning"
+	// SeverityNote is a known gap (docs/embedding.md, "Known gaps"): the
+	// script runs, and where it uses the construct shelter does otherwise
+	// than bash.
+	SeverityNote Severity = "note"
 )
 
 // Issue is a finding of validation: an error refuses the script, a warning
-// does not. Line and Col are 1-based; 0 when unknown.
+// or a note does not. Line and Col are 1-based; 0 when unknown.
 type Issue struct {
 	Severity Severity `json:"severity"`
 	Code     string   `json:"code"`
@@ -96,4 +100,5 @@ const (
 	CodeExternal    = "external"
 	CodeInternal    = "internal" // the interpreter failed; the session stays usable
 	CodeMemory      = "memory"   // the call's memory budget would be exceeded
+	CodeGap         = "gap"      // a note: a construct shelter runs otherwise than bash
 )

@@ -304,10 +304,14 @@ func (s *Session) rejected(start time.Time, issues []Issue) Result {
 // stderr, in `shelter check` and at the prompt: a tool's or the guard's
 // refusal is its own line, exactly; another issue is
 // "shelter: line L:C: MESSAGE" when it has a position, and a warning
-// says so after the position ("shelter: line 1:1: warning: …").
+// says so after the position ("shelter: line 1:1: warning: …"); a note
+// says so first ("shelter: note: line 1:1: …").
 func IssueLine(is Issue) string {
-	if is.Code == CodeRefused || is.Code == CodeGuard {
+	switch {
+	case is.Code == CodeRefused || is.Code == CodeGuard:
 		return is.Message
+	case is.Severity == SeverityNote:
+		return fmt.Sprintf("shelter: note: line %d:%d: %s", is.Line, is.Col, is.Message)
 	}
 	msg := strings.TrimPrefix(is.Message, "shelter: ")
 	if is.Severity == SeverityWarning {

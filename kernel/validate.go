@@ -30,17 +30,20 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		s.checkVisit, s.assocVarFn = s.check.visitor(), s.assocVar
 	}
 	v := &s.check
-	*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn)}
+	*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: static.NewGapCheck(file, s.assocVarFn)}
 	shast.WalkBranches(file, s.checkVisit)
 	if v.found != nil {
 		// A function may be called before it is defined: judge the
 		// commands again, knowing every function of the script.
-		*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), funcs: v.found}
+		*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: static.NewGapCheck(file, s.assocVarFn), funcs: v.found}
 		shast.WalkBranches(file, s.checkVisit)
 	}
 	issues, funcs, rewritable, needsTemp = v.issues, v.found, v.rewrite, v.procSubst
 	for _, f := range v.crash.Findings() {
 		issues = append(issues, unsupported(f))
+	}
+	for _, n := range v.gaps.Notes() {
+		issues = append(issues, Issue{Severity: SeverityNote, Code: CodeGap, Line: n.Line, Col: n.Col, Message: n.Gap.Message()})
 	}
 	*v = validation{} // hold nothing of the script between calls
 	return issues, funcs, rewritable, needsTemp
@@ -50,6 +53,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 type validation struct {
 	s       *Session
 	crash   static.CrashCheck
+	gaps    static.GapCheck // the known gaps the script shows, for its notes
 	funcs   map[string]bool // the script's functions, when known before the walk
 	found   map[string]bool // the functions the walk met
 	issues  []Issue
@@ -67,6 +71,7 @@ type validation struct {
 // whether rewrite.Script may change them: a node costs the walk one call.
 func (v *validation) visitor() func(syntax.Node) bool {
 	return func(n syntax.Node) bool {
+		v.gaps.Visit(n)
 		switch n := n.(type) {
 		case nil, *syntax.Word, *syntax.Lit, *syntax.DblQuoted, *syntax.SglQuoted, *syntax.Comment,
 			*syntax.Redirect, *syntax.BinaryCmd, *syntax.Block, *syntax.File:

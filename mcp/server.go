@@ -277,8 +277,8 @@ func structured(res kernel.Result, handle string) json.RawMessage {
 	return append(b, '}')
 }
 
-// textBlock is stdout, a stderr section when there is stderr, then the
-// exit code, or for a yielded call the job to wait for and no status, and
+// textBlock is stdout, a stderr section when there is stderr, a line for
+// each note of a known gap the script used, then the exit code, or for a yielded call the job to wait for and no status, and
 // the session's handle, to pass next, when the transport has no session
 // of its own.
 func (s *Server) textBlock(res kernel.Result, handle string) string {
@@ -293,6 +293,12 @@ func (s *Server) textBlock(res kernel.Result, handle string) string {
 		newline()
 		b.WriteString("--- stderr ---\n")
 		b.WriteString(res.Stderr)
+	}
+	for _, is := range res.Issues {
+		if is.Severity == kernel.SeverityNote {
+			newline()
+			b.WriteString(kernel.IssueLine(is))
+		}
 	}
 	newline()
 	switch {

@@ -236,6 +236,15 @@ func TestStdioCalls(t *testing.T) {
 		t.Fatalf("text block %q, want %q", got, want)
 	}
 
+	// A known gap the script used is a line of its own, after stderr.
+	res, r = call(t, cs, "bash", map[string]any{"command": "v=abc; echo ${v/#a/X}"})
+	if res.IsError || r.Stdout != "abc\n" {
+		t.Fatalf("a script with a note: %+v", r)
+	}
+	if got, want := text(res), "abc\nshelter: note: line 1:13: ${v/#p/r} and ${v/%p/r}: the # or % is a literal character, not an anchor; workaround: [[ $v == p* ]] && v=r${v#p}\nexit code: 0"; got != want {
+		t.Fatalf("text block %q, want %q", got, want)
+	}
+
 	if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "nope", Arguments: map[string]any{}}); err == nil {
 		t.Fatal("an unknown tool is not a protocol error")
 	}

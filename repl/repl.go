@@ -210,20 +210,23 @@ func (p *prompt) run(entry string) (exited bool) {
 		// The interpreter's $? is not the status the entry ended with.
 		p.s.Run(context.Background(), fmt.Sprintf("(exit %d)", res.ExitCode), kernel.RunOptions{Interactive: true})
 	}
-	if res.Rejected {
-		p.showIssues(entry, res.Issues)
-	}
+	p.showIssues(entry, res.Issues)
 	return !res.Cancelled && !res.TimedOut && p.s.Exited()
 }
 
-// showIssues prints a refused entry's errors. For an entry of one line,
-// a caret under the prompt's echo of it marks each error's column.
+// showIssues prints a refused entry's errors and the notes of the known
+// gaps an entry used. For an entry of one line, a caret under the
+// prompt's echo of it marks each error's column.
 func (p *prompt) showIssues(entry string, issues []kernel.Issue) {
 	// The prompt the entry was typed at, not the one its status makes.
 	p.mu.Lock()
 	width := p.shownWidth
 	p.mu.Unlock()
 	for _, is := range issues {
+		if is.Severity == kernel.SeverityNote {
+			fmt.Fprintln(os.Stderr, kernel.IssueLine(is))
+			continue
+		}
 		if is.Severity != kernel.SeverityError {
 			continue
 		}

@@ -45,9 +45,10 @@ verbs:
 
 Validate a script as a run would, and run nothing. Issues print on
 stderr as a refused run prints them: shelter: line LINE:COL: MESSAGE, a
-warning as shelter: line LINE:COL: warning: MESSAGE, and a declaration's
-or the guard's refusal as its own line; with --json, {"ok": bool,
-"issues": [...]} on stdout. Exits 0 when there is no error, 2 otherwise.
+warning as shelter: line LINE:COL: warning: MESSAGE, a known gap as
+shelter: note: line LINE:COL: MESSAGE, and a declaration's or the guard's
+refusal as its own line; with --json, {"ok": bool, "issues": [...]} on
+stdout. Exits 0 when there is no error, 2 otherwise.
 `,
 		"tools": `usage:
   shelter tools [flags]

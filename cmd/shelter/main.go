@@ -126,11 +126,19 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "shelter: %v\n", err)
 		return 1
 	}
-	if o.json {
+	switch {
+	case o.json:
 		writeJSON(stdout, res)
-	} else if res.Rejected {
+	case res.Rejected:
 		// A rejected script streamed nothing: its issues are the output.
 		io.WriteString(stderr, res.Stderr)
+	default:
+		// The script ran; where it used a known gap, say so after it.
+		for _, is := range res.Issues {
+			if is.Severity == kernel.SeverityNote {
+				fmt.Fprintln(stderr, kernel.IssueLine(is))
+			}
+		}
 	}
 	return res.ExitCode
 }

@@ -1,0 +1,211 @@
+package static
+
+import (
+	"cmp"
+	"slices"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A Gap is a known difference from bash (docs/embedding.md, "Known
+// gaps"): a construct shelter runs as mvdan/sh does, which is not what
+// bash does, and the line of bash that works the same in both.
+type Gap struct {
+	Construct  string // the construct, as a script writes it: "${v/#p/r}"
+	Instead    string // what shelter does instead of what bash does
+	Workaround string // bash that both run alike
+}
+
+// Message is the gap's note: "CONSTRUCT: INSTEAD; workaround: WORKAROUND".
+func (g *Gap) Message() string {
+	return g.Construct + ": " + g.Instead + "; workaround: " + g.Workaround
+}
+
+// A Note is a gap a script's text shows, and where.
+type Note struct {
+	Line, Col int
+	Gap       *Gap
+}
+
+// A GapCheck finds the known gaps a script's text shows, for the notes of
+// the static pass. It never refuses anything: a note says what will differ
+// from bash and what to write instead, and the script runs as written.
+//
+// The kernel's walk calls Visit for every node but words and literals,
+// then asks Notes. A gap whose construct spans the script (an option set
+// anywhere, an array declared above) waits in pending for the facts the
+// rest of the walk learns. Each gap is noted once a script, where it is
+// first seen.
+type GapCheck struct {
+	file    *syntax.File
+	assoc   func(name string) bool
+	names   map[string]bool // the script's associative arrays, found when first asked
+	notes   []Note
+	noted   map[*Gap]bool
+	pending []pendingNote
+	facts   facts
+
+	readonly map[string]bool // names made readonly above
+	noValue  map[string]bool // arrays declared without a value above
+	loopEnd  syntax.Pos      // the end of the while or until loop met last
+	scopes   []scope         // the functions and subshells the walk is in, innermost last
+}
+
+// scope is a function's body, a subshell or a loop the walk is in.
+type scope struct {
+	end  syntax.Pos
+	kind scopeKind
+}
+
+type scopeKind int
+
+const (
+	scopeFunc scopeKind = iota
+	scopeSubshell
+	scopeLoop
+)
+
+// enter and leave keep the walk's scopes: the walk goes in source order,
+// so a node after a scope's end is out of it.
+func (c *GapCheck) enter(end syntax.Pos, kind scopeKind) {
+	c.scopes = append(c.scopes, scope{end, kind})
+}
+
+func (c *GapCheck) leave(pos syntax.Pos) {
+	for len(c.scopes) > 0 && pos.After(c.scopes[len(c.scopes)-1].end) {
+		c.scopes = c.scopes[:len(c.scopes)-1]
+	}
+}
+
+// in reports whether the node visited last stands in a scope of kind.
+func (c *GapCheck) in(kind scopeKind) bool {
+	for _, s := range c.scopes {
+		if s.kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// facts are what a script does anywhere, known once the walk is done.
+type facts struct {
+	errexit, nounset, xtrace bool // set -e, -u, -x
+	inheritErrexit, lastpipe bool // shopt -s inherit_errexit, lastpipe
+	errTrap, exitTrap        bool
+	ifsNonBlank              bool // IFS set to a literal holding other than blanks
+	stderrToStdout           bool // a 2>&1 somewhere
+	manyParams               bool // set -- with two parameters or more
+	funcs                    map[string]bool
+	breakFuncs               map[string]bool // functions that break or continue outside a loop
+	assigned                 map[string]bool // names assigned anywhere
+	topAssigned              map[string]bool // names assigned outside functions
+	fds                      map[string]bool // descriptors above 2 that a redirection opens
+}
+
+// pendingNote is a gap seen at pos that is a gap only if need holds of
+// the script's facts.
+type pendingNote struct {
+	pos  syntax.Pos
+	gap  *Gap
+	need func(*facts) bool
+}
+
+// NewGapCheck starts a check of f; assoc reports the associative arrays
+// the session holds already (nil: none).
+func NewGapCheck(f *syntax.File, assoc func(name string) bool) GapCheck {
+	return GapCheck{file: f, assoc: assoc}
+}
+
+// Notes are the gaps the walk found, in the order of the script.
+func (c *GapCheck) Notes() []Note {
+	for _, p := range c.pending {
+		if p.need(&c.facts) {
+			c.note(p.pos, p.gap)
+		}
+	}
+	c.pending = nil
+	slices.SortStableFunc(c.notes, func(a, b Note) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+	})
+	return c.notes
+}
+
+func (c *GapCheck) note(pos syntax.Pos, g *Gap) {
+	if c.noted[g] {
+		return
+	}
+	if c.noted == nil {
+		c.noted = make(map[*Gap]bool)
+	}
+	c.noted[g] = true
+	c.notes = append(c.notes, Note{Line: int(pos.Line()), Col: int(pos.Col()), Gap: g})
+}
+
+// noteIf notes g at pos once the walk is done, if need holds then.
+func (c *GapCheck) noteIf(pos syntax.Pos, g *Gap, need func(*facts) bool) {
+	c.pending = append(c.pending, pendingNote{pos, g, need})
+}
+
+func (c *GapCheck) isAssoc(name string) bool {
+	if c.names == nil {
+		c.names = assocNames(c.file)
+	}
+	return c.names[name] || c.assoc != nil && c.assoc(name)
+}
+
+// Visit checks n; it always walks on.
+func (c *GapCheck) Visit(n syntax.Node) bool {
+	if n == nil {
+		return true
+	}
+	c.leave(n.Pos())
+	switch n := n.(type) {
+	case *syntax.Stmt:
+		c.stmt(n)
+	case *syntax.ParamExp:
+		c.paramExp(n)
+	case *syntax.DblQuoted:
+		c.dblQuoted(n)
+	case *syntax.Redirect:
+		c.redirect(n)
+	case *syntax.CallExpr:
+		c.call(n)
+	case *syntax.DeclClause:
+		c.decl(n)
+	case *syntax.BinaryCmd:
+		c.binaryCmd(n)
+	case *syntax.TestClause:
+		c.testClause(n)
+	case *syntax.ArithmCmd:
+		c.arithmCmd(n)
+	case *syntax.ArithmExp:
+		c.arithm(n.X)
+	case *syntax.ForClause:
+		c.forClause(n)
+		c.enter(n.End(), scopeLoop)
+	case *syntax.WhileClause:
+		if mayFail(n.Do) {
+			c.loopEnd = n.End()
+		}
+		c.loopBody(n.Do)
+		c.enter(n.End(), scopeLoop)
+	case *syntax.IfClause:
+		c.ifClause(n)
+	case *syntax.CaseClause:
+		c.caseClause(n)
+	case *syntax.FuncDecl:
+		c.funcDecl(n)
+		c.enter(n.End(), scopeFunc)
+	case *syntax.Subshell:
+		c.subshell(n)
+		c.enter(n.End(), scopeSubshell)
+	case *syntax.CmdSubst:
+		c.cmdSubst(n)
+		c.enter(n.End(), scopeSubshell)
+	case *syntax.LetClause:
+		c.let(n)
+	case *syntax.TimeClause:
+		c.note(n.Pos(), &gapTime)
+	}
+	return true
+}

@@ -1,0 +1,95 @@
+package static
+
+// The gaps a script's text can show, one for each row of
+// docs/embedding.md's "Known gaps" that the static pass recognises.
+// Each says what shelter does where bash does otherwise, and the bash
+// that runs alike in both.
+var (
+	// Parameter expansion.
+	gapReplaceAnchor    = Gap{"${v/#p/r} and ${v/%p/r}", "the # or % is a literal character, not an anchor", "[[ $v == p* ]] && v=r${v#p}"}
+	gapReplaceAmp       = Gap{"& in the replacement of ${v/p/r}", "& is itself, not the matched text", "put the match in the replacement yourself"}
+	gapReplaceBackslash = Gap{"a backslash in the replacement of ${v/p/r}", "the backslash is kept", "put the replacement in a variable: r='/'; ${v//p/$r}"}
+	gapQuotedPattern    = Gap{"a quoted pattern in ${v#'p'}", "its * and ? still match as a pattern", "escape them: ${v#a\\*}"}
+	gapNounset          = Gap{"set -u and a variable nothing set", "the shell ends with status 1, not 127", "[[ -v v ]] first, or ${v-}"}
+	gapErrorUnset       = Gap{"${v?msg}", "an unset v ends the shell with status 1, not 127", "[[ -v v ]] || { echo msg >&2; exit 1; }"}
+	gapTransform        = Gap{"${v@Q}, ${v@A}, ${v@a}, ${v@P}", "the text differs from bash's (@Q quotes with \", @A has no declare, @a no -i or -r, @P no prompt escapes)", "printf %q \"$v\"; declare -p v"}
+	gapPositional10     = Gap{"${10} and above", "it expands to nothing", "\"${@:10:1}\""}
+	gapUnderscore       = Gap{"$_", "it is not the last argument of the previous command", "name the argument in a variable"}
+	gapDollarDash       = Gap{"$-", "it holds only some of the options set", "test an option with [[ -o name ]]"}
+	gapAtInString       = Gap{"\"x$@y\"", "the parameters are joined into one word", "\"x$1\" \"${@:2}\""}
+	gapAtDefault        = Gap{"\"${@:-word}\" and \"${a[@]:-word}\"", "they give nothing when empty, not word", "(( $# )) || set -- word"}
+	gapDefaultBackslash = Gap{"\\\" or \\$ in \"${v:-word}\"", "the backslash is kept", "put the word in a variable: d='\"x\"'; \"${v:-$d}\""}
+	gapAssocCount       = Gap{"${#m[@]} of an associative array", "it counts 1", "keys=(\"${!m[@]}\"); ${#keys[@]}"}
+	gapExtglobParam     = Gap{"an extglob pattern in ${v##+(a)}", "the operators +( ) *( ) @( ) ?( ) !( ) do not match there", "match with [[ $v =~ ^a+(.*) ]] and BASH_REMATCH"}
+
+	// Variables bash sets and shelter does not.
+	gapFuncname     = Gap{"FUNCNAME, BASH_LINENO", "they are unset", "pass the function's name as an argument"}
+	gapPipestatus   = Gap{"PIPESTATUS", "it is unset", "set -o pipefail, or run the stages one by one"}
+	gapBashpid      = Gap{"BASHPID, BASH_SUBSHELL", "no other pid or depth in a subshell", "pass depths as arguments"}
+	gapShellVars    = Gap{"BASH, BASH_VERSION, SHLVL, HOSTNAME, OSTYPE, HOSTTYPE, MACHTYPE", "they are unset (the environment is hermetic, and shelter is not bash)", "set them in the embedder's Config.Env"}
+	gapSeconds      = Gap{"SECONDS, EPOCHSECONDS, EPOCHREALTIME", "they are unset", "date +%s"}
+	gapRandomSeed   = Gap{"RANDOM=seed", "the numbers that follow are not bash's", "do not rely on a seeded sequence"}
+	gapCdpath       = Gap{"CDPATH", "cd ignores it", "cd full paths"}
+	gapDirstackElem = Gap{"DIRSTACK[i]=dir", "the directory stack does not change", "popd and pushd"}
+
+	// Assignments and declarations.
+	gapTildeColon      = Gap{"~ after : in an assignment", "it stays ~", "$HOME"}
+	gapIndexedAppend   = Gap{"a[i]+=str", "it appends to element 0 and empties element i", "a[i]=\"${a[i]}str\""}
+	gapAssocAppend     = Gap{"m+=([k]=v) and m[k]+=str on an associative array", "the first is dropped, the second empties m[k]", "one m[k]=v each; m[k]=\"${m[k]}str\""}
+	gapAssocReassign   = Gap{"m=(…) on an associative array", "it makes m indexed", "unset m; declare -A m=(…)"}
+	gapAssocArithKey   = Gap{"an unquoted key that looks like arithmetic, m[1+1]=v", "it is evaluated as an index and the key is lost", "quote the key: m[\"1+1\"]=v"}
+	gapAssocTestKey    = Gap{"[[ -v m[k] ]] on an associative array", "it does not look into the array", "[[ -n ${m[k]+set} ]]"}
+	gapNounsetDeclared = Gap{"set -u with an array declared without a value, then set by element", "the array is unbound", "declare it with =()"}
+	gapReadonlyGoesOn  = Gap{"an assignment to a readonly variable", "it fails and the script goes on; bash ends it", "test readonly -p first"}
+	gapIntAttr         = Gap{"declare -i", "no integer attribute: assignments stay strings", "n=$(( expr ))"}
+	gapCaseAttr        = Gap{"declare -l and -u", "no case attributes", "${v,,} and ${v^^}"}
+	gapLocalNoValue    = Gap{"local x without a value", "the outer x stays visible until x is set", "local x="}
+	gapLocalDash       = Gap{"local -", "the options are not restored when the function returns", "save and restore them yourself"}
+	gapDeclOrder       = Gap{"local a=1 b=$a (also declare, export)", "b gets the new a; bash expands every operand first", "one local per variable where one reads another"}
+	gapNamerefAgain    = Gap{"declare -n of a name that is a nameref already", "it writes through the old reference", "unset -n r first"}
+	gapExportF         = Gap{"export -f", "nothing is exported", "define the function in the child"}
+	gapLetExpanded     = Gap{"let with an expansion in its argument", "the expanded text is read as a number, not an expression", "a=$(( x * 2 ))"}
+	gapAssignRedir     = Gap{"x=$(cmd) 2>&1 (an assignment with redirections)", "the redirections apply before the substitution runs, not after", "x=$(cmd 2>&1)"}
+	gapReadElem        = Gap{"read 'a[1]'", "it is refused", "read into a plain name, then assign the element"}
+
+	// Redirections.
+	gapFdAbove2      = Gap{"file descriptors above 2 (exec 3>f, >&3, {fd}>f, 3<<EOF)", "there are none: the redirection fails", "named files and { …; } > f groups"}
+	gapCloseFd       = Gap{">&- and <&-", "the descriptor is not closed", "redirect to /dev/null"}
+	gapClobber       = Gap{">|", "it is refused", "> after [[ -e f ]]"}
+	gapReadWrite     = Gap{"<> on descriptors 0 to 2", "it is refused", "open the file in the child"}
+	gapNoclobber     = Gap{"set -C (noclobber)", "> overwrites files anyway", "[[ -e f ]] || cmd > f"}
+	gapHeredocQuoted = Gap{"a here-document delimiter quoted in part (<<E\"O\"T)", "the body is expanded", "quote the whole delimiter: <<'EOT'"}
+
+	// Options and builtins.
+	gapShoptQ      = Gap{"shopt -q", "it is refused", "shopt NAME >/dev/null"}
+	gapShoptStatus = Gap{"shopt NAME", "its status is 0 whether or not NAME is set", "shopt -p NAME"}
+	gapFailglob    = Gap{"shopt -s failglob", "a glob without a match is left as it is", "test the glob's result with [[ -e $f ]]"}
+	gapNocasematch = Gap{"shopt -s nocasematch", "matches keep their case", "compare ${a,,} with ${b,,}"}
+	gapCompgen     = Gap{"compgen", "there is no compgen", "list the names yourself"}
+	gapDisown      = Gap{"disown", "there is no disown", "let the session's Close end the job"}
+	gapCaller      = Gap{"caller", "there is no caller", "pass the caller's name as an argument"}
+	gapTestLess    = Gap{"[ a \\< b ]", "test and [ have no < and > string operators", "[[ a < b ]]"}
+	gapTestInteger = Gap{"[ abc -eq 1 ]", "a non-integer operand reads as 0 (status 1, not 2)", "check [[ $v =~ ^-?[0-9]+$ ]] first"}
+	gapPathLexical = Gap{"a path ending in / or holding /.. in a test", "names are cleaned first: f/ names the file f, nope/.. the working directory", "[[ -d ${f%/} ]]"}
+	gapExecTrap    = Gap{"exec of a program with an EXIT trap set", "the EXIT trap runs after the program", "run the program without exec"}
+	gapTime        = Gap{"time", "the report goes to stdout", "start=$(date +%s%N) before and after"}
+
+	// Control flow and errors.
+	gapLoopStatus      = Gap{"the status of a while or until loop", "it is 0, not that of the body's last command", "s=0; while …; do …; s=$?; done"}
+	gapLastpipe        = Gap{"variables set in a pipeline's last command", "they are kept, as with shopt -s lastpipe; bash drops them", "done < <(cmd) to keep them, ( … ) to drop them"}
+	gapBreakInFunction = Gap{"break or continue in a function, outside a loop", "it ends the caller's loop; bash refuses it", "return a status and break in the loop"}
+	gapBreakInCond     = Gap{"break or continue in an if's condition or a case item that falls through", "the rest of the list runs", "put it in a branch of its own: if cond; then break; fi"}
+	gapBreakByEval     = Gap{"eval break", "the rest of its list runs", "break without eval"}
+	gapErrTrap         = Gap{"an ERR trap", "it runs again for each compound command and function call a failing command ends; $LINENO is the trap's line and BASH_COMMAND is unset", "keep the trap idempotent, or test $? after the compound"}
+	gapReturnTrap      = Gap{"a RETURN trap", "it is refused when set", "run the cleanup before each return"}
+	gapExitTrapSub     = Gap{"an EXIT trap in a subshell or $( )", "it does not run", "clean up at the end of the subshell"}
+	gapErrexitOr       = Gap{"set -e in ( … ) || … and in a function run under !", "set -e stays on there", "test the status yourself: ( … ); s=$?"}
+	gapErrexitSubst    = Gap{"set -e in $( )", "it stays on there (bash clears it)", "set +e inside the substitution"}
+	gapRegexQuotedVar  = Gap{"a quoted variable on the right of =~", "it is still a regex", "[[ $s == *\"$v\"* ]]"}
+	gapIFSEmptyFields  = Gap{"IFS with other than blanks, then field splitting", "empty fields between its characters are joined (a::c)", "IFS=: read -ra parts <<<\"$v\""}
+	gapExtglobLiteral  = Gap{"an extglob pattern without *, ? or [ (!(keep.me))", "it is not expanded", "!(keep.m[e])"}
+	gapArithOctal      = Gap{"an invalid number in (( )) (09)", "it reads as 0 and the command does not fail", "$(( 10#09 ))"}
+	gapArithSideDiv    = Gap{"a divisor with side effects ($((1/i++)))", "a division by zero fails only the command", "check the divisor first"}
+	gapArithCondError  = Gap{"an error in a for (( )) condition", "it ends the loop with status 0, not 1", "check the divisor first"}
+	gapXtrace          = Gap{"set -x", "the trace differs from bash's: a builtin's arguments quoted as one word, no line for (( )) or [[ ]], no + per substitution level", "print what matters yourself: echo \"x=$x\" >&2"}
+)
