@@ -23,6 +23,7 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/budget"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
+	"github.com/shelter-sh/shelter/kernel/internal/static"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -172,7 +173,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	}
 	file, err := s.parse(script)
 	if err != nil {
-		return s.rejected(start, []Issue{parseIssue(err)}), nil
+		return s.rejected(start, []Issue{parseIssue(script, err)}), nil
 	}
 	issues, funcs, rewritable, needsTemp := s.validate(file)
 	if hasError(issues) {
@@ -222,7 +223,7 @@ func (s *Session) Check(script string) ([]Issue, error) {
 	}
 	file, err := s.parse(script)
 	if err != nil {
-		return []Issue{parseIssue(err)}, nil
+		return []Issue{parseIssue(script, err)}, nil
 	}
 	issues, _, _, _ := s.validate(file)
 	return issues, nil
@@ -697,7 +698,10 @@ func isExitStatus(err error) bool {
 	return ok
 }
 
-func parseIssue(err error) Issue {
+// parseIssue is the issue of src's parse error err. Where bash would have
+// parsed src (static.BashAccepts), the message says so and how to write
+// it for both.
+func parseIssue(src string, err error) Issue {
 	is := Issue{Severity: SeverityError, Code: CodeParse, Message: err.Error()}
 	var le syntax.LangError
 	if errors.As(err, &le) {
@@ -709,6 +713,11 @@ func parseIssue(err error) Issue {
 		is.Line, is.Col, is.Message = int(pe.Pos.Line()), int(pe.Pos.Col()), pe.Text
 		if pe.Incomplete {
 			is.Message = strings.TrimSuffix(pe.Text, ".")
+		}
+	}
+	if is.Line > 0 {
+		if why, ok := static.BashAccepts(src, is.Line, is.Col, is.Message); ok {
+			is.Message += "; " + why
 		}
 	}
 	return is
