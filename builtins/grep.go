@@ -357,7 +357,8 @@ func (g *grepRun) skipped(name string, commandLine bool) bool {
 	return g.o.filters[0].include
 }
 
-// walk searches a directory's files in name order.
+// walk searches a directory's files in name order; fi is the directory's,
+// needed only where links are followed (-R), nil elsewhere.
 func (g *grepRun) walk(dir string, implicit, withName bool, fi fs.FileInfo) bool {
 	if g.o.deref {
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
@@ -399,8 +400,10 @@ func (g *grepRun) walk(dir string, implicit, withName bool, fi fs.FileInfo) bool
 		if implicit {
 			child = e.Name()
 		}
-		var cfi fs.FileInfo
-		if e.Type()&fs.ModeSymlink != 0 {
+		mode := e.Type()
+		var cfi fs.FileInfo // a directory's identity, where links are followed
+		switch {
+		case mode&fs.ModeSymlink != 0:
 			if !g.o.deref {
 				continue
 			}
@@ -408,17 +411,23 @@ func (g *grepRun) walk(dir string, implicit, withName bool, fi fs.FileInfo) bool
 				g.fail(asNamed(err, child))
 				continue
 			}
-		} else if cfi, err = e.Info(); err != nil {
-			g.fail(&fs.PathError{Op: "stat", Path: child, Err: grepUnwrap(err)})
-			continue
+			mode = cfi.Mode()
+		case mode.IsRegular(), mode.IsDir() && !g.o.deref:
+			// The directory's listing says what it is: no stat of its own.
+		default:
+			if cfi, err = e.Info(); err != nil {
+				g.fail(&fs.PathError{Op: "stat", Path: child, Err: grepUnwrap(err)})
+				continue
+			}
+			mode = cfi.Mode()
 		}
 		switch {
-		case cfi.IsDir():
+		case mode.IsDir():
 			if g.walk(grepJoin(dir, e.Name(), implicit), false, withName, cfi) {
 				return true
 			}
 			continue
-		case !cfi.Mode().IsRegular():
+		case !mode.IsRegular():
 			continue // devices, FIFOs and sockets are skipped in a walk
 		}
 		if g.skipped(child, false) {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -100,9 +101,8 @@ func (c *Root) stat(rel string, follow bool) (fs.FileInfo, error) {
 	}
 	fd, err := c.fast.open(c.dir, rel, flag, 0)
 	if err == nil {
-		f := os.NewFile(uintptr(fd), filepath.Join(c.dir, rel))
-		fi, err := f.Stat()
-		f.Close()
+		fi, err := statFD(fd, rel)
+		unix.Close(fd)
 		if err == nil {
 			return fi, nil
 		}
@@ -127,4 +127,78 @@ func (c *Root) openPlain(rel string, flag int, perm fs.FileMode) (*os.File, erro
 		return nil, &fs.PathError{Op: "openat", Path: rel, Err: err}
 	}
 	return c.r.OpenFile(rel, flag, perm)
+}
+
+// statFD is fstat(fd) as a FileInfo named by name's last element, without
+// the os.File (and the fcntl that os.NewFile makes) that f.Stat needs.
+func statFD(fd int, name string) (fs.FileInfo, error) {
+	fi := &statInfo{name: filepath.Base(name)}
+	for {
+		err := syscall.Fstat(fd, &fi.st)
+		if err != syscall.EINTR {
+			if err != nil {
+				return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+			}
+			return fi, nil
+		}
+	}
+}
+
+// statInfo is a FileInfo of a stat(2), as os's own: Sys is the
+// *syscall.Stat_t.
+type statInfo struct {
+	name string
+	st   syscall.Stat_t
+}
+
+func (fi *statInfo) Name() string       { return fi.name }
+func (fi *statInfo) Size() int64        { return fi.st.Size }
+func (fi *statInfo) ModTime() time.Time { return time.Unix(fi.st.Mtim.Unix()) }
+func (fi *statInfo) IsDir() bool        { return fi.Mode().IsDir() }
+func (fi *statInfo) Sys() any           { return &fi.st }
+
+// Mode is the stat's mode as os.Stat makes it.
+func (fi *statInfo) Mode() fs.FileMode {
+	m := fs.FileMode(fi.st.Mode & 0o777)
+	switch fi.st.Mode & syscall.S_IFMT {
+	case syscall.S_IFBLK:
+		m |= fs.ModeDevice
+	case syscall.S_IFCHR:
+		m |= fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFDIR:
+		m |= fs.ModeDir
+	case syscall.S_IFIFO:
+		m |= fs.ModeNamedPipe
+	case syscall.S_IFLNK:
+		m |= fs.ModeSymlink
+	case syscall.S_IFSOCK:
+		m |= fs.ModeSocket
+	}
+	if fi.st.Mode&syscall.S_ISGID != 0 {
+		m |= fs.ModeSetgid
+	}
+	if fi.st.Mode&syscall.S_ISUID != 0 {
+		m |= fs.ModeSetuid
+	}
+	if fi.st.Mode&syscall.S_ISVTX != 0 {
+		m |= fs.ModeSticky
+	}
+	return m
+}
+
+// openHost opens abs outside any root, a name known to be a regular file
+// or a directory, or none yet: open(2) and os.NewFile, without the probe
+// of the runtime's poller that os.OpenFile makes of every file it opens
+// (two fcntl, an epoll_ctl that a regular file refuses, two fcntl more).
+func openHost(name, abs string, flag int, perm fs.FileMode) (*os.File, error) {
+	for {
+		fd, err := unix.Open(abs, flag|unix.O_CLOEXEC, syscallMode(perm))
+		switch err {
+		case nil:
+			return os.NewFile(uintptr(fd), abs), nil
+		case unix.EINTR:
+			continue
+		}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
 }

@@ -25,3 +25,9 @@ func (c *Root) stat(rel string, follow bool) (fs.FileInfo, error) {
 func (c *Root) openPlain(rel string, flag int, perm fs.FileMode) (*os.File, error) {
 	return c.r.OpenFile(rel, flag, perm)
 }
+
+// openHost is os.OpenFile of a name outside any root.
+func openHost(name, abs string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(abs, flag, perm)
+	return f, named(err, name)
+}

@@ -118,6 +118,9 @@ func (o *Opener) rawOpen(name, abs string, flag int, perm fs.FileMode) (*os.File
 // FIFO or a device.
 func (o *Opener) openRaw(name, abs string, flag int, perm fs.FileMode, plain bool) (*os.File, error) {
 	if o.root == nil || hostDevice(abs) {
+		if plain && !hostDevice(abs) {
+			return openHost(name, abs, flag, perm)
+		}
 		f, err := os.OpenFile(abs, flag, perm)
 		return f, named(err, name)
 	}
