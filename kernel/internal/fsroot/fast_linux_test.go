@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // The quick way beneath the root answers every name as os.Root does: the
@@ -139,5 +141,57 @@ func TestBeneathFastFallsBack(t *testing.T) {
 	fi, err := root.stat("f", true)
 	if err != nil || fi.Size() != 1 {
 		t.Fatalf("stat through os.Root: %v, %v", fi, err)
+	}
+}
+
+// TestStatFDAsOsStat holds statFD's FileInfo to os.Lstat's for every kind
+// of file and the mode bits os sets.
+func TestStatFDAsOsStat(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("12345"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	sticky := filepath.Join(dir, "sticky")
+	if err := os.Mkdir(sticky, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(sticky, 0o755|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	setuid := filepath.Join(dir, "setuid")
+	if err := os.WriteFile(setuid, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(setuid, 0o755|os.ModeSetuid|os.ModeSetgid); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink("f", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{file, dir, sticky, setuid, fifo, link, os.DevNull} {
+		fd, err := unix.Open(name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := statFD(fd, name)
+		unix.Close(fd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.Lstat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Name() != want.Name() || got.Mode() != want.Mode() || got.Size() != want.Size() ||
+			!got.ModTime().Equal(want.ModTime()) || got.IsDir() != want.IsDir() {
+			t.Errorf("%s: statFD %s %s %d %v, os.Lstat %s %s %d %v", name,
+				got.Name(), got.Mode(), got.Size(), got.ModTime(), want.Name(), want.Mode(), want.Size(), want.ModTime())
+		}
 	}
 }
