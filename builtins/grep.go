@@ -433,7 +433,7 @@ func (g *grepRun) walk(dir string, implicit, withName bool, fi fs.FileInfo) bool
 		if g.skipped(child, false) {
 			continue
 		}
-		if g.file(grepJoin(dir, e.Name(), implicit), withName, child) {
+		if g.listedFile(grepJoin(dir, e.Name(), implicit), child, withName) {
 			return true
 		}
 	}
@@ -457,6 +457,17 @@ func (g *grepRun) file(name string, withName bool, display ...string) bool {
 		shown = display[0]
 	}
 	f, err := openInput(g.ctx, g.c, name)
+	return g.searchFile(f, err, shown, withName)
+}
+
+// listedFile searches a regular file a walk listed, shown as shown.
+func (g *grepRun) listedFile(name, shown string, withName bool) bool {
+	f, err := g.c.Opener().OpenRegular(g.ctx, name)
+	return g.searchFile(f, err, shown, withName)
+}
+
+// searchFile searches f, opened with err.
+func (g *grepRun) searchFile(f io.ReadCloser, err error, shown string, withName bool) bool {
 	if err != nil {
 		g.fail(asNamed(err, shown))
 		return false

@@ -1,0 +1,112 @@
+package fsroot
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// OpenRegular reads what Open reads, in a session confined to a root and
+// in one that is not: a regular file, a name that is a FIFO after all
+// (opened as Open opens it, waiting for its writer), a directory, a link
+// inside the root; and it refuses what Open refuses: a missing name, a
+// link out of the root, a name outside it.
+func TestOpenRegularAsOpen(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte("body\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("f.txt", filepath.Join(dir, "in")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret"), filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root, err := OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	ctx := context.Background()
+	for _, confined := range []bool{false, true} {
+		var r *Root
+		if confined {
+			r = root
+		}
+		o := New(dir, r, nil, nil, Streams{}, nil, nil)
+		read := func(open func(context.Context, string) (io.ReadCloser, error), name string) (string, error) {
+			f, err := open(ctx, name)
+			if err != nil {
+				return "", err
+			}
+			defer f.Close()
+			b, err := io.ReadAll(f)
+			return string(b), err
+		}
+		names := []string{"f.txt", "in", "missing", "out", filepath.Join(outside, "secret"), dir}
+		for _, name := range names {
+			want, wantErr := read(o.Open, name)
+			got, gotErr := read(o.OpenRegular, name)
+			if got != want || (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+				t.Errorf("confined %v: %s: OpenRegular read %q, %v; Open read %q, %v", confined, name, got, gotErr, want, wantErr)
+			}
+		}
+		// A FIFO is opened as Open opens it: its reader waits for the writer.
+		done := make(chan error, 1)
+		go func() {
+			w, err := os.OpenFile(filepath.Join(dir, "fifo"), os.O_WRONLY, 0)
+			if err == nil {
+				_, err = w.WriteString("through the fifo\n")
+				w.Close()
+			}
+			done <- err
+		}()
+		got, err := read(o.OpenRegular, "fifo")
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if err != nil || got != "through the fifo\n" {
+			t.Errorf("confined %v: fifo: read %q, %v", confined, got, err)
+		}
+	}
+}
+
+// A regularFile reads to EOF, and reading or closing it after Close fails
+// as an os.File's would.
+func TestRegularFileClosed(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := New(dir, nil, nil, nil, Streams{}, nil, nil)
+	f, err := o.OpenRegular(context.Background(), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.(*regularFile); !ok {
+		t.Fatalf("a regular file opened as %T", f)
+	}
+	if b, err := io.ReadAll(f); err != nil || string(b) != "x" {
+		t.Fatalf("read %q, %v", b, err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Read(make([]byte, 1)); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("a read after Close: %v", err)
+	}
+	if err := f.Close(); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("a second Close: %v", err)
+	}
+}
