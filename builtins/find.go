@@ -45,8 +45,24 @@ type findNode func(w *findWalk, e *findFile) bool
 type findFile struct {
 	path  string
 	depth int
-	fi    fs.FileInfo
+	mode  fs.FileMode // its type, from its directory's listing
+	fi    fs.FileInfo // its lstat, made when a test first needs one
 	prune bool
+}
+
+// info is e's lstat, made at the first test that asks more of it than its
+// name and its type (-size, -mtime, -newer, -empty), as GNU find stats a
+// file only then; false when the file cannot be looked at any more.
+func (w *findWalk) info(e *findFile) (fs.FileInfo, bool) {
+	if e.fi == nil {
+		fi, err := w.o.Lstat(e.path)
+		if err != nil {
+			w.fail(fsFindQuote(e.path), err)
+			return nil, false
+		}
+		e.fi = fi
+	}
+	return e.fi, true
 }
 
 type findWalk struct {
@@ -129,7 +145,7 @@ func runFind(ctx context.Context, c *kernel.Call, argv []string) error {
 			w.fail(fsFindQuote(path), err)
 			continue
 		}
-		w.walk(&findFile{path: path, fi: fi})
+		w.walk(&findFile{path: path, mode: fi.Mode().Type(), fi: fi})
 	}
 	if w.w.Flush() != nil {
 		return status(1)
@@ -160,7 +176,7 @@ func (w *findWalk) walk(e *findFile) {
 	if e.depth >= w.minDepth {
 		w.expr(w, e)
 	}
-	if !e.fi.IsDir() || e.prune || w.maxDepth >= 0 && e.depth >= w.maxDepth {
+	if !e.mode.IsDir() || e.prune || w.maxDepth >= 0 && e.depth >= w.maxDepth {
 		return
 	}
 	entries, err := w.o.ReadDir(e.path)
@@ -169,13 +185,7 @@ func (w *findWalk) walk(e *findFile) {
 		return
 	}
 	for _, de := range entries {
-		child := fsJoin(e.path, de.Name())
-		fi, err := w.o.Lstat(child)
-		if err != nil {
-			w.fail(fsFindQuote(child), err)
-			continue
-		}
-		w.walk(&findFile{path: child, depth: e.depth + 1, fi: fi})
+		w.walk(&findFile{path: fsJoin(e.path, de.Name()), depth: e.depth + 1, mode: de.Type()})
 	}
 }
 
@@ -319,7 +329,7 @@ func (p *findParser) primary() (findNode, error) {
 			want = append(want, m)
 		}
 		return func(w *findWalk, e *findFile) bool {
-			got := e.fi.Mode().Type()
+			got := e.mode.Type()
 			for _, m := range want {
 				if got == m {
 					return true
@@ -352,7 +362,10 @@ func (p *findParser) primary() (findNode, error) {
 			return nil, findError(fsFindQuote(ref) + ": " + fsReason(err))
 		}
 		t := fi.ModTime()
-		return func(w *findWalk, e *findFile) bool { return e.fi.ModTime().After(t) }, nil
+		return func(w *findWalk, e *findFile) bool {
+			fi, ok := w.info(e)
+			return ok && fi.ModTime().After(t)
+		}, nil
 	case "-size":
 		v, err := arg()
 		if err != nil {
@@ -370,8 +383,8 @@ func (p *findParser) primary() (findNode, error) {
 			return nil, findError(fmt.Sprintf("invalid -size type `%s'", v))
 		}
 		return func(w *findWalk, e *findFile) bool {
-			size := (e.fi.Size() + unit - 1) / unit
-			return findCompare(cmp, size, n)
+			fi, ok := w.info(e)
+			return ok && findCompare(cmp, (fi.Size()+unit-1)/unit, n)
 		}, nil
 	case "-mtime", "-mmin":
 		v, err := arg()
@@ -388,7 +401,11 @@ func (p *findParser) primary() (findNode, error) {
 			period = time.Minute
 		}
 		return func(w *findWalk, e *findFile) bool {
-			age := w.now.Sub(e.fi.ModTime())
+			fi, ok := w.info(e)
+			if !ok {
+				return false
+			}
+			age := w.now.Sub(fi.ModTime())
 			units := int64(age / period)
 			if age < 0 {
 				units = int64((age - period + 1) / period)
@@ -398,9 +415,10 @@ func (p *findParser) primary() (findNode, error) {
 	case "-empty":
 		return func(w *findWalk, e *findFile) bool {
 			switch {
-			case e.fi.Mode().IsRegular():
-				return e.fi.Size() == 0
-			case e.fi.IsDir():
+			case e.mode.IsRegular():
+				fi, ok := w.info(e)
+				return ok && fi.Size() == 0
+			case e.mode.IsDir():
 				entries, err := w.o.ReadDir(e.path)
 				return err == nil && len(entries) == 0
 			}
