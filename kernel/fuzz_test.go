@@ -39,6 +39,10 @@ func FuzzCheck(f *testing.F) {
 		"echo 'unterminated",
 		"command -v help; type -t tools; \"$(echo x)\" --flag=$y",
 		"a=(1 2 3); [[ $a == x* ]] && echo ${a[@]:1}; case $x in *) ;; esac",
+		// The gap notes' constructs.
+		"set -eux; trap 'echo $LINENO' ERR; IFS=:; f() { break; local x; }; for i in $v; do f; done 2>&1",
+		"declare -A m; m=([k]=v); m+=([j]=w); echo ${#m[@]} \"x$@y\" ${v/#a/b} ${10} $_ $- >&3 {fd}>f 3<<E\"O\"T\nx\nEOT",
+		"x=$(false; trap 'echo' EXIT) 2>&1; (( 09 )); echo $((1/i++)); let \"a = $x\"; readonly r; r=1",
 	} {
 		f.Add(seed)
 	}
@@ -60,7 +64,13 @@ func FuzzCheck(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, is := range issues {
-			if is.Severity != kernel.SeverityError && is.Severity != kernel.SeverityWarning {
+			switch is.Severity {
+			case kernel.SeverityError, kernel.SeverityWarning:
+			case kernel.SeverityNote:
+				if is.Code != kernel.CodeGap || is.Line < 1 || !strings.Contains(is.Message, "; workaround: ") {
+					t.Errorf("a note without its code, place or workaround: %+v", is)
+				}
+			default:
 				t.Errorf("issue with severity %q", is.Severity)
 			}
 		}

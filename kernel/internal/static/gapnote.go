@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // A Gap is a known difference from bash (docs/embedding.md, "Known
@@ -49,6 +51,12 @@ type GapCheck struct {
 	noValue  map[string]bool // arrays declared without a value above
 	loopEnd  syntax.Pos      // the end of the while or until loop met last
 	scopes   []scope         // the functions and subshells the walk is in, innermost last
+	// late is set for the second walk, which knows the script's facts and
+	// notes the gaps that depend on them.
+	late bool
+	// assigned and topAssigned are the names the script assigns anywhere
+	// and outside functions, found when a gap first asks.
+	assigned, topAssigned map[string]bool
 }
 
 // scope is a function's body, a subshell or a loop the walk is in.
@@ -97,8 +105,6 @@ type facts struct {
 	manyParams               bool // set -- with two parameters or more
 	funcs                    map[string]bool
 	breakFuncs               map[string]bool // functions that break or continue outside a loop
-	assigned                 map[string]bool // names assigned anywhere
-	topAssigned              map[string]bool // names assigned outside functions
 	fds                      map[string]bool // descriptors above 2 that a redirection opens
 }
 
@@ -107,7 +113,7 @@ type facts struct {
 type pendingNote struct {
 	pos  syntax.Pos
 	gap  *Gap
-	need func(*facts) bool
+	need func(*GapCheck) bool
 }
 
 // NewGapCheck starts a check of f; assoc reports the associative arrays
@@ -116,14 +122,25 @@ func NewGapCheck(f *syntax.File, assoc func(name string) bool) GapCheck {
 	return GapCheck{file: f, assoc: assoc}
 }
 
-// Notes are the gaps the walk found, in the order of the script.
+// Notes are the gaps the walk found, in the order of the script. A
+// script that sets an option or a trap some gaps depend on (set -e, -u,
+// -x, an ERR trap, IFS, a function that breaks) is walked once more,
+// knowing it: the first walk costs a script that sets none of them
+// nothing for those gaps.
 func (c *GapCheck) Notes() []Note {
 	for _, p := range c.pending {
-		if p.need(&c.facts) {
+		if p.need(c) {
 			c.note(p.pos, p.gap)
 		}
 	}
 	c.pending = nil
+	if f := &c.facts; f.errexit || f.nounset || f.xtrace && f.stderrToStdout || f.errTrap || f.ifsNonBlank || len(f.breakFuncs) > 0 {
+		// What the first walk learnt in the script's order, it learns
+		// again in that order.
+		c.late, c.scopes, c.loopEnd, c.readonly, c.noValue = true, c.scopes[:0], syntax.Pos{}, nil, nil
+		shast.Walk(c.file, c.Visit)
+		c.pending = nil
+	}
 	slices.SortStableFunc(c.notes, func(a, b Note) int {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
 	})
@@ -142,7 +159,7 @@ func (c *GapCheck) note(pos syntax.Pos, g *Gap) {
 }
 
 // noteIf notes g at pos once the walk is done, if need holds then.
-func (c *GapCheck) noteIf(pos syntax.Pos, g *Gap, need func(*facts) bool) {
+func (c *GapCheck) noteIf(pos syntax.Pos, g *Gap, need func(*GapCheck) bool) {
 	c.pending = append(c.pending, pendingNote{pos, g, need})
 }
 

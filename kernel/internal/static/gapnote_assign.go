@@ -1,0 +1,215 @@
+package static
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
+)
+
+// assignedAnywhere are the names the script sets anywhere: assignments,
+// declarations, for loops' names, read's and getopts' names.
+func (c *GapCheck) assignedAnywhere() map[string]bool {
+	if c.assigned == nil {
+		c.assigned = assignedNames(c.file, true)
+	}
+	return c.assigned
+}
+
+// assignedOutsideFuncs are the names the script sets outside functions.
+func (c *GapCheck) assignedOutsideFuncs() map[string]bool {
+	if c.topAssigned == nil {
+		c.topAssigned = assignedNames(c.file, false)
+	}
+	return c.topAssigned
+}
+
+// assignedNames are the names node sets; inFuncs says whether to look in
+// functions' bodies too.
+func assignedNames(node syntax.Node, inFuncs bool) map[string]bool {
+	names := map[string]bool{}
+	shast.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			return inFuncs
+		case *syntax.Assign:
+			if n.Name != nil && !n.Naked {
+				names[n.Name.Value] = true
+			}
+		case *syntax.WordIter:
+			names[n.Name.Value] = true
+		case *syntax.CallExpr:
+			if len(n.Args) < 2 {
+				break
+			}
+			args := literalArgs(n.Args[1:])
+			switch n.Args[0].Lit() {
+			case "read", "mapfile", "readarray":
+				for _, a := range args {
+					if a != "" && !strings.HasPrefix(a, "-") {
+						names[a] = true
+					}
+				}
+			case "getopts":
+				if len(args) > 1 {
+					names[args[1]] = true
+				}
+			}
+		}
+		return true
+	})
+	return names
+}
+
+// assign looks at a plain assignment, before a command or alone.
+func (c *GapCheck) assign(as *syntax.Assign, pos syntax.Pos) {
+	if as.Name == nil {
+		return
+	}
+	name := as.Name.Value
+	switch name {
+	case "RANDOM":
+		c.note(as.Pos(), &gapRandomSeed)
+	case "CDPATH":
+		c.note(as.Pos(), &gapCdpath)
+	case "DIRSTACK":
+		if as.Index != nil {
+			c.note(as.Pos(), &gapDirstackElem)
+		}
+	case "IFS":
+		if as.Value == nil {
+			break
+		}
+		if t, ok := shast.LiteralText(as.Value); ok && strings.Trim(t, " \t\n") != "" {
+			c.facts.ifsNonBlank = true
+		}
+	}
+	c.tildeColon(as)
+	if c.readonly[name] && !c.in(scopeSubshell) {
+		c.note(as.Pos(), &gapReadonlyGoesOn)
+	}
+	if as.Index != nil && c.noValue[name] {
+		c.noteIf(as.Pos(), &gapNounsetDeclared, func(c *GapCheck) bool { return c.facts.nounset })
+	}
+	if !as.Append && as.Array == nil && as.Index == nil {
+		return
+	}
+	assoc := c.isAssoc(name)
+	switch {
+	case as.Append && as.Index != nil && !assoc:
+		c.note(as.Pos(), &gapIndexedAppend)
+	case as.Append && assoc:
+		c.note(as.Pos(), &gapAssocAppend)
+	case as.Array != nil && assoc:
+		c.note(as.Pos(), &gapAssocReassign)
+	case as.Index != nil && assoc:
+		if _, word := as.Index.(*syntax.Word); !word {
+			c.note(as.Pos(), &gapAssocArithKey)
+		}
+	}
+}
+
+// tildeColon notes a ~ after a colon in an assignment's unquoted value.
+func (c *GapCheck) tildeColon(as *syntax.Assign) {
+	if as.Value == nil {
+		return
+	}
+	for _, part := range as.Value.Parts {
+		if lit, ok := part.(*syntax.Lit); ok && strings.Contains(lit.Value, ":~") {
+			c.note(as.Pos(), &gapTildeColon)
+		}
+	}
+}
+
+func (c *GapCheck) decl(d *syntax.DeclClause) {
+	variant := d.Variant.Value
+	var flags string
+	var names []string // the names assigned so far
+	readonly := variant == "readonly"
+	for _, as := range d.Args {
+		if as.Name == nil {
+			if t, ok := shast.LiteralText(as.Value); ok {
+				if t == "-" && variant == "local" {
+					c.note(as.Pos(), &gapLocalDash)
+				}
+				if strings.HasPrefix(t, "-") {
+					flags += t[1:]
+					readonly = readonly || strings.Contains(t, "r")
+				}
+			}
+			continue
+		}
+		name := as.Name.Value
+		if strings.ContainsAny(flags, "lu") {
+			c.note(as.Pos(), &gapCaseAttr)
+		}
+		if strings.Contains(flags, "i") {
+			c.note(as.Pos(), &gapIntAttr)
+		}
+		if strings.Contains(flags, "n") && variant != "export" {
+			if c.namerefs()[name] > 1 {
+				c.note(as.Pos(), &gapNamerefAgain)
+			}
+		}
+		if variant == "export" && strings.Contains(flags, "f") {
+			c.note(as.Pos(), &gapExportF)
+		}
+		if as.Naked && variant == "local" && !strings.ContainsAny(flags, "aAn") {
+			c.noteIf(as.Pos(), &gapLocalNoValue, func(c *GapCheck) bool { return c.assignedOutsideFuncs()[name] })
+		}
+		if as.Naked && strings.ContainsAny(flags, "aA") {
+			if c.noValue == nil {
+				c.noValue = make(map[string]bool)
+			}
+			c.noValue[name] = true
+		}
+		if as.Value != nil && readsAny(as.Value, names) {
+			c.note(as.Pos(), &gapDeclOrder)
+		}
+		if !as.Naked {
+			names = append(names, name)
+		}
+		if readonly {
+			if c.readonly == nil {
+				c.readonly = make(map[string]bool)
+			}
+			c.readonly[name] = true
+		}
+		if as.Append && c.isAssoc(name) {
+			c.note(as.Pos(), &gapAssocAppend)
+		}
+	}
+}
+
+// namerefs counts the script's declare -n of each name.
+func (c *GapCheck) namerefs() map[string]int {
+	n := make(map[string]int)
+	shast.Walk(c.file, func(node syntax.Node) bool {
+		if d, ok := node.(*syntax.DeclClause); ok {
+			declWalk(d, func(as *syntax.Assign, valType string) {
+				if valType == "-n" {
+					n[as.Name.Value]++
+				}
+			})
+		}
+		return true
+	})
+	return n
+}
+
+// readsAny reports whether w expands one of names.
+func readsAny(w *syntax.Word, names []string) bool {
+	found := false
+	shast.Walk(w, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil {
+			for _, name := range names {
+				if p.Param.Value == name {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}

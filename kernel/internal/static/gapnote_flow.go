@@ -1,0 +1,361 @@
+package static
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
+)
+
+func (c *GapCheck) stmt(s *syntax.Stmt) {
+	if c.loopEnd.IsValid() && s.Pos().After(c.loopEnd) {
+		// The statement after a while loop: does it read the loop's status?
+		if readsStatus(s) {
+			c.note(s.Pos(), &gapLoopStatus)
+		}
+		c.loopEnd = syntax.Pos{}
+	}
+	if s.Negated {
+		if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+			if c.late && c.facts.errexit && c.facts.funcs[call.Args[0].Lit()] {
+				c.note(s.Pos(), &gapErrexitOr)
+			}
+		}
+	}
+	if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(call.Args) == 0 && toStdout(s.Redirs) {
+		for _, as := range call.Assigns {
+			if as.Value != nil && hasPart[*syntax.CmdSubst](as.Value) {
+				c.note(s.Pos(), &gapAssignRedir)
+			}
+		}
+	}
+}
+
+// toStdout reports whether redirs send stderr to stdout (2>&1).
+func toStdout(redirs []*syntax.Redirect) bool {
+	for _, r := range redirs {
+		if r.Op == syntax.DplOut && r.N != nil && r.N.Value == "2" && r.Word.Lit() == "1" {
+			return true
+		}
+	}
+	return false
+}
+
+// readsStatus reports whether s reads $? before anything else runs.
+func readsStatus(s *syntax.Stmt) bool {
+	found := false
+	shast.Walk(s, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && p.Param.Value == "?" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// mayFail reports whether a loop body's last command is one whose failure
+// scripts test: false, a test, arithmetic or a negation.
+func mayFail(body []*syntax.Stmt) bool {
+	if len(body) == 0 {
+		return false
+	}
+	last := body[len(body)-1]
+	if last.Negated {
+		return true
+	}
+	switch cmd := last.Cmd.(type) {
+	case *syntax.ArithmCmd, *syntax.TestClause:
+		return true
+	case *syntax.CallExpr:
+		if len(cmd.Args) > 0 {
+			switch cmd.Args[0].Lit() {
+			case "false", "test", "[":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *GapCheck) binaryCmd(b *syntax.BinaryCmd) {
+	switch b.Op {
+	case syntax.AndStmt, syntax.OrStmt:
+		switch x := b.X.Cmd.(type) {
+		case *syntax.Subshell:
+			if len(x.Stmts) > 1 && c.late && c.facts.errexit {
+				c.note(b.Pos(), &gapErrexitOr)
+			}
+		case *syntax.WhileClause:
+			c.note(b.Pos(), &gapLoopStatus)
+		}
+	case syntax.Pipe, syntax.PipeAll:
+		if _, pipe := b.Y.Cmd.(*syntax.BinaryCmd); pipe {
+			return
+		}
+		names := assignedIn(b.Y)
+		if len(names) > 0 && !c.facts.lastpipe {
+			c.lastpipeCheck(b, names)
+		}
+	}
+}
+
+// lastpipeCheck notes a pipeline whose last command sets a variable the
+// rest of the script reads.
+func (c *GapCheck) lastpipeCheck(b *syntax.BinaryCmd, names map[string]bool) {
+	end := b.End()
+	shast.Walk(c.file, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && p.Pos().After(end) && names[p.Param.Value] {
+			c.note(b.Pos(), &gapLastpipe)
+			return false
+		}
+		return true
+	})
+}
+
+// assignedIn are the names a command sets: assignments, read's names and
+// arithmetic writes.
+func assignedIn(s *syntax.Stmt) map[string]bool {
+	if _, sub := s.Cmd.(*syntax.Subshell); sub {
+		return nil
+	}
+	names := map[string]bool{}
+	shast.Walk(s, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			for _, as := range n.Assigns {
+				if as.Name != nil && len(n.Args) == 0 {
+					names[as.Name.Value] = true
+				}
+			}
+			if len(n.Args) > 0 && n.Args[0].Lit() == "read" {
+				for _, a := range literalArgs(n.Args[1:]) {
+					if a != "" && !strings.HasPrefix(a, "-") {
+						names[a] = true
+					}
+				}
+			}
+		case *syntax.UnaryArithm:
+			if n.Op == syntax.Inc || n.Op == syntax.Dec {
+				if w, ok := n.X.(*syntax.Word); ok {
+					names[w.Lit()] = true
+				}
+			}
+		case *syntax.BinaryArithm:
+			if _, ok := shast.ArithAssignOp(n.Op); ok {
+				if w, ok := n.X.(*syntax.Word); ok {
+					names[w.Lit()] = true
+				}
+			}
+		case *syntax.Subshell, *syntax.CmdSubst:
+			return false
+		}
+		return true
+	})
+	return names
+}
+
+func (c *GapCheck) testClause(t *syntax.TestClause) {
+	shast.Walk(t.X, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.BinaryTest:
+			if n.Op == syntax.TsReMatch {
+				if w, ok := n.Y.(*syntax.Word); ok {
+					for _, part := range w.Parts {
+						if d, ok := part.(*syntax.DblQuoted); ok && hasExpansion(d.Parts) {
+							c.note(t.Pos(), &gapRegexQuotedVar)
+						}
+					}
+				}
+			}
+		case *syntax.UnaryTest:
+			if n.Op == syntax.TsVarSet {
+				if w, ok := n.X.(*syntax.Word); ok {
+					if t, ok := shast.LiteralText(w); ok {
+						if name, _, sub := strings.Cut(t, "["); sub && c.isAssoc(name) {
+							c.note(n.Pos(), &gapAssocTestKey)
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	if c.traced() {
+		c.note(t.Pos(), &gapXtrace)
+	}
+}
+
+func (c *GapCheck) arithmCmd(a *syntax.ArithmCmd) {
+	if c.traced() {
+		c.note(a.Pos(), &gapXtrace)
+	}
+	shast.Walk(a.X, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.Word); ok {
+			if lit := w.Lit(); len(lit) > 1 && lit[0] == '0' && allDigits(lit) && strings.ContainsAny(lit, "89") {
+				c.note(a.Pos(), &gapArithOctal)
+			}
+		}
+		return true
+	})
+}
+
+// arithm notes a divisor with side effects.
+func (c *GapCheck) arithm(x syntax.ArithmExpr) {
+	shast.Walk(x, func(n syntax.Node) bool {
+		b, ok := n.(*syntax.BinaryArithm)
+		if !ok || b.Op != syntax.Quo && b.Op != syntax.Rem {
+			return true
+		}
+		shast.Walk(b.Y, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.UnaryArithm:
+				if n.Op == syntax.Inc || n.Op == syntax.Dec {
+					c.note(b.Pos(), &gapArithSideDiv)
+				}
+			case *syntax.BinaryArithm:
+				if _, assign := shast.ArithAssignOp(n.Op); assign {
+					c.note(b.Pos(), &gapArithSideDiv)
+				}
+			case *syntax.CmdSubst:
+				c.note(b.Pos(), &gapArithSideDiv)
+			}
+			return true
+		})
+		return true
+	})
+}
+
+func (c *GapCheck) forClause(f *syntax.ForClause) {
+	switch loop := f.Loop.(type) {
+	case *syntax.CStyleLoop:
+		if c.traced() {
+			c.note(f.Pos(), &gapXtrace)
+		}
+		if loop.Cond != nil {
+			shast.Walk(loop.Cond, func(n syntax.Node) bool {
+				if b, ok := n.(*syntax.BinaryArithm); ok && (b.Op == syntax.Quo || b.Op == syntax.Rem) {
+					if w, ok := b.Y.(*syntax.Word); ok && w.Lit() == "0" {
+						c.note(f.Pos(), &gapArithCondError)
+					}
+				}
+				return true
+			})
+		}
+	case *syntax.WordIter:
+		if c.late && c.facts.ifsNonBlank {
+			c.unquotedSplit(loop.Items, f.Pos())
+		}
+		c.extglobLiteral(loop.Items, f.Pos())
+	}
+	c.loopBody(f.Do)
+}
+
+// loopBody notes a declare -n run again by a loop.
+func (c *GapCheck) loopBody(body []*syntax.Stmt) {
+	for _, s := range body {
+		shast.Walk(s, func(n syntax.Node) bool {
+			if d, ok := n.(*syntax.DeclClause); ok {
+				declWalk(d, func(as *syntax.Assign, valType string) {
+					if valType == "-n" {
+						c.note(as.Pos(), &gapNamerefAgain)
+					}
+				})
+			}
+			_, fn := n.(*syntax.FuncDecl)
+			return !fn
+		})
+	}
+}
+
+func (c *GapCheck) ifClause(i *syntax.IfClause) {
+	for _, s := range i.Cond {
+		if breaks(s) {
+			c.note(s.Pos(), &gapBreakInCond)
+		}
+	}
+	// A failing command that ends a branch ends the if too: the ERR trap
+	// runs for both.
+	for b := i; b != nil; b = b.Else {
+		if len(b.Then) > 0 && mayFail(b.Then) {
+			if c.late && c.facts.errTrap {
+				c.note(i.Pos(), &gapErrTrap)
+			}
+		}
+	}
+}
+
+func (c *GapCheck) caseClause(cc *syntax.CaseClause) {
+	for _, item := range cc.Items {
+		if item.Op != syntax.Fallthrough {
+			continue
+		}
+		for _, s := range item.Stmts {
+			if breaks(s) {
+				c.note(s.Pos(), &gapBreakInCond)
+			}
+		}
+	}
+}
+
+// breaks reports whether s runs break or continue outside a loop of its own.
+func breaks(s *syntax.Stmt) bool {
+	found := false
+	shast.Walk(s, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ForClause, *syntax.WhileClause, *syntax.FuncDecl, *syntax.Subshell, *syntax.CmdSubst:
+			return false
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 {
+				switch n.Args[0].Lit() {
+				case "break", "continue":
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (c *GapCheck) funcDecl(f *syntax.FuncDecl) {
+	if f.Name != nil {
+		if c.facts.funcs == nil {
+			c.facts.funcs = make(map[string]bool)
+		}
+		c.facts.funcs[f.Name.Value] = true
+	}
+	if f.Name != nil && f.Body != nil && breaks(f.Body) {
+		if c.facts.breakFuncs == nil {
+			c.facts.breakFuncs = make(map[string]bool)
+		}
+		c.facts.breakFuncs[f.Name.Value] = true
+	}
+}
+
+func (c *GapCheck) subshell(s *syntax.Subshell) { c.exitTrapIn(s.Stmts, s.Pos()) }
+
+// exitTrapIn notes an EXIT trap set in a subshell's statements.
+func (c *GapCheck) exitTrapIn(stmts []*syntax.Stmt, pos syntax.Pos) {
+	for _, s := range stmts {
+		call, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) < 3 || call.Args[0].Lit() != "trap" || strings.HasPrefix(call.Args[1].Lit(), "-") {
+			continue
+		}
+		for _, sig := range literalArgs(call.Args[2:]) {
+			if sig == "EXIT" || sig == "0" {
+				c.note(pos, &gapExitTrapSub)
+			}
+		}
+	}
+}
+
+func (c *GapCheck) cmdSubst(cs *syntax.CmdSubst) {
+	c.exitTrapIn(cs.Stmts, cs.Pos())
+	if c.traced() {
+		c.note(cs.Pos(), &gapXtrace)
+	}
+	if len(cs.Stmts) > 1 && c.late && c.facts.errexit && !c.facts.inheritErrexit {
+		c.note(cs.Pos(), &gapErrexitSubst)
+	}
+}

@@ -1,0 +1,156 @@
+package static
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// unsetVars are the variables bash sets that a session leaves unset, by
+// the gap each is part of.
+var unsetVars = map[string]*Gap{
+	"FUNCNAME": &gapFuncname, "BASH_LINENO": &gapFuncname,
+	"PIPESTATUS": &gapPipestatus,
+	"BASHPID":    &gapBashpid, "BASH_SUBSHELL": &gapBashpid,
+	"BASH": &gapShellVars, "BASH_VERSION": &gapShellVars, "SHLVL": &gapShellVars, "HOSTNAME": &gapShellVars,
+	"OSTYPE": &gapShellVars, "HOSTTYPE": &gapShellVars, "MACHTYPE": &gapShellVars,
+	"SECONDS": &gapSeconds, "EPOCHSECONDS": &gapSeconds, "EPOCHREALTIME": &gapSeconds,
+}
+
+func (c *GapCheck) paramExp(p *syntax.ParamExp) {
+	if p.Param == nil {
+		return
+	}
+	name := p.Param.Value
+	if g, ok := unsetVars[name]; ok && (g != &gapFuncname || c.in(scopeFunc)) {
+		c.note(p.Pos(), g)
+	}
+	switch {
+	case name == "_":
+		c.note(p.Pos(), &gapUnderscore)
+	case len(name) > 1 && allDigits(name):
+		c.note(p.Pos(), &gapPositional10)
+	case p.Exp == nil && p.Index == nil && !p.Excl && !p.Length && unboundable(name) && !c.in(scopeSubshell):
+		if c.late && c.facts.nounset && !c.assignedAnywhere()[name] {
+			c.note(p.Pos(), &gapNounset)
+		}
+	}
+	if p.Length && p.Index != nil && allIndex(p.Index) && c.isAssoc(name) {
+		c.note(p.Pos(), &gapAssocCount)
+	}
+	if r := p.Repl; r != nil {
+		if r.Orig != nil && len(r.Orig.Parts) > 0 {
+			if lit, ok := r.Orig.Parts[0].(*syntax.Lit); ok && (strings.HasPrefix(lit.Value, "#") || strings.HasPrefix(lit.Value, "%")) {
+				c.note(p.Pos(), &gapReplaceAnchor)
+			}
+		}
+		if r.With != nil {
+			for _, part := range r.With.Parts {
+				lit, ok := part.(*syntax.Lit)
+				switch {
+				case !ok:
+				case strings.Contains(lit.Value, "\\"):
+					c.note(p.Pos(), &gapReplaceBackslash)
+				case strings.Contains(lit.Value, "&"):
+					c.note(p.Pos(), &gapReplaceAmp)
+				}
+			}
+		}
+	}
+	e := p.Exp
+	if e == nil {
+		return
+	}
+	switch e.Op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		if e.Word == nil {
+			break
+		}
+		for _, part := range e.Word.Parts {
+			switch part := part.(type) {
+			case *syntax.SglQuoted:
+				if strings.ContainsAny(part.Value, "*?[") {
+					c.note(p.Pos(), &gapQuotedPattern)
+				}
+			case *syntax.ExtGlob:
+				c.note(p.Pos(), &gapExtglobParam)
+			case *syntax.Lit:
+				for _, op := range []string{"+(", "*(", "@(", "!(", "?("} {
+					if strings.Contains(part.Value, op) {
+						c.note(p.Pos(), &gapExtglobParam)
+					}
+				}
+			}
+		}
+	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		if !c.in(scopeSubshell) {
+			c.noteIf(p.Pos(), &gapErrorUnset, func(c *GapCheck) bool { return !c.assignedAnywhere()[name] })
+		}
+	case syntax.OtherParamOps:
+		switch e.Word.Lit() {
+		case "Q", "A", "a", "P":
+			c.note(p.Pos(), &gapTransform)
+		}
+	}
+}
+
+// dblQuoted looks at the expansions inside double quotes.
+func (c *GapCheck) dblQuoted(d *syntax.DblQuoted) {
+	for _, part := range d.Parts {
+		p, ok := part.(*syntax.ParamExp)
+		if !ok || p.Param == nil {
+			continue
+		}
+		all := p.Param.Value == "@" || p.Index != nil && allIndex(p.Index)
+		if p.Param.Value == "@" && p.Exp == nil && p.Repl == nil && p.Slice == nil && len(d.Parts) > 1 {
+			inFunc := c.in(scopeFunc)
+			c.noteIf(p.Pos(), &gapAtInString, func(c *GapCheck) bool { return c.facts.manyParams || inFunc })
+		}
+		if p.Exp == nil || p.Exp.Word == nil {
+			continue
+		}
+		switch p.Exp.Op {
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull,
+			syntax.AssignUnset, syntax.AssignUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+			if all && (p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.DefaultUnsetOrNull) {
+				c.note(p.Pos(), &gapAtDefault)
+			}
+			for _, wp := range p.Exp.Word.Parts {
+				if lit, ok := wp.(*syntax.Lit); ok && (strings.Contains(lit.Value, `\"`) || strings.Contains(lit.Value, `\$`)) {
+					c.note(p.Pos(), &gapDefaultBackslash)
+				}
+			}
+		}
+	}
+}
+
+// expandsDash reports whether w expands $-.
+func expandsDash(w *syntax.Word) bool {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if d, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = d.Parts
+		}
+	}
+	for _, part := range parts {
+		if p, ok := part.(*syntax.ParamExp); ok && p.Param != nil && p.Param.Value == "-" && !p.Excl {
+			return true
+		}
+	}
+	return false
+}
+
+// unboundable reports whether name is one a script would set itself: a
+// lowercase name, not one of the environment's or the shell's.
+func unboundable(name string) bool {
+	if name == "" || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for i := range len(name) {
+		b := name[i]
+		if !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_') {
+			return false
+		}
+	}
+	return true
+}
