@@ -243,6 +243,21 @@ func TestREPLShowsARefusalWithItsColumn(t *testing.T) {
 	}
 }
 
+// An entry that uses a known gap runs, and its note follows its output.
+func TestREPLNotesAKnownGap(t *testing.T) {
+	t.Parallel()
+	tm := startTerminal(t, t.TempDir(), nil, "--norc")
+	tm.expect("$ ")
+	tm.typeKeys("v=abc; echo ${v/#a/X}\r")
+	tm.expectLine(`^abc\r?$`)
+	tm.expectLine(`^shelter: note: line 1:13: \$\{v/#p/r\} and \$\{v/%p/r\}: the # or % is a literal character`)
+	tm.expect("$ ")
+	tm.typeKeys(keyCtrlD)
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+}
+
 func TestREPLSourcesTheRCFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
