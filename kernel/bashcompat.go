@@ -38,6 +38,15 @@ func (s *Session) replaced(ctx context.Context, c *command, args []string, bypas
 	return b(ctx, bashShell{s}, c.hc, args), true
 }
 
+// definedFunc reports whether the shell running c has a function name.
+func (s *Session) definedFunc(c *command, name string) bool {
+	if !c.st.hasFunc(name) {
+		return false
+	}
+	r := mvdanpriv.HandlerRunner(c.hc)
+	return r == nil || r.Funcs[name] != nil
+}
+
 // builtinCall answers `builtin NAME ARGS`: shelter's own job control for
 // kill, jobs and wait, shelter's replacements, mvdan's for the rest.
 func (s *Session) builtinCall(ctx context.Context, c *command, args []string) ([]string, bool) {

@@ -59,6 +59,10 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if next, ok := statusWordArgv(args); ok {
 		return next, nil
 	}
+	if (name == "builtin" || name == "command") && s.definedFunc(&c, name) {
+		// A function named builtin or command wins, as any function does.
+		return args, nil
+	}
 	if name == "builtin" {
 		if next, ok := s.builtinCall(ctx, &c, args); ok {
 			return next, nil

@@ -66,6 +66,8 @@ func Lookup(name string) Builtin {
 		return exportCall
 	case "readonly":
 		return readonlyCall
+	case "local":
+		return localCall
 	case "unset":
 		return unsetCall
 	case "type":

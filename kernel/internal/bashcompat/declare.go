@@ -26,6 +26,14 @@ import (
 // before the run. Clauses that assign stay mvdan/sh's; so do the ones in
 // text that eval or source parse at run time.
 //
+// A declaration builtin that is a plain call — after a prefix assignment
+// (`a=1 export b=2`), through `command` or `builtin`, or named by an
+// expansion (`$x y=1`) — reaches the call handler with its words
+// expanded; one that assigns, or names a variable, becomes the
+// declaration clause of those words (declClause), evaluated in the
+// caller's scope, as bash parses a declaration builtin's arguments at
+// run time.
+//
 // mvdan/sh's variables have no integer, case or trace attribute, and a
 // `declare v` without a value leaves no variable: declare -p cannot show
 // what is not kept.
@@ -51,6 +59,8 @@ func declareCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args [
 		return unexport(sh, hc, names)
 	case strings.Contains(flags, "F"), strings.Contains(flags, "f"):
 		return declareFuncs(ctx, sh, hc, args[0], strings.Contains(flags, "F"), names)
+	case len(names) > 0 && !strings.Contains(flags, "p"):
+		return sh.Eval(hc, declClause("declare", args[1:]))
 	}
 	var b, errs strings.Builder
 	status := 0
@@ -103,14 +113,62 @@ func declareFuncs(ctx context.Context, sh Shell, hc interp.HandlerContext, name 
 
 func exportCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	flags, names := declArgs(args[1:])
-	if strings.Contains(flags, "n") {
+	switch {
+	case strings.Contains(flags, "n"):
 		return unexport(sh, hc, names)
+	case len(names) > 0 && !strings.Contains(flags, "p"):
+		return sh.Eval(hc, declClause("export", args[1:]))
 	}
 	return wrote(ctx, sh, hc, "export", attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.Exported }), 0)
 }
 
-func readonlyCall(ctx context.Context, sh Shell, hc interp.HandlerContext, _ []string) []string {
+func readonlyCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
+	if flags, names := declArgs(args[1:]); len(names) > 0 && !strings.Contains(flags, "p") {
+		return sh.Eval(hc, declClause("readonly", args[1:]))
+	}
 	return wrote(ctx, sh, hc, "readonly", attributeLines(hc.Env, func(vr expand.Variable) bool { return vr.ReadOnly }), 0)
+}
+
+// localCall is local as a plain call: the clause of its words, which
+// mvdan/sh's own local refuses outside a function. Without a name it
+// lists nothing.
+func localCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
+	if _, names := declArgs(args[1:]); len(names) > 0 {
+		return sh.Eval(hc, declClause("local", args[1:]))
+	}
+	return StatusArgv(0)
+}
+
+// declClause is the source of the declaration clause variant that args,
+// a call's expanded words, make: each flag and name as it is, each
+// NAME=VALUE (NAME+=VALUE, NAME[SUBSCRIPT]=VALUE) an assignment of the
+// value quoted, so that nothing in it expands again. A word that is
+// neither stays one quoted word, which the clause refuses as bash does.
+func declClause(variant string, args []string) string {
+	words := []string{variant}
+	for _, a := range args {
+		name, value, ok := strings.Cut(a, "=")
+		if ok && assignable(name) {
+			words = append(words, name+"="+shast.Quote(value))
+		} else {
+			words = append(words, shast.Quote(a))
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// assignable reports whether name, the text before an argument's `=`, is
+// a name to assign: NAME, NAME+ or NAME[SUBSCRIPT] with a subscript of
+// plain characters (an expansion in it would run again).
+func assignable(name string) bool {
+	name = strings.TrimSuffix(name, "+")
+	base, sub, indexed := strings.Cut(name, "[")
+	if !indexed {
+		return syntax.ValidName(name)
+	}
+	sub, closed := strings.CutSuffix(sub, "]")
+	return syntax.ValidName(base) && closed && sub != "" &&
+		strings.Trim(sub, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+-*/% ") == ""
 }
 
 // unsetCall refuses to unset a readonly variable, as bash does (mvdan/sh

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -53,4 +54,121 @@ func rewriteDeclQuery(st *syntax.Stmt) {
 		return
 	}
 	st.Cmd = &syntax.CallExpr{Args: words}
+}
+
+// declPrefixed reports whether c is a declaration builtin run with prefix
+// assignments (`t=foo declare -r t`), which mvdan/sh parses as a call.
+func declPrefixed(c *syntax.CallExpr) bool {
+	if len(c.Assigns) == 0 || len(c.Args) < 2 {
+		return false
+	}
+	switch c.Args[0].Lit() {
+	case "declare", "typeset", "export", "readonly", "local":
+		return true
+	}
+	return false
+}
+
+// rewriteDeclPrefix gives a declaration builtin's prefix assignment to the
+// name it declares, as bash does: a variable of the temporary
+// environment that export, readonly, local or declare -r/-x names keeps
+// its value, exported, where any other prefix assignment ends with the
+// command. So `t=foo declare -r t` becomes the call `declare -rx t="foo"`
+// (the call handler makes it a declaration, declClause). mvdan/sh would
+// set the declared name, then put back the old value over it. Only a
+// naked name is rewritten, and only when the prefix value can become a
+// double-quoted part as it is (no backslash, no leading tilde).
+func rewriteDeclPrefix(st *syntax.Stmt) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || !declPrefixed(c) {
+		return
+	}
+	variant := c.Args[0].Lit()
+	keeps := variant != "declare" && variant != "typeset"
+	names := 0
+	i := 1
+	for ; i < len(c.Args); i++ {
+		lit := c.Args[i].Lit()
+		if lit == "--" {
+			i++
+			break
+		}
+		if len(lit) < 2 || lit[0] != '-' && lit[0] != '+' {
+			if lit == "" {
+				return // a computed word: a flag or a name
+			}
+			break
+		}
+		if lit[0] == '-' && strings.ContainsAny(lit, "rx") {
+			keeps = true
+		}
+		if strings.ContainsAny(lit, "pfFn") {
+			return // a listing, functions, a reference
+		}
+	}
+	if !keeps {
+		return
+	}
+	var moved []*syntax.Assign
+	for _, w := range c.Args[i:] {
+		names++
+		as := prefixOf(c.Assigns, w.Lit())
+		if as == nil || !quotable(as.Value) {
+			continue
+		}
+		parts := []syntax.WordPart{&syntax.Lit{ValuePos: w.Pos(), Value: as.Name.Value + "="}}
+		if as.Value != nil {
+			parts = append(parts, &syntax.DblQuoted{Left: as.Value.Pos(), Right: as.Value.End(), Parts: as.Value.Parts})
+		}
+		w.Parts = parts
+		moved = append(moved, as)
+	}
+	if len(moved) == 0 {
+		return
+	}
+	c.Assigns = slices.DeleteFunc(c.Assigns, func(as *syntax.Assign) bool { return slices.Contains(moved, as) })
+	if len(moved) == names && variant != "export" {
+		// The temporary variable was exported: so is what it became.
+		c.Args = slices.Insert(c.Args, 1, shast.LitWord("-x"))
+	}
+}
+
+// prefixOf is the plain assignment of as to name; nil for none.
+func prefixOf(assigns []*syntax.Assign, name string) *syntax.Assign {
+	if name == "" {
+		return nil
+	}
+	for _, as := range slices.Backward(assigns) {
+		if as.Name != nil && as.Name.Value == name {
+			if as.Append || as.Index != nil || as.Array != nil {
+				return nil
+			}
+			return as
+		}
+	}
+	return nil
+}
+
+// quotable reports whether a prefix value keeps its meaning inside double
+// quotes.
+func quotable(w *syntax.Word) bool {
+	if w == nil {
+		return true
+	}
+	for i, part := range w.Parts {
+		switch part := part.(type) {
+		case *syntax.Lit:
+			if strings.ContainsRune(part.Value, '\\') || i == 0 && strings.HasPrefix(part.Value, "~") {
+				return false
+			}
+		case *syntax.SglQuoted:
+			if part.Dollar {
+				return false
+			}
+		case *syntax.DblQuoted, *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp:
+		default:
+			return false
+		}
+	}
+	return true
 }

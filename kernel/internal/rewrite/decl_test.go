@@ -44,3 +44,34 @@ func TestRewriteDeclQuery(t *testing.T) {
 		}
 	}
 }
+
+// A prefix assignment moves into the declaration that keeps it.
+func TestRewriteDeclPrefix(t *testing.T) {
+	for src, want := range map[string]string{
+		"t=foo declare -r t":       `declare -x -r t="foo"`,
+		"t=foo export t":           `export t="foo"`,
+		"t=$v u=1 local t":         `u=1 local -x t="$v"`,
+		"t=foo readonly t u":       `readonly t="foo" u`,
+		"t=foo declare t":          "t=foo declare t",
+		"t=foo declare -p t":       "t=foo declare -p t",
+		"t=~/x export t":           "t=~/x export t",
+		"t=a\\ b export t":         "t=a\\ b export t",
+		"a=1 export b=2":           "a=1 export b=2",
+		"t=foo u=bar readonly u t": `readonly -x u="bar" t="foo"`,
+		"t=foo declare $f t":       "t=foo declare $f t",
+		"t=foo declare -- t":       "t=foo declare -- t",
+		"t=foo declare -r -- t":    `declare -x -r -- t="foo"`,
+		"IFS=: export x":           "IFS=: export x",
+	} {
+		f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rewriteDeclPrefix(f.Stmts[0])
+		var b strings.Builder
+		syntax.NewPrinter().Print(&b, f.Stmts[0])
+		if got := b.String(); got != want {
+			t.Errorf("%q: rewritten to %q, want %q", src, got, want)
+		}
+	}
+}

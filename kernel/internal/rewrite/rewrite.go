@@ -51,6 +51,7 @@ func Script(file *syntax.File) {
 		case *syntax.Stmt:
 			loops.alone(n)
 			rewriteDeclQuery(n)
+			rewriteDeclPrefix(n)
 		case *syntax.ParamExp:
 			rewriteExpansion(n)
 			guardArithmNode(n)
@@ -121,8 +122,9 @@ func RewritableNode(n syntax.Node) bool {
 		return n.Background
 	case *syntax.CallExpr:
 		// A break or continue, which guardLoopExits may guard the rest of
-		// its list for.
-		return exitsLoops(n, 0)
+		// its list for; a declaration with prefix assignments
+		// (rewriteDeclPrefix).
+		return exitsLoops(n, 0) || declPrefixed(n)
 	}
 	return false
 }
