@@ -121,6 +121,14 @@ func (b bashShell) Funcs(hc interp.HandlerContext) map[string]*syntax.Stmt {
 	return b.s.runner.Funcs
 }
 
+func (b bashShell) Alias(hc interp.HandlerContext, name string) (string, bool) {
+	r := mvdanpriv.HandlerRunner(hc)
+	if !mvdanpriv.ExpandAliases(r) {
+		return "", false
+	}
+	return mvdanpriv.Alias(r, name)
+}
+
 func (b bashShell) Stdout(ctx context.Context, hc interp.HandlerContext) io.Writer {
 	return b.s.bounded(ctx, hc.Stdout)
 }

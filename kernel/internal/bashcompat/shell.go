@@ -24,6 +24,11 @@ type Shell interface {
 	// runner cannot be found.
 	Funcs(hc interp.HandlerContext) map[string]*syntax.Stmt
 
+	// Alias is the value of hc's shell's alias name, as `alias name`
+	// prints it; ok is false when there is none or aliases do not
+	// expand (shopt expand_aliases is off), as bash's type has it.
+	Alias(hc interp.HandlerContext, name string) (value string, ok bool)
+
 	// Stdout is where a builtin writes its output: hc.Stdout, counted
 	// against the call's memory budget when the shell holds it in
 	// memory (a command substitution's capture).

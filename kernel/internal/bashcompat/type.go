@@ -16,9 +16,9 @@ import (
 // type and command -v -V -p as bash 5.2 has them. A name means, in bash's
 // order: a keyword, a function, a session tool (a tool hides the builtin
 // and the program of its name), a builtin — bash's list, not mvdan/sh's —
-// and the files of that name on the session's PATH. Aliases are not
-// reported: a non-interactive bash reports them only under
-// `shopt -s expand_aliases`, and mvdan/sh keeps its table private.
+// and the files of that name on the session's PATH. An alias comes
+// first, under `shopt -s expand_aliases` only, as in a non-interactive
+// bash.
 
 // bashBuiltinNames is bash 5.2's `compgen -b`: what type and command call a
 // builtin. mvdan/sh's own list differs (it has newgrp, lacks let's
@@ -54,14 +54,16 @@ const (
 	meansTool
 	meansBuiltin
 	meansFile
+	meansAlias
 )
 
 // meaning is one thing a name resolves to.
 type meaning struct {
-	kind meaningKind
-	path string       // meansFile
-	body *syntax.Stmt // meansFunction
-	tool string       // meansTool: its kind
+	kind  meaningKind
+	path  string       // meansFile
+	body  *syntax.Stmt // meansFunction
+	tool  string       // meansTool: its kind
+	alias string       // meansAlias: its value
 }
 
 // lookupOptions are describe_command's flags in bash.
@@ -76,6 +78,9 @@ type lookupOptions struct {
 func meanings(sh Shell, hc interp.HandlerContext, name string, o lookupOptions) []meaning {
 	var out []meaning
 	if !o.forcePath {
+		if value, ok := sh.Alias(hc, name); ok {
+			out = append(out, meaning{kind: meansAlias, alias: value})
+		}
 		if slices.Contains(bashKeywords, name) {
 			out = append(out, meaning{kind: meansKeyword})
 		}
@@ -164,15 +169,18 @@ func describe(sh Shell, b *strings.Builder, name string, ms []meaning, out typeO
 	for _, m := range ms {
 		switch out {
 		case describeKind:
-			b.WriteString([]string{"keyword", "function", "builtin", "builtin", "file"}[m.kind] + "\n")
+			b.WriteString([]string{"keyword", "function", "builtin", "builtin", "file", "alias"}[m.kind] + "\n")
 		case describePath:
 			if m.kind == meansFile {
 				b.WriteString(m.path + "\n")
 			}
 		case describeShort:
-			if m.kind == meansFile {
+			switch m.kind {
+			case meansFile:
 				b.WriteString(m.path + "\n")
-			} else {
+			case meansAlias:
+				b.WriteString("alias " + name + "='" + strings.ReplaceAll(m.alias, "'", `'\''`) + "'\n")
+			default:
 				b.WriteString(name + "\n")
 			}
 		default:
@@ -187,6 +195,8 @@ func describe(sh Shell, b *strings.Builder, name string, ms []meaning, out typeO
 				b.WriteString(name + " is a shell builtin\n")
 			case meansFile:
 				b.WriteString(name + " is " + m.path + "\n")
+			case meansAlias:
+				b.WriteString(name + " is aliased to `" + m.alias + "'\n")
 			}
 		}
 	}

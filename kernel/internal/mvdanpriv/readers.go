@@ -1,7 +1,8 @@
 // Package mvdanpriv reads the state mvdan.cc/sh/v3 keeps unexported: the
 // runner behind a handler's context ([HandlerRunner]), a runner's set -x
-// option ([Xtrace]) and its pending break or continue
-// ([LoopExitPending]). It is the only code in shelter that does
+// option ([Xtrace]), its pending break or continue
+// ([LoopExitPending]), its aliases ([Alias]) and expand_aliases
+// ([ExpandAliases]). It is the only code in shelter that does
 // (docs/mvdan.md, "Private state").
 //
 // Each reader relies on a field of the interpreter's structs, as
@@ -36,7 +37,7 @@ var (
 
 // fields is every field a reader relies on, in the order Check verifies
 // them.
-var fields = []field{runnerField, optsField, breaksField, continuesField}
+var fields = []field{runnerField, optsField, breaksField, continuesField, aliasField}
 
 // Where the fields lie, found once: the echo of every call reads the
 // runner.

@@ -91,3 +91,28 @@ func TestLoopExitPendingSeesBreakAndContinue(t *testing.T) {
 		t.Fatalf("probes saw %v, want %v", seen, want)
 	}
 }
+
+// Alias and ExpandAliases read the alias table and the option that
+// `type` needs; a new mvdan/sh that moves them must fail here.
+func TestAliasReadsTheTable(t *testing.T) {
+	r, err := interp.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, r, "alias m=more q=\"echo 'hi' \"")
+	if ExpandAliases(r) {
+		t.Error("ExpandAliases = true before shopt -s expand_aliases")
+	}
+	run(t, r, "shopt -s expand_aliases")
+	if !ExpandAliases(r) {
+		t.Error("ExpandAliases = false after shopt -s expand_aliases")
+	}
+	for name, want := range map[string]string{"m": "more", "q": "echo 'hi' "} {
+		if got, ok := Alias(r, name); !ok || got != want {
+			t.Errorf("Alias(%s) = %q, %v; want %q", name, got, ok, want)
+		}
+	}
+	if _, ok := Alias(r, "nope"); ok {
+		t.Error("Alias(nope) found an alias")
+	}
+}
