@@ -60,6 +60,13 @@ func runHelp(_ context.Context, c *kernel.Call) error {
 	if len(args) > 0 && (args[0] == "-s" || args[0] == "-d") {
 		mode, args = args[0], args[1:]
 	}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		// A misuse, status 2 as in bash.
+		fmt.Fprintln(c.Stderr, (&kernel.Refusal{Command: "help", What: "unknown flag " + kernel.Quote(args[0]), Allowed: []string{"-d", "-s"}}).Error())
+		return kernel.ExitStatus(2)
+	}
 	if len(args) == 0 && mode == "" {
 		fmt.Fprintln(c.Stdout, "shelter commands (help NAME for one; bash builtins and programs on PATH work as usual):")
 		for _, line := range strings.SplitAfter(kernel.FormatTools(kernel.Describe(tools)), "\n") {
@@ -115,7 +122,8 @@ type UnknownTopicError struct {
 	Commands []string // the session's commands
 }
 
-// Error is the line: "help: no help topic 'ZZZ'; allowed: a bash builtin
+// Error is the line, which starts as bash's does: "help: no help topics
+// match 'ZZZ'; allowed: a bash builtin
 // (cd, read, …), a shelter command (env, help, …)".
 func (e *UnknownTopicError) Error() string {
 	builtins := make([]string, 0, len(bashHelp()))
@@ -124,7 +132,7 @@ func (e *UnknownTopicError) Error() string {
 			builtins = append(builtins, n)
 		}
 	}
-	return (&kernel.Refusal{Command: "help", What: "no help topic " + kernel.Quote(e.Topic),
+	return (&kernel.Refusal{Command: "help", What: "no help topics match " + kernel.Quote(e.Topic),
 		Allowed: []string{"a shelter command (" + kernel.Pool(e.Commands) + ")", "a bash builtin (" + kernel.Pool(builtins) + ")"}}).Error()
 }
 

@@ -322,7 +322,7 @@ func TestHelpAndTools(t *testing.T) {
 		t.Errorf("help tools: %q", res.Stdout)
 	}
 	res = run(t, s, "help nosuch")
-	if res.ExitCode != 1 || !strings.HasPrefix(res.Stderr, "help: no help topic 'nosuch'; allowed: ") {
+	if res.ExitCode != 1 || !strings.HasPrefix(res.Stderr, "help: no help topics match 'nosuch'; allowed: ") {
 		t.Errorf("help nosuch: %+v", res)
 	}
 	res = run(t, s, "tools --json")

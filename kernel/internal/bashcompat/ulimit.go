@@ -171,6 +171,11 @@ func ulimitCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []
 			}
 		}
 	}
+	if n := len(ops); n > 0 && !ops[n-1].hasValue && len(rest) > 0 {
+		// The word left after the options is the last resource's value,
+		// as in bash: `ulimit -c -S 1000`, `ulimit -c -- 1000`.
+		ops[n-1].value, ops[n-1].hasValue = rest[0], true
+	}
 	limits := limitsOf(hc.Env.Get(ulimitVar).String())
 	if all {
 		var b strings.Builder
