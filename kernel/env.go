@@ -47,37 +47,50 @@ func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]
 }
 
 // mapEnviron is a session's starting variables as mvdan/sh's environment,
-// each one exported and a string. It answers Get from the map itself,
+// each one exported and a string, and the shell variables it starts with
+// (shellIdentity), unexported. It answers Get from the map itself,
 // which nothing changes once the session started, and Each, which every
 // call's run asks once or more, from a list of the variables made on the
 // first Each; so a session's start copies and sorts nothing, and whoever
 // lists variables sorts them.
 type mapEnviron struct {
-	vars map[string]string
-	once sync.Once
-	list []namedVar
+	vars  map[string]string
+	shell map[string]string // no name of vars
+	once  sync.Once
+	list  []namedVar
 }
 
-type namedVar struct{ name, value string }
+type namedVar struct {
+	name, value string
+	exported    bool
+}
 
-func newMapEnviron(vars map[string]string) *mapEnviron { return &mapEnviron{vars: vars} }
+func newMapEnviron(vars, shell map[string]string) *mapEnviron {
+	return &mapEnviron{vars: vars, shell: shell}
+}
 
 func (m *mapEnviron) Get(name string) expand.Variable {
 	if v, ok := m.vars[name]; ok {
 		return expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}
+	}
+	if v, ok := m.shell[name]; ok {
+		return expand.Variable{Set: true, Kind: expand.String, Str: v}
 	}
 	return expand.Variable{}
 }
 
 func (m *mapEnviron) Each(f func(name string, vr expand.Variable) bool) {
 	m.once.Do(func() {
-		m.list = make([]namedVar, 0, len(m.vars))
+		m.list = make([]namedVar, 0, len(m.vars)+len(m.shell))
 		for name, v := range m.vars {
-			m.list = append(m.list, namedVar{name, v})
+			m.list = append(m.list, namedVar{name, v, true})
+		}
+		for name, v := range m.shell {
+			m.list = append(m.list, namedVar{name, v, false})
 		}
 	})
 	for _, v := range m.list {
-		if !f(v.name, expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v.value}) {
+		if !f(v.name, expand.Variable{Set: true, Exported: v.exported, Kind: expand.String, Str: v.value}) {
 			return
 		}
 	}

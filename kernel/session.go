@@ -184,7 +184,7 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	s.life, s.end = context.WithCancel(context.Background())
 	env := k.sessionEnv(opts, s.tmp.Path(), dir)
 	s.startEnv = env
-	base := sessionEnviron{Environ: newMapEnviron(env), source: s.callSource}
+	base := sessionEnviron{Environ: newMapEnviron(env, k.shellIdentity(env)), source: s.callSource}
 	s.runner, err = s.newRunner(base, dir)
 	if err != nil {
 		s.cleanup()

@@ -1,0 +1,70 @@
+package kernel
+
+import (
+	"os"
+	"runtime"
+	"sync"
+)
+
+// shellIdentity is the shell variables bash sets at start-up to say what
+// it runs on, each one unexported and only where the session's starting
+// variables do not name it, as bash does (docs/embedding.md, "The
+// environment"). OSTYPE, HOSTTYPE and MACHTYPE describe the build, in
+// bash's spellings, in every profile: they tell nothing a program could
+// not. HOSTNAME is the host's name, but in the sandbox profile, which
+// does not reveal its host.
+func (k *Kernel) shellIdentity(env map[string]string) map[string]string {
+	vars := map[string]string{"OSTYPE": osType, "HOSTTYPE": hostType, "MACHTYPE": machType}
+	if k.cfg.Profile != ProfileSandbox {
+		if name := hostName(); name != "" {
+			vars["HOSTNAME"] = name
+		}
+	}
+	for name := range env {
+		delete(vars, name)
+	}
+	return vars
+}
+
+// hostName is the host's name, read once: on Linux it is a file.
+var hostName = sync.OnceValue(func() string {
+	name, _ := os.Hostname()
+	return name
+})
+
+// osType, hostType and machType are bash's OSTYPE, HOSTTYPE and MACHTYPE
+// for the build's system and architecture, as bash's configure names
+// them ("linux-gnu", "x86_64", "x86_64-pc-linux-gnu").
+var osType, hostType, machType = bashSystem(runtime.GOOS, runtime.GOARCH)
+
+func bashSystem(goos, goarch string) (ostype, hosttype, machtype string) {
+	ostype = goos
+	if goos == "linux" {
+		ostype = "linux-gnu"
+	}
+	hosttype = goarch
+	switch goarch {
+	case "amd64":
+		hosttype = "x86_64"
+	case "arm64":
+		if goos != "darwin" {
+			hosttype = "aarch64"
+		}
+	case "386":
+		hosttype = "i686"
+	case "ppc64le":
+		hosttype = "powerpc64le"
+	case "ppc64":
+		hosttype = "powerpc64"
+	case "loong64":
+		hosttype = "loongarch64"
+	}
+	vendor := "unknown"
+	switch {
+	case goos == "darwin":
+		vendor = "apple"
+	case goarch == "amd64" || goarch == "386":
+		vendor = "pc"
+	}
+	return ostype, hosttype, hosttype + "-" + vendor + "-" + ostype
+}
