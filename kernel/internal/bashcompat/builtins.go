@@ -68,6 +68,8 @@ func Lookup(name string) Builtin {
 		return readonlyCall
 	case "local":
 		return localCall
+	case "let":
+		return letCall
 	case "unset":
 		return unsetCall
 	case "type":
