@@ -130,13 +130,27 @@ func readonlyCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args 
 }
 
 // localCall is local as a plain call: the clause of its words, which
-// mvdan/sh's own local refuses outside a function. Without a name it
-// lists nothing.
+// mvdan/sh's own local refuses outside a function. A name without a
+// value or a flag is a local that is unset, as in bash, where mvdan/sh's
+// would copy the value it hides (a local named again in the same
+// function is unset too, where bash keeps its value: the scope it was
+// made in is mvdan/sh's private state). Without a name it lists nothing.
 func localCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
-	if _, names := declArgs(args[1:]); len(names) > 0 {
-		return sh.Eval(hc, declClause("local", args[1:]))
+	flags, names := declArgs(args[1:])
+	if len(names) == 0 {
+		return StatusArgv(0)
 	}
-	return StatusArgv(0)
+	var unset []string
+	for _, n := range names {
+		if flags == "" && syntax.ValidName(n) {
+			unset = append(unset, n)
+		}
+	}
+	src := declClause("local", args[1:])
+	if len(unset) > 0 {
+		src += " && unset -v " + strings.Join(unset, " ")
+	}
+	return sh.Eval(hc, src)
 }
 
 // declClause is the source of the declaration clause variant that args,

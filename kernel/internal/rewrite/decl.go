@@ -172,3 +172,22 @@ func quotable(w *syntax.Word) bool {
 	}
 	return true
 }
+
+// rewriteLocalNames makes `local NAME...`, names alone, a call, which the
+// call handler answers with a local that is unset (bashcompat's
+// localCall), as bash's: mvdan/sh's local copies the value of the
+// variable it hides.
+func rewriteLocalNames(st *syntax.Stmt) {
+	dc, ok := st.Cmd.(*syntax.DeclClause)
+	if !ok || dc.Variant.Value != "local" || len(dc.Args) == 0 {
+		return
+	}
+	words := []*syntax.Word{shast.LitWord("local")}
+	for _, as := range dc.Args {
+		if !as.Naked || as.Name == nil || as.Value != nil || as.Index != nil || !syntax.ValidName(as.Name.Value) {
+			return
+		}
+		words = append(words, &syntax.Word{Parts: []syntax.WordPart{as.Name}})
+	}
+	st.Cmd = &syntax.CallExpr{Args: words}
+}

@@ -75,3 +75,31 @@ func TestRewriteDeclPrefix(t *testing.T) {
 		}
 	}
 }
+
+// local of names alone becomes a call; any flag, value or computed word
+// keeps the clause.
+func TestRewriteLocalNames(t *testing.T) {
+	for src, want := range map[string]bool{
+		"local x":      true,
+		"local x y z":  true,
+		"local x=1":    false,
+		"local x y=1":  false,
+		"local -a x":   false,
+		"local $n":     false,
+		"declare x":    false,
+		"local -":      false,
+		"local x[1]":   false,
+		"export x":     false,
+		"readonly x y": false,
+		"typeset x":    false,
+	} {
+		f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rewriteLocalNames(f.Stmts[0])
+		if _, got := f.Stmts[0].Cmd.(*syntax.CallExpr); got != want {
+			t.Errorf("%q: rewritten = %v, want %v", src, got, want)
+		}
+	}
+}

@@ -52,6 +52,7 @@ func Script(file *syntax.File) {
 			loops.alone(n)
 			rewriteDeclQuery(n)
 			rewriteDeclPrefix(n)
+			rewriteLocalNames(n)
 			rewriteLetCall(n)
 		case *syntax.ParamExp:
 			rewriteExpansion(n)
