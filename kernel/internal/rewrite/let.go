@@ -9,17 +9,13 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
-// runtimeLetArg reports whether x, an argument of a let clause, is known
-// only at run time: a word with an expansion in it (`"a = $x * 2"`,
-// `$expr`), which mvdan/sh would read, expanded, as a number, where bash
-// reads an expression.
+// runtimeLetArg reports whether x, an argument of a let clause, is a word
+// mvdan/sh would read, expanded, as a number, where bash reads an
+// expression: one with an expansion in it (`"a = $x * 2"`, `$expr`), or
+// a quoted one the rewrite could not parse (`'a[1]=5'`).
 func runtimeLetArg(x syntax.ArithmExpr) bool {
 	w, ok := x.(*syntax.Word)
-	if !ok || len(w.Parts) == 1 && isLit(w.Parts[0]) {
-		return false
-	}
-	_, static := shast.LiteralText(w)
-	return !static
+	return ok && !(len(w.Parts) == 1 && isLit(w.Parts[0]))
 }
 
 func isLit(p syntax.WordPart) bool {
@@ -27,13 +23,26 @@ func isLit(p syntax.WordPart) bool {
 	return ok
 }
 
-// rewriteLetCall makes a let clause with an argument known only at run
-// time a plain call of let, answered by the call handler (bashcompat's
-// letCall), which parses each expanded argument as bash does. Its other
-// arguments, which mvdan/sh parsed, become their text, single-quoted.
+// rewriteLetCall makes a let clause a plain call of let, answered by the
+// call handler (bashcompat's letCall), when mvdan/sh's let would differ
+// from bash's: an argument known only at run time, which letCall parses
+// expanded, as bash does; a constant bash rejects; a write to an array
+// element. Its other arguments, which mvdan/sh parsed, become their
+// text, single-quoted.
 func rewriteLetCall(st *syntax.Stmt) {
 	lc, ok := st.Cmd.(*syntax.LetClause)
-	if !ok || !slices.ContainsFunc(lc.Exprs, runtimeLetArg) {
+	if !ok {
+		return
+	}
+	// A quoted argument is parsed now (guardArithmNode), where it can.
+	for i, x := range lc.Exprs {
+		if w, ok := x.(*syntax.Word); ok {
+			if parsed, ok := quotedArithm(w); ok {
+				lc.Exprs[i] = parsed
+			}
+		}
+	}
+	if !slices.ContainsFunc(lc.Exprs, runtimeLetArg) && !slices.ContainsFunc(lc.Exprs, letGuarded) {
 		return
 	}
 	words := []*syntax.Word{shast.LitWord("let")}
@@ -53,4 +62,29 @@ func arithmText(x syntax.ArithmExpr) string {
 	syntax.NewPrinter(syntax.Minify(true)).Print(&b, &syntax.ArithmExp{X: x})
 	s := strings.TrimSuffix(strings.TrimPrefix(b.String(), "$(("), "))")
 	return strings.TrimSpace(strings.ReplaceAll(s, "\\\n", ""))
+}
+
+// BadConstant reports the message bash fails a constant of an arithmetic
+// expression with (`08`, `2#3`); ok is false for a word that is no
+// constant, or a good one.
+func BadConstant(w *syntax.Word) (msg string, ok bool) { return badConstant(w) }
+
+// letGuarded reports whether x, an argument of a let clause, holds what
+// mvdan/sh's let gets wrong: a constant bash rejects, or a write to an
+// array element.
+func letGuarded(x syntax.ArithmExpr) bool {
+	found := false
+	shast.Walk(x, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			_, found = badConstant(n)
+		case *syntax.BinaryArithm:
+			_, assign := shast.ArithAssignOp(n.Op)
+			found = assign && !shast.PlainName(n.X)
+		case *syntax.UnaryArithm:
+			found = (n.Op == syntax.Inc || n.Op == syntax.Dec) && !shast.PlainName(n.X)
+		}
+		return !found
+	})
+	return found
 }

@@ -18,7 +18,10 @@ func TestRewriteLetCall(t *testing.T) {
 		{`let $e`, `let $e`, true},
 		{`let "a = $x" b=a*2+1`, `let "a = $x" 'b=a*2+1'`, true},
 		{`let a=1+2 b=a*3`, "let a=1+2 b=a*3", false},
-		{`let "a = 3 * 4"`, `let "a = 3 * 4"`, false},
+		{`let "a = 3 * 4"`, "let a=3*4", false},
+		{`let 'a[1]=5'`, `let 'a[1]=5'`, true},
+		{`let a[1]=5 b=2`, `let 'a[1]=5' 'b=2'`, true},
+		{`let x=08`, `let 'x=08'`, true},
 		{`let a=$x+1`, "let a=$x+1", false},
 	} {
 		f, err := syntax.NewParser().Parse(strings.NewReader(tc.src), "")
