@@ -129,6 +129,10 @@ func (b bashShell) Alias(hc interp.HandlerContext, name string) (string, bool) {
 	return mvdanpriv.Alias(r, name)
 }
 
+func (b bashShell) LocalHere(hc interp.HandlerContext, name string) bool {
+	return mvdanpriv.LocalHere(mvdanpriv.HandlerRunner(hc), name)
+}
+
 func (b bashShell) Stdout(ctx context.Context, hc interp.HandlerContext) io.Writer {
 	return b.s.bounded(ctx, hc.Stdout)
 }

@@ -28,6 +28,7 @@ func (sh shell) Funcs(interp.HandlerContext) map[string]*syntax.Stmt { return sh
 func (shell) Stdout(_ context.Context, hc interp.HandlerContext) io.Writer {
 	return hc.Stdout
 }
+func (shell) LocalHere(interp.HandlerContext, string) bool         { return false }
 func (shell) Alias(interp.HandlerContext, string) (string, bool)   { return "", false }
 func (shell) MemoryExceeded(error) bool                            { return false }
 func (shell) EvalRefusal(*syntax.File) (string, bool)              { return "", false }

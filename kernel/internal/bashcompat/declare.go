@@ -132,9 +132,8 @@ func readonlyCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args 
 // localCall is local as a plain call: the clause of its words, which
 // mvdan/sh's own local refuses outside a function. A name without a
 // value or a flag is a local that is unset, as in bash, where mvdan/sh's
-// would copy the value it hides (a local named again in the same
-// function is unset too, where bash keeps its value: the scope it was
-// made in is mvdan/sh's private state). Without a name it lists nothing.
+// would copy the value it hides; a local the function made already
+// keeps its value. Without a name it lists nothing.
 func localCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	flags, names := declArgs(args[1:])
 	if len(names) == 0 {
@@ -142,7 +141,7 @@ func localCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []str
 	}
 	var unset []string
 	for _, n := range names {
-		if flags == "" && syntax.ValidName(n) {
+		if flags == "" && syntax.ValidName(n) && !sh.LocalHere(hc, n) {
 			unset = append(unset, n)
 		}
 	}

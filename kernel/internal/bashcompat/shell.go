@@ -29,6 +29,10 @@ type Shell interface {
 	// expand (shopt expand_aliases is off), as bash's type has it.
 	Alias(hc interp.HandlerContext, name string) (value string, ok bool)
 
+	// LocalHere reports whether name is a local variable of the function
+	// hc's command runs in, made there rather than by a caller.
+	LocalHere(hc interp.HandlerContext, name string) bool
+
 	// Stdout is where a builtin writes its output: hc.Stdout, counted
 	// against the call's memory budget when the shell holds it in
 	// memory (a command substitution's capture).

@@ -2,7 +2,8 @@
 // runner behind a handler's context ([HandlerRunner]), a runner's set -x
 // option ([Xtrace]), its pending break or continue
 // ([LoopExitPending]), its aliases ([Alias]) and expand_aliases
-// ([ExpandAliases]). It is the only code in shelter that does
+// ([ExpandAliases]), and whether a variable is the running function's
+// own local ([LocalHere]). It is the only code in shelter that does
 // (docs/mvdan.md, "Private state").
 //
 // Each reader relies on a field of the interpreter's structs, as
@@ -37,7 +38,7 @@ var (
 
 // fields is every field a reader relies on, in the order Check verifies
 // them.
-var fields = []field{runnerField, optsField, breaksField, continuesField, aliasField}
+var fields = []field{runnerField, optsField, breaksField, continuesField, aliasField, writeEnvField}
 
 // Where the fields lie, found once: the echo of every call reads the
 // runner.

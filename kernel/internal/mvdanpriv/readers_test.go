@@ -116,3 +116,28 @@ func TestAliasReadsTheTable(t *testing.T) {
 		t.Error("Alias(nope) found an alias")
 	}
 }
+
+// LocalHere tells a function's own local from its caller's and from a
+// global; a new mvdan/sh that lays its overlays out otherwise fails here.
+func TestLocalHere(t *testing.T) {
+	var got []string
+	r, err := interp.New(interp.CallHandler(func(ctx context.Context, args []string) ([]string, error) {
+		if args[0] == "probe" {
+			r := HandlerRunner(interp.HandlerCtx(ctx))
+			for _, n := range args[1:] {
+				if LocalHere(r, n) {
+					got = append(got, n)
+				}
+			}
+			return []string{"true"}, nil
+		}
+		return args, nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, r, "g=1; f() { local own=1 shadow=1; h; probe own shadow g; }; h() { local inner=1; probe own shadow inner g; }; f; probe g")
+	if want := []string{"inner", "own", "shadow"}; !slices.Equal(got, want) {
+		t.Errorf("LocalHere found %q, want %q", got, want)
+	}
+}

@@ -17,6 +17,7 @@ import (
 // alone what it cannot prove.
 func Script(file *syntax.File) {
 	var loops loopRewrite
+	attrs := false
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -53,6 +54,7 @@ func Script(file *syntax.File) {
 			rewriteDeclQuery(n)
 			rewriteDeclPrefix(n)
 			rewriteLocalNames(n)
+			attrs = attrs || declAttrs(n)
 			rewriteLetCall(n)
 		case *syntax.ParamExp:
 			rewriteExpansion(n)
@@ -69,6 +71,9 @@ func Script(file *syntax.File) {
 		return true
 	})
 	loops.finish()
+	if attrs {
+		rewriteDeclAttrs(file)
+	}
 	// Last: a guard's two branches share their list, which no rewrite
 	// may meet twice.
 	guardLoopExits(file)
