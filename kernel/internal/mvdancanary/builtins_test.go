@@ -395,6 +395,46 @@ var builtinCanaries = []canary{{
 	Script: `shopt -s inherit_errexit lastpipe histappend 2>/dev/null; echo "status $?"`,
 	Bash:   "status 0\n",
 	Mvdan:  "status 1\n",
+}, {
+	Name:   "declaration-as-call",
+	Bug:    "a declaration builtin run as a call ignores its arguments",
+	Gap:    "declaration-as-call",
+	Code:   "kernel/internal/bashcompat/declare.go: declClause",
+	Script: `a=1 export b=2; x=declare; $x c=3; command readonly d=4; echo "[$b][$c][$d]"`,
+	Bash:   "[2][3][4]\n",
+	Mvdan:  "[][][]\n",
+}, {
+	Name:   "local-as-call",
+	Bug:    "local run as a call is an unsupported builtin",
+	Gap:    "declaration-as-call",
+	Code:   "kernel/internal/bashcompat/declare.go: localCall",
+	Script: `f() { x=local; $x y=1 2>/dev/null; echo "[$y]"; }; y=0; f`,
+	Bash:   "[1]\n",
+	Mvdan:  "[0]\n",
+}, {
+	Name:   "let-expanded-argument",
+	Bug:    "let reads an expanded argument as a number, not an expression",
+	Gap:    "let-at-run-time",
+	Code:   "kernel/internal/bashcompat/let.go: letCall",
+	Script: `x=5; let "a = $x * 2"; echo "a=$a"`,
+	Bash:   "a=10\n",
+	Mvdan:  "a=\n",
+}, {
+	Name:   "let-array-element",
+	Bug:    "let cannot assign an array element",
+	Gap:    "let-at-run-time",
+	Code:   "kernel/internal/bashcompat/let.go: elementAssign",
+	Script: `let 'a[1]=5'; echo "[${a[1]}]"`,
+	Bash:   "[5]\n",
+	Mvdan:  "[]\n",
+}, {
+	Name:   "let-bad-constant",
+	Bug:    "let takes a constant bash rejects",
+	Gap:    "let-at-run-time",
+	Code:   "kernel/internal/rewrite/let.go: letGuarded",
+	Script: `{ let x=08; } 2>/dev/null; echo "status $? [$x]"`,
+	Bash:   "status 1 []\n",
+	Mvdan:  "status 1 [0]\n",
 }}
 
 // runEchoWrites lists the writes of one echo.

@@ -135,6 +135,30 @@ var rewriteCanaries = []canary{{
 	run:   runDeclHandler,
 	Bash:  "declare export readonly true\n",
 	Mvdan: "true\n",
+}, {
+	Name:   "declaration-prefix",
+	Bug:    "a declaration builtin after a prefix assignment declares nothing",
+	Gap:    "declaration-prefix",
+	Code:   "kernel/internal/rewrite/decl.go: rewriteDeclPrefix",
+	Script: `t=foo declare -r t 2>/dev/null; echo "status $? [$t]"`,
+	Bash:   "status 0 [foo]\n",
+	Mvdan:  "status 2 []\n",
+}, {
+	Name:   "local-without-value",
+	Bug:    "local without a value copies the value it hides",
+	Gap:    "local-without-value",
+	Code:   "kernel/internal/rewrite/decl.go: rewriteLocalNames",
+	Script: `x=1; f() { local x; echo "[${x-unset}]"; }; f`,
+	Bash:   "[unset]\n",
+	Mvdan:  "[1]\n",
+}, {
+	Name:   "declare-attributes",
+	Bug:    "declare refuses -i, -l and -u",
+	Gap:    "declare-attributes",
+	Code:   "kernel/internal/rewrite/declattr.go: rewriteDeclAttrs",
+	Script: `declare -i n=3+4 2>/dev/null; declare -l l=AB 2>/dev/null; echo "[$n][$l]"`,
+	Bash:   "[7][ab]\n",
+	Mvdan:  "[][]\n",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process
