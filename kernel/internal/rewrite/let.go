@@ -9,13 +9,27 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
-// runtimeLetArg reports whether x, an argument of a let clause, is a word
-// mvdan/sh would read, expanded, as a number, where bash reads an
-// expression: one with an expansion in it (`"a = $x * 2"`, `$expr`), or
-// a quoted one the rewrite could not parse (`'a[1]=5'`).
+// runtimeLetArg reports whether x, an argument of a let clause, holds a
+// word mvdan/sh would read, expanded, as a number, where bash reads the
+// text as part of the expression: an expansion (`"a = $x * 2"`, `$expr`,
+// `a=$x+1` with x='2*3', `v="3 + 4"`), or a quoted word the rewrite could
+// not parse (`'a[1]=5'`).
 func runtimeLetArg(x syntax.ArithmExpr) bool {
-	w, ok := x.(*syntax.Word)
-	return ok && !(len(w.Parts) == 1 && isLit(w.Parts[0]))
+	if w, ok := x.(*syntax.Word); ok {
+		return !(len(w.Parts) == 1 && isLit(w.Parts[0]))
+	}
+	found := false
+	shast.Walk(x, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.Word); ok {
+			for _, p := range w.Parts {
+				if pe, ok := p.(*syntax.ParamExp); !isLit(p) && (!ok || pe.Dollar.IsValid()) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func isLit(p syntax.WordPart) bool {
@@ -47,13 +61,65 @@ func rewriteLetCall(st *syntax.Stmt) {
 	}
 	words := []*syntax.Word{shast.LitWord("let")}
 	for _, x := range lc.Exprs {
-		if w, ok := x.(*syntax.Word); ok && runtimeLetArg(w) {
+		switch w, isWord := x.(*syntax.Word); {
+		case isWord && runtimeLetArg(w):
 			words = append(words, w)
-			continue
+		case runtimeLetArg(x):
+			words = append(words, &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Left: x.Pos(), Right: x.End(), Parts: letArgParts(x, nil)}}})
+		default:
+			words = append(words, &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Left: x.Pos(), Right: x.End(), Value: arithmText(x)}}})
 		}
-		words = append(words, &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Left: x.Pos(), Right: x.End(), Value: arithmText(x)}}})
 	}
 	st.Cmd = &syntax.CallExpr{Args: words}
+}
+
+// letArgParts appends x as the parts of a double-quoted word whose
+// expansion is the expression's text with its expansions done, as bash
+// hands it to let: operators and names literal, `$x` and `$(…)` kept,
+// the parts of a quoted word taken out of their quotes.
+func letArgParts(x syntax.ArithmExpr, parts []syntax.WordPart) []syntax.WordPart {
+	lit := func(s string) { parts = append(parts, &syntax.Lit{Value: s}) }
+	switch x := x.(type) {
+	case *syntax.Word:
+		for _, p := range x.Parts {
+			switch p := p.(type) {
+			case *syntax.ParamExp:
+				if p.Dollar.IsValid() || p.Param == nil {
+					parts = append(parts, p)
+					continue
+				}
+				lit(p.Param.Value) // a name in the expression: a[i]
+				if p.Index != nil {
+					lit("[")
+					parts = letArgParts(p.Index, parts)
+					lit("]")
+				}
+			case *syntax.DblQuoted:
+				parts = append(parts, p.Parts...)
+			case *syntax.SglQuoted:
+				lit(p.Value)
+			default:
+				parts = append(parts, p)
+			}
+		}
+	case *syntax.BinaryArithm:
+		parts = letArgParts(x.X, parts)
+		lit(" " + x.Op.String() + " ")
+		parts = letArgParts(x.Y, parts)
+	case *syntax.UnaryArithm:
+		if x.Post {
+			parts = letArgParts(x.X, parts)
+			lit(x.Op.String())
+		} else {
+			lit(x.Op.String())
+			parts = letArgParts(x.X, parts)
+		}
+	case *syntax.ParenArithm:
+		lit("(")
+		parts = letArgParts(x.X, parts)
+		lit(")")
+	}
+	return parts
 }
 
 // arithmText is x printed on one line.

@@ -22,7 +22,9 @@ func TestRewriteLetCall(t *testing.T) {
 		{`let 'a[1]=5'`, `let 'a[1]=5'`, true},
 		{`let a[1]=5 b=2`, `let 'a[1]=5' 'b=2'`, true},
 		{`let x=08`, `let 'x=08'`, true},
-		{`let a=$x+1`, "let a=$x+1", false},
+		{`let a=$x+1`, `let "a = $x + 1"`, true},
+		{`let v="3 + 4" s=a[i]+1`, `let "v = 3 + 4" 's=a[i]+1'`, true},
+		{`let s=a[i]+1`, "let s=a[i]+1", false},
 	} {
 		f, err := syntax.NewParser().Parse(strings.NewReader(tc.src), "")
 		if err != nil {
