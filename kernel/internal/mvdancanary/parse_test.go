@@ -59,4 +59,20 @@ var parseCanaries = []canary{{
 	Script: `declare -A m=([a b]=1); echo "${m[a b]}"`,
 	Bash:   "1\n",
 	Mvdan:  "parse error: script:1:18: not a valid arithmetic operator: `b`",
+}, {
+	Name:   "parse-let-without-argument",
+	Bug:    "the parser refuses let without an expression",
+	Gap:    "let-without-argument",
+	Code:   "kernel/internal/static/parsegap.go: parseGaps",
+	Script: `{ let; } 2>/dev/null; echo "status $?"`,
+	Bash:   "status 1\n",
+	Mvdan:  "parse error: script:1:3: `let` must be followed by an expression",
+}, {
+	Name:   "parse-let-redirection",
+	Bug:    "the parser reads a redirection after let's arguments as arithmetic",
+	Gap:    "let-redirection",
+	Code:   "kernel/internal/static/parsegap.go: parseGaps",
+	Script: `let x=1 2>/dev/null; echo "x=$x"`,
+	Bash:   "x=1\n",
+	Mvdan:  "parse error: script:1:11: `/` must follow an expression",
 }}

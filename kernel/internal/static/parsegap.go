@@ -52,6 +52,21 @@ var parseGaps = []parseGap{{
 	bash:       "bash's ${!-word} is $! or word when no job has started",
 	workaround: "${!:-word}",
 }, {
+	match: func(msg, _, _ string) bool {
+		return strings.Contains(msg, "`let` must be followed by an expression")
+	},
+	bash:       "bash parses let without an argument and fails only let when it runs (status 1)",
+	workaround: "give let an expression, or write (( … ))",
+}, {
+	match: func(msg, before, _ string) bool {
+		i := strings.LastIndex(before, "let ")
+		tail := strings.TrimRight(before, " ")
+		return strings.Contains(msg, "must follow an expression") && i >= 0 &&
+			(strings.HasSuffix(tail, ">") || strings.HasSuffix(tail, "<"))
+	},
+	bash:       "bash takes a redirection after let's arguments",
+	workaround: "{ let …; } 2>/dev/null",
+}, {
 	match: func(msg, before, _ string) bool {
 		return strings.HasPrefix(msg, "not a valid arithmetic operator") && strings.Contains(before, "[")
 	},

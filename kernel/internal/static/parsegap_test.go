@@ -24,6 +24,8 @@ func TestBashAccepts(t *testing.T) {
 		{"echo $((1.5))", "awk"},
 		{`echo "[${!-none}]"`, "workaround: ${!:-word}"},
 		{"declare -A m=([a b]=1)", `["a b"]=v`},
+		{"{ let; } 2>/dev/null", "fails only let"},
+		{"let x=1 2>/dev/null; echo $x", "workaround: { let …; } 2>/dev/null"},
 		{"echo 'unterminated", ""},
 		{"if true; then", ""},
 		{"echo $(( 1 + ))x", "complete the expression"},
