@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"maps"
 	"os"
 	"runtime"
 	"sync"
@@ -14,23 +15,36 @@ import (
 // not. HOSTNAME is the host's name, but in the sandbox profile, which
 // does not reveal its host.
 func (k *Kernel) shellIdentity(env map[string]string) map[string]string {
-	vars := map[string]string{"OSTYPE": osType, "HOSTTYPE": hostType, "MACHTYPE": machType}
+	vars := buildIdentity()
 	if k.cfg.Profile != ProfileSandbox {
-		if name := hostName(); name != "" {
-			vars["HOSTNAME"] = name
+		vars = hostIdentity()
+	}
+	for name := range vars {
+		if _, ok := env[name]; ok {
+			vars = maps.Clone(vars)
+			for name := range env {
+				delete(vars, name)
+			}
+			break
 		}
 	}
-	for name := range env {
-		delete(vars, name)
-	}
-	return vars
+	return vars // shared between sessions, read only
 }
 
-// hostName is the host's name, read once: on Linux it is a file.
-var hostName = sync.OnceValue(func() string {
-	name, _ := os.Hostname()
-	return name
-})
+// buildIdentity and hostIdentity are made once: a session's start
+// allocates nothing for them.
+var (
+	buildIdentity = sync.OnceValue(func() map[string]string {
+		return map[string]string{"OSTYPE": osType, "HOSTTYPE": hostType, "MACHTYPE": machType}
+	})
+	hostIdentity = sync.OnceValue(func() map[string]string {
+		vars := maps.Clone(buildIdentity())
+		if name, _ := os.Hostname(); name != "" {
+			vars["HOSTNAME"] = name
+		}
+		return vars
+	})
+)
 
 // osType, hostType and machType are bash's OSTYPE, HOSTTYPE and MACHTYPE
 // for the build's system and architecture, as bash's configure names
