@@ -14,13 +14,14 @@ import (
 // -t (trace, which only functions use). mvdan/sh's variables cannot hold
 // them, and the whole clause fails with "invalid option", so the value is
 // lost. The rewrite takes the letters out of the flags and does their
-// work on the values assigned: an integer variable's value becomes an
-// arithmetic expansion — in the clause and in every later assignment to
-// the name in the script, `n+=v` adding — and a lower or upper case
-// variable's literal value is changed in the clause. Later assignments
-// to a case variable, values that read the variable an integer's value
-// names as an expression, and names a clause makes at run time are not
-// covered.
+// work on the values assigned, in the clause and in every later
+// assignment to the name in the script (in the function, for a local):
+// an integer variable's value becomes an arithmetic expansion, `n+=v`
+// adding; a lower or upper case variable's literal value changes case,
+// and so does a value that is one expansion of a variable (`"$1"`, which
+// becomes `"${1,,}"`). Other values of a case variable, values that read
+// the variable an integer's value names as an expression, and names a
+// clause makes at run time are not covered.
 
 // attrLetters are the flag letters the rewrite takes out.
 const attrLetters = "ilut"
@@ -55,7 +56,7 @@ func declFlag(as *syntax.Assign) string {
 // the whole file: integer names are each function's own (and the top
 // level's, which every function shares).
 func rewriteDeclAttrs(file *syntax.File) {
-	ints := map[*syntax.FuncDecl][]string{}
+	ints := map[*syntax.FuncDecl][]attrName{}
 	var collect func(root syntax.Node, fn *syntax.FuncDecl)
 	collect = func(root syntax.Node, fn *syntax.FuncDecl) {
 		shast.Walk(root, func(n syntax.Node) bool {
@@ -72,16 +73,22 @@ func rewriteDeclAttrs(file *syntax.File) {
 		})
 	}
 	collect(file, nil)
-	var apply func(root syntax.Node, names []string)
-	apply = func(root syntax.Node, names []string) {
+	var apply func(root syntax.Node, names []attrName)
+	apply = func(root syntax.Node, names []attrName) {
 		shast.Walk(root, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.FuncDecl:
 				apply(n.Body, append(slices.Clip(ints[nil]), ints[n]...))
 				return false
 			case *syntax.Assign:
-				if n.Name != nil && slices.Contains(names, n.Name.Value) {
-					integerAssign(n)
+				if n.Name == nil {
+					break
+				}
+				for _, a := range slices.Backward(names) {
+					if a.name == n.Name.Value {
+						attrAssign(n, a.attr)
+						break
+					}
 				}
 			}
 			return true
@@ -90,9 +97,16 @@ func rewriteDeclAttrs(file *syntax.File) {
 	apply(file, ints[nil])
 }
 
-// takeAttrs takes the attribute letters out of dc's flags, changes the
-// case of its literal values, and returns the names it makes integers.
-func takeAttrs(dc *syntax.DeclClause) (ints []string) {
+// attrName is a name declared with an attribute: 'i', 'l' or 'u'.
+type attrName struct {
+	name string
+	attr byte
+}
+
+// takeAttrs takes the attribute letters out of dc's flags and returns
+// the names it declares with one; the values are changed with the
+// others' (attrAssign).
+func takeAttrs(dc *syntax.DeclClause) (names []attrName) {
 	var integer, lower, upper bool
 	args := dc.Args[:0]
 	for _, as := range dc.Args {
@@ -114,27 +128,66 @@ func takeAttrs(dc *syntax.DeclClause) (ints []string) {
 		}
 	}
 	dc.Args = args
+	var attr byte
+	switch {
+	case integer:
+		attr = 'i'
+	case lower && !upper:
+		attr = 'l'
+	case upper && !lower:
+		attr = 'u'
+	default:
+		return nil
+	}
 	for _, as := range dc.Args {
-		if as.Name == nil || as.Index != nil || as.Array != nil {
-			continue
-		}
-		if integer {
-			ints = append(ints, as.Name.Value)
-			continue
-		}
-		if as.Naked || as.Value == nil || lower == upper {
-			continue
-		}
-		if text, ok := shast.LiteralText(as.Value); ok {
-			if lower {
-				text = strings.ToLower(text)
-			} else {
-				text = strings.ToUpper(text)
-			}
-			as.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Left: as.Value.Pos(), Right: as.Value.End(), Value: text}}}
+		if as.Name != nil && as.Index == nil && as.Array == nil {
+			names = append(names, attrName{as.Name.Value, attr})
 		}
 	}
-	return ints
+	return names
+}
+
+// attrAssign changes as, an assignment to a name declared with attr, as
+// the attribute would change its value.
+func attrAssign(as *syntax.Assign, attr byte) {
+	if attr == 'i' {
+		integerAssign(as)
+		return
+	}
+	if as.Naked || as.Index != nil || as.Array != nil || as.Value == nil {
+		return
+	}
+	if text, ok := shast.LiteralText(as.Value); ok {
+		if attr == 'l' {
+			text = strings.ToLower(text)
+		} else {
+			text = strings.ToUpper(text)
+		}
+		as.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Left: as.Value.Pos(), Right: as.Value.End(), Value: text}}}
+		return
+	}
+	parts := as.Value.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Excl || pe.Length || pe.Width || pe.Exp != nil || pe.Repl != nil ||
+		pe.Slice != nil || pe.Names != 0 || pe.NestedParam != nil || len(pe.Modifiers) > 0 || pe.Flags != nil {
+		return
+	}
+	op := syntax.UpperAll
+	if attr == 'l' {
+		op = syntax.LowerAll
+	}
+	changed := *pe
+	changed.Short = false
+	changed.Exp = &syntax.Expansion{Op: op}
+	as.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Left: as.Value.Pos(), Right: as.Value.End(), Parts: []syntax.WordPart{&changed}}}}
 }
 
 // integerAssign makes as, an assignment to an integer variable, assign
