@@ -65,8 +65,11 @@ func declareCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args [
 	var b, errs strings.Builder
 	status := 0
 	if len(names) == 0 {
+		has := attributeFilter(flags)
 		for _, n := range visibleVars(hc.Env) {
-			b.WriteString(declareLine(n, hc.Env.Get(n)))
+			if vr := hc.Env.Get(n); has(vr) {
+				b.WriteString(declareLine(n, vr))
+			}
 		}
 	}
 	for _, n := range names {
@@ -80,6 +83,24 @@ func declareCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args [
 	}
 	hc.Stderr.Write([]byte(errs.String()))
 	return wrote(ctx, sh, hc, args[0], b.String(), status)
+}
+
+// attributeFilter is what `declare -r`, `-x`, `-a`, `-A` and `-n` list:
+// the variables with each attribute flags names; every variable for none.
+func attributeFilter(flags string) func(expand.Variable) bool {
+	return func(vr expand.Variable) bool {
+		for _, f := range strings.ReplaceAll(strings.ReplaceAll(flags, "-", ""), "p", "") {
+			switch {
+			case f == 'r' && !vr.ReadOnly,
+				f == 'x' && !vr.Exported,
+				f == 'a' && vr.Kind != expand.Indexed,
+				f == 'A' && vr.Kind != expand.Associative,
+				f == 'n' && vr.Kind != expand.NameRef:
+				return false
+			}
+		}
+		return true
+	}
 }
 
 // declareFuncs is declare -F (names only) and declare -f.

@@ -159,6 +159,22 @@ var rewriteCanaries = []canary{{
 	Script: `declare -i n=3+4 2>/dev/null; declare -l l=AB 2>/dev/null; echo "[$n][$l]"`,
 	Bash:   "[7][ab]\n",
 	Mvdan:  "[][]\n",
+}, {
+	Name:   "declare-combined-flags",
+	Bug:    "a declaration clause takes the first letter of combined flags (-rx) and drops the rest",
+	Gap:    "declare-combined-flags",
+	Code:   "kernel/internal/rewrite/decl.go: splitDeclFlags",
+	Script: `declare -rx y=2; declare -p y`,
+	Bash:   "declare -rx y=\"2\"\n",
+	Mvdan:  "declare -r y=\"2\"\n",
+}, {
+	Name:   "declare-attribute-listing",
+	Bug:    "declare -r and declare -x with no name list nothing",
+	Gap:    "declare-combined-flags",
+	Code:   "kernel/internal/rewrite/decl.go: rewriteDeclList",
+	Script: `declare -r R=1; declare -r | grep -c ' R='`,
+	Bash:   "1\n",
+	Mvdan:  "0\n[exit 1]",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process

@@ -56,6 +56,25 @@ func rewriteDeclQuery(st *syntax.Stmt) {
 	st.Cmd = &syntax.CallExpr{Args: words}
 }
 
+// rewriteDeclList turns `declare -r`, `typeset -x` and the like, flags
+// alone, into a call: the call handler lists the variables with those
+// attributes, where mvdan/sh's clause lists nothing.
+func rewriteDeclList(st *syntax.Stmt) {
+	dc, ok := st.Cmd.(*syntax.DeclClause)
+	if !ok || dc.Variant.Value != "declare" && dc.Variant.Value != "typeset" || len(dc.Args) == 0 {
+		return
+	}
+	words := []*syntax.Word{shast.LitWord(dc.Variant.Value)}
+	for _, as := range dc.Args {
+		lit := declFlag(as)
+		if lit == "" || lit[0] != '-' || strings.Trim(lit[1:], "rxaAn") != "" {
+			return
+		}
+		words = append(words, as.Value)
+	}
+	st.Cmd = &syntax.CallExpr{Args: words}
+}
+
 // declPrefixed reports whether c is a declaration builtin run with prefix
 // assignments (`t=foo declare -r t`), which mvdan/sh parses as a call.
 func declPrefixed(c *syntax.CallExpr) bool {
@@ -190,4 +209,31 @@ func rewriteLocalNames(st *syntax.Stmt) {
 		words = append(words, &syntax.Word{Parts: []syntax.WordPart{as.Name}})
 	}
 	st.Cmd = &syntax.CallExpr{Args: words}
+}
+
+// splitDeclFlags splits a declaration clause's combined flags (`-rx`,
+// `-ga`) into one word each: mvdan/sh's clause takes the first letter of
+// a word and drops the rest.
+func splitDeclFlags(st *syntax.Stmt) {
+	dc, ok := st.Cmd.(*syntax.DeclClause)
+	if !ok || !slices.ContainsFunc(dc.Args, combinedFlag) {
+		return
+	}
+	var args []*syntax.Assign
+	for _, as := range dc.Args {
+		if !combinedFlag(as) {
+			args = append(args, as)
+			continue
+		}
+		lit := declFlag(as)
+		for _, f := range lit[1:] {
+			args = append(args, &syntax.Assign{Naked: true, Value: shast.LitWord(string(lit[0]) + string(f))})
+		}
+	}
+	dc.Args = args
+}
+
+func combinedFlag(as *syntax.Assign) bool {
+	lit := declFlag(as)
+	return len(lit) > 2 && lit != "--" && strings.Trim(lit[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
 }

@@ -103,3 +103,33 @@ func TestRewriteLocalNames(t *testing.T) {
 		}
 	}
 }
+
+// Combined flags become one word each; a listing of attributes alone
+// becomes a call.
+func TestSplitDeclFlagsAndList(t *testing.T) {
+	for src, want := range map[string]string{
+		"declare -rx y=2":  "declare -r -x y=2",
+		"local -ri n":      "local -r -i n",
+		"declare -- x":     "declare -- x",
+		"declare -r":       "declare -r",
+		"typeset -rx":      "typeset -r -x",
+		"declare -a x=(1)": "declare -a x=(1)",
+		"export -fn f":     "export -f -n f",
+	} {
+		f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		splitDeclFlags(f.Stmts[0])
+		var b strings.Builder
+		syntax.NewPrinter().Print(&b, f.Stmts[0])
+		if got := b.String(); got != want {
+			t.Errorf("%q: split to %q, want %q", src, got, want)
+		}
+		rewriteDeclList(f.Stmts[0])
+		_, call := f.Stmts[0].Cmd.(*syntax.CallExpr)
+		if wantCall := src == "declare -r" || src == "typeset -rx"; call != wantCall {
+			t.Errorf("%q: a call = %v, want %v", src, call, wantCall)
+		}
+	}
+}

@@ -51,7 +51,9 @@ func Script(file *syntax.File) {
 			nested(&n.Stmts)
 		case *syntax.Stmt:
 			loops.alone(n)
+			splitDeclFlags(n)
 			rewriteDeclQuery(n)
+			rewriteDeclList(n)
 			rewriteDeclPrefix(n)
 			rewriteLocalNames(n)
 			attrs = attrs || declAttrs(n)
