@@ -204,6 +204,15 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 			return bashcompat.StatusArgv(1), true
 		}
 		return bashcompat.StatusArgv(0), true
+	case shast.CmdReadonly:
+		// The guard of an assignment to a readonly name (package rewrite).
+		for _, name := range args[2:] {
+			if hc.Env.Get(name).ReadOnly {
+				return []string{"exit", "1"}, true
+			}
+		}
+		n, _ := strconv.Atoi(args[1])
+		return bashcompat.StatusArgv(n), true
 	case shast.CmdCat:
 		return bashcompat.StatusArgv(budget.Cat(ctx, budgetOf(ctx), hc.Stdin, hc.Stdout, hc.Stderr)), true
 	case "trap":

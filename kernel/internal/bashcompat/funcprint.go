@@ -48,6 +48,8 @@ func visible(stmts []*syntax.Stmt) []*syntax.Stmt {
 	for _, st := range stmts {
 		if guarded, ok := rewrite.ExitGuarded(st); ok {
 			out = append(out, visible(guarded)...)
+		} else if assign, ok := rewrite.ReadonlyGuarded(st); ok {
+			out = append(out, assign)
 		} else if !rewriteAdded(st) {
 			out = append(out, st)
 		}

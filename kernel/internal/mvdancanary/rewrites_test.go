@@ -175,6 +175,14 @@ var rewriteCanaries = []canary{{
 	Script: `declare -r R=1; declare -r | grep -c ' R='`,
 	Bash:   "1\n",
 	Mvdan:  "0\n[exit 1]",
+}, {
+	Name:   "readonly-assignment",
+	Bug:    "an assignment to a readonly variable fails and the script goes on",
+	Gap:    "readonly-assignment",
+	Code:   "kernel/internal/rewrite/readonly.go: guardReadonlyAssigns",
+	Script: `readonly x=1; x=2 2>/dev/null; echo "after $x"`,
+	Bash:   "[exit 1]",
+	Mvdan:  "after 1\n",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process

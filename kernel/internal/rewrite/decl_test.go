@@ -133,3 +133,34 @@ func TestSplitDeclFlagsAndList(t *testing.T) {
 		}
 	}
 }
+
+// A statement that only assigns to a name made readonly somewhere gets
+// its guard; other statements, and scripts without readonly, stay.
+func TestGuardReadonlyAssigns(t *testing.T) {
+	for src, want := range map[string]string{
+		"readonly x=1; x=2":          "readonly x=1\nx=2 || \x00shelter:readonly \"$?\" x",
+		"declare -r x; y=1 x=2":      "declare -r x\ny=1 x=2 || \x00shelter:readonly \"$?\" x",
+		"readonly x=1; x=2 cmd; y=3": "readonly x=1\nx=2 cmd\ny=3",
+		"x=2; local -r x":            "x=2 || \x00shelter:readonly \"$?\" x\nlocal -r x",
+		"x=2; declare -x x":          "x=2\ndeclare -x x",
+		"f() { x=1; }; readonly x=0": "f() { x=1 || \x00shelter:readonly \"$?\" x; }\nreadonly x=0",
+	} {
+		f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		guardReadonlyAssigns(f)
+		var b strings.Builder
+		syntax.NewPrinter().Print(&b, f)
+		if got := strings.TrimSpace(b.String()); got != want {
+			t.Errorf("%q: guarded to %q, want %q", src, got, want)
+		}
+		for _, st := range f.Stmts {
+			if orig, ok := ReadonlyGuarded(st); ok {
+				if _, plain := orig.Cmd.(*syntax.CallExpr); !plain {
+					t.Errorf("%q: ReadonlyGuarded gave %T", src, orig.Cmd)
+				}
+			}
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 // alone what it cannot prove.
 func Script(file *syntax.File) {
 	var loops loopRewrite
-	attrs := false
+	attrs, readonly := false, false
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -57,6 +57,7 @@ func Script(file *syntax.File) {
 			rewriteDeclPrefix(n)
 			rewriteLocalNames(n)
 			attrs = attrs || declAttrs(n)
+			readonly = readonly || declReadonly(n)
 			rewriteLetCall(n)
 		case *syntax.ParamExp:
 			rewriteExpansion(n)
@@ -75,6 +76,9 @@ func Script(file *syntax.File) {
 	loops.finish()
 	if attrs {
 		rewriteDeclAttrs(file)
+	}
+	if readonly {
+		guardReadonlyAssigns(file)
 	}
 	// Last: a guard's two branches share their list, which no rewrite
 	// may meet twice.

@@ -18,6 +18,7 @@ const (
 	CmdBgLaunched = InternalPrefix + "bg-launched" // after a nested `cmd &`
 	CmdLoopEnd    = InternalPrefix + "loop-end"    // the end of a rewritten loop's body
 	CmdGoOn       = InternalPrefix + "go-on"       // fails while a break or continue is pending
+	CmdReadonly   = InternalPrefix + "readonly"    // after a failed assignment: exits if it wrote a readonly name
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an
