@@ -183,6 +183,14 @@ var rewriteCanaries = []canary{{
 	Script: `readonly x=1; x=2 2>/dev/null; echo "after $x"`,
 	Bash:   "[exit 1]",
 	Mvdan:  "after 1\n",
+}, {
+	Name:   "declaration-order",
+	Bug:    "a declaration clause assigns each operand before it expands the next",
+	Gap:    "declaration-order",
+	Code:   "kernel/internal/rewrite/decl.go: rewriteDeclOrder",
+	Script: `f() { local a=1 b=$a; echo "[$a][$b]"; }; f`,
+	Bash:   "[1][]\n",
+	Mvdan:  "[1][1]\n",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process

@@ -132,7 +132,7 @@ func rewriteDeclPrefix(st *syntax.Stmt) {
 	for _, w := range c.Args[i:] {
 		names++
 		as := prefixOf(c.Assigns, w.Lit())
-		if as == nil || !quotable(as.Value) {
+		if as == nil || !shast.DoubleQuotable(as.Value) {
 			continue
 		}
 		parts := []syntax.WordPart{&syntax.Lit{ValuePos: w.Pos(), Value: as.Name.Value + "="}}
@@ -166,30 +166,6 @@ func prefixOf(assigns []*syntax.Assign, name string) *syntax.Assign {
 		}
 	}
 	return nil
-}
-
-// quotable reports whether a prefix value keeps its meaning inside double
-// quotes.
-func quotable(w *syntax.Word) bool {
-	if w == nil {
-		return true
-	}
-	for i, part := range w.Parts {
-		switch part := part.(type) {
-		case *syntax.Lit:
-			if strings.ContainsRune(part.Value, '\\') || i == 0 && strings.HasPrefix(part.Value, "~") {
-				return false
-			}
-		case *syntax.SglQuoted:
-			if part.Dollar {
-				return false
-			}
-		case *syntax.DblQuoted, *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // rewriteLocalNames makes `local NAME...`, names alone, a call, which the
@@ -236,4 +212,36 @@ func splitDeclFlags(st *syntax.Stmt) {
 func combinedFlag(as *syntax.Assign) bool {
 	lit := declFlag(as)
 	return len(lit) > 2 && lit != "--" && strings.Trim(lit[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+}
+
+// rewriteDeclOrder makes a declaration clause whose value reads an
+// earlier operand (`local a=1 b=$a`) a call, whose words are all
+// expanded before the call handler declares them (declClause), as bash
+// expands them; each value becomes a double-quoted part, which is not
+// split, as a declaration's value is not.
+func rewriteDeclOrder(st *syntax.Stmt) {
+	dc, ok := st.Cmd.(*syntax.DeclClause)
+	if !ok || !shast.DeclOrderRewritable(dc) || declAttrs(st) {
+		return
+	}
+	words := []*syntax.Word{shast.LitWord(dc.Variant.Value)}
+	for _, as := range dc.Args {
+		switch {
+		case as.Name == nil:
+			words = append(words, as.Value)
+		case as.Naked:
+			words = append(words, &syntax.Word{Parts: []syntax.WordPart{as.Name}})
+		default:
+			op := "="
+			if as.Append {
+				op = "+="
+			}
+			parts := []syntax.WordPart{&syntax.Lit{ValuePos: as.Pos(), Value: as.Name.Value + op}}
+			if as.Value != nil {
+				parts = append(parts, &syntax.DblQuoted{Left: as.Value.Pos(), Right: as.Value.End(), Parts: as.Value.Parts})
+			}
+			words = append(words, &syntax.Word{Parts: parts})
+		}
+	}
+	st.Cmd = &syntax.CallExpr{Args: words}
 }

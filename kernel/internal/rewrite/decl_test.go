@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // The rewrite takes the listing and unexporting clauses only: a clause
@@ -149,7 +151,16 @@ func TestGuardReadonlyAssigns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		guardReadonlyAssigns(f)
+		var names []string
+		shast.Walk(f, func(n syntax.Node) bool {
+			if st, ok := n.(*syntax.Stmt); ok {
+				names = append(names, readonlyNames(st)...)
+			}
+			return true
+		})
+		if len(names) > 0 {
+			guardReadonlyAssigns(f, names)
+		}
 		var b strings.Builder
 		syntax.NewPrinter().Print(&b, f)
 		if got := strings.TrimSpace(b.String()); got != want {

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -20,39 +21,30 @@ import (
 // with status 1 when one of the names is readonly, or else gives back
 // the assignment's own status ($(false) in the value, say).
 
-// declReadonly reports whether st is a declaration clause that makes a
-// name readonly.
-func declReadonly(st *syntax.Stmt) bool {
+// readonlyNames is the names st, a declaration clause, makes readonly.
+func readonlyNames(st *syntax.Stmt) []string {
 	dc, ok := st.Cmd.(*syntax.DeclClause)
 	if !ok {
-		return false
+		return nil
 	}
-	if dc.Variant.Value == "readonly" {
-		return true
-	}
-	return slices.ContainsFunc(dc.Args, func(as *syntax.Assign) bool {
+	if dc.Variant.Value != "readonly" && !slices.ContainsFunc(dc.Args, func(as *syntax.Assign) bool {
 		lit := declFlag(as)
-		return lit != "" && lit[0] == '-' && slices.Contains([]byte(lit[1:]), 'r')
-	})
+		return lit != "" && lit[0] == '-' && strings.ContainsRune(lit[1:], 'r')
+	}) {
+		return nil
+	}
+	var names []string
+	for _, as := range dc.Args {
+		if as.Name != nil {
+			names = append(names, as.Name.Value)
+		}
+	}
+	return names
 }
 
 // guardReadonlyAssigns guards, in file, each statement that only assigns
-// to one of the names the file's clauses make readonly.
-func guardReadonlyAssigns(file *syntax.File) {
-	var names []string
-	shast.Walk(file, func(n syntax.Node) bool {
-		if st, ok := n.(*syntax.Stmt); ok && declReadonly(st) {
-			for _, as := range st.Cmd.(*syntax.DeclClause).Args {
-				if as.Name != nil {
-					names = append(names, as.Name.Value)
-				}
-			}
-		}
-		return true
-	})
-	if len(names) == 0 {
-		return
-	}
+// to one of names.
+func guardReadonlyAssigns(file *syntax.File, names []string) {
 	shast.Walk(file, func(n syntax.Node) bool {
 		st, ok := n.(*syntax.Stmt)
 		if !ok {

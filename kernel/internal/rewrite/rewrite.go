@@ -17,7 +17,8 @@ import (
 // alone what it cannot prove.
 func Script(file *syntax.File) {
 	var loops loopRewrite
-	attrs, readonly := false, false
+	attrs := false
+	var readonly []string // the names the script makes readonly
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -51,13 +52,14 @@ func Script(file *syntax.File) {
 			nested(&n.Stmts)
 		case *syntax.Stmt:
 			loops.alone(n)
+			readonly = append(readonly, readonlyNames(n)...)
 			splitDeclFlags(n)
 			rewriteDeclQuery(n)
 			rewriteDeclList(n)
 			rewriteDeclPrefix(n)
+			rewriteDeclOrder(n)
 			rewriteLocalNames(n)
 			attrs = attrs || declAttrs(n)
-			readonly = readonly || declReadonly(n)
 			rewriteLetCall(n)
 		case *syntax.ParamExp:
 			rewriteExpansion(n)
@@ -77,8 +79,8 @@ func Script(file *syntax.File) {
 	if attrs {
 		rewriteDeclAttrs(file)
 	}
-	if readonly {
-		guardReadonlyAssigns(file)
+	if len(readonly) > 0 {
+		guardReadonlyAssigns(file, readonly)
 	}
 	// Last: a guard's two branches share their list, which no rewrite
 	// may meet twice.
