@@ -43,6 +43,7 @@ func FuzzCheck(f *testing.F) {
 		"set -eux; trap 'echo $LINENO' ERR; IFS=:; f() { break; local x; }; for i in $v; do f; done 2>&1",
 		"declare -A m; m=([k]=v); m+=([j]=w); echo ${#m[@]} \"x$@y\" ${v/#a/b} ${10} $_ $- >&3 {fd}>f 3<<E\"O\"T\nx\nEOT",
 		"x=$(false; trap 'echo' EXIT) 2>&1; (( 09 )); echo $((1/i++)); let \"a = $x\"; readonly r; r=1",
+		"declare -il n; read n; declare -p n; declare -u u=a$x; u=b$y; f() { local -r a=1 b=$a c=(x); }",
 	} {
 		f.Add(seed)
 	}

@@ -47,16 +47,16 @@ type GapCheck struct {
 	pending []pendingNote
 	facts   facts
 
-	readonly map[string]bool // names made readonly above
-	noValue  map[string]bool // arrays declared without a value above
-	loopEnd  syntax.Pos      // the end of the while or until loop met last
-	scopes   []scope         // the functions and subshells the walk is in, innermost last
+	attrs   map[string]string // the flags of names declared -i, -l or -u above
+	noValue map[string]bool   // arrays declared without a value above
+	loopEnd syntax.Pos        // the end of the while or until loop met last
+	scopes  []scope           // the functions and subshells the walk is in, innermost last
 	// late is set for the second walk, which knows the script's facts and
 	// notes the gaps that depend on them.
 	late bool
-	// assigned and topAssigned are the names the script assigns anywhere
-	// and outside functions, found when a gap first asks.
-	assigned, topAssigned map[string]bool
+	// assigned is the names the script assigns anywhere, found when a gap
+	// first asks.
+	assigned map[string]bool
 }
 
 // scope is a function's body, a subshell or a loop the walk is in.
@@ -137,7 +137,7 @@ func (c *GapCheck) Notes() []Note {
 	if f := &c.facts; f.errexit || f.nounset || f.xtrace && f.stderrToStdout || f.errTrap || f.ifsNonBlank || len(f.breakFuncs) > 0 {
 		// What the first walk learnt in the script's order, it learns
 		// again in that order.
-		c.late, c.scopes, c.loopEnd, c.readonly, c.noValue = true, c.scopes[:0], syntax.Pos{}, nil, nil
+		c.late, c.scopes, c.loopEnd, c.attrs, c.noValue = true, c.scopes[:0], syntax.Pos{}, nil, nil
 		shast.Walk(c.file, c.Visit)
 		c.pending = nil
 	}
@@ -219,8 +219,6 @@ func (c *GapCheck) Visit(n syntax.Node) bool {
 	case *syntax.CmdSubst:
 		c.cmdSubst(n)
 		c.enter(n.End(), scopeSubshell)
-	case *syntax.LetClause:
-		c.let(n)
 	case *syntax.TimeClause:
 		c.note(n.Pos(), &gapTime)
 	}

@@ -17,14 +17,6 @@ func (c *GapCheck) assignedAnywhere() map[string]bool {
 	return c.assigned
 }
 
-// assignedOutsideFuncs are the names the script sets outside functions.
-func (c *GapCheck) assignedOutsideFuncs() map[string]bool {
-	if c.topAssigned == nil {
-		c.topAssigned = assignedNames(c.file, false)
-	}
-	return c.topAssigned
-}
-
 // assignedNames are the names node sets; inFuncs says whether to look in
 // functions' bodies too.
 func assignedNames(node syntax.Node, inFuncs bool) map[string]bool {
@@ -86,8 +78,8 @@ func (c *GapCheck) assign(as *syntax.Assign, pos syntax.Pos) {
 		}
 	}
 	c.tildeColon(as)
-	if c.readonly[name] && !c.in(scopeSubshell) {
-		c.note(as.Pos(), &gapReadonlyGoesOn)
+	if strings.ContainsAny(c.attrs[name], "lu") && !caseChanged(as) {
+		c.note(as.Pos(), &gapCaseAttr)
 	}
 	if as.Index != nil && c.noValue[name] {
 		c.noteIf(as.Pos(), &gapNounsetDeclared, func(c *GapCheck) bool { return c.facts.nounset })
@@ -126,7 +118,6 @@ func (c *GapCheck) decl(d *syntax.DeclClause) {
 	variant := d.Variant.Value
 	var flags string
 	var names []string // the names assigned so far
-	readonly := variant == "readonly"
 	for _, as := range d.Args {
 		if as.Name == nil {
 			if t, ok := shast.LiteralText(as.Value); ok {
@@ -135,17 +126,22 @@ func (c *GapCheck) decl(d *syntax.DeclClause) {
 				}
 				if strings.HasPrefix(t, "-") {
 					flags += t[1:]
-					readonly = readonly || strings.Contains(t, "r")
 				}
 			}
 			continue
 		}
 		name := as.Name.Value
-		if strings.ContainsAny(flags, "lu") {
+		if strings.ContainsAny(flags, "ilu") {
+			if c.attrs == nil {
+				c.attrs = make(map[string]string)
+			}
+			c.attrs[name] = flags
+		}
+		if strings.ContainsAny(flags, "lu") && !caseChanged(as) {
 			c.note(as.Pos(), &gapCaseAttr)
 		}
-		if strings.Contains(flags, "i") {
-			c.note(as.Pos(), &gapIntAttr)
+		if strings.Contains(flags, "p") && strings.ContainsAny(c.attrs[name], "ilu") {
+			c.note(as.Pos(), &gapAttrPrint)
 		}
 		if strings.Contains(flags, "n") && variant != "export" {
 			if c.namerefs()[name] > 1 {
@@ -155,26 +151,17 @@ func (c *GapCheck) decl(d *syntax.DeclClause) {
 		if variant == "export" && strings.Contains(flags, "f") {
 			c.note(as.Pos(), &gapExportF)
 		}
-		if as.Naked && variant == "local" && !strings.ContainsAny(flags, "aAn") {
-			c.noteIf(as.Pos(), &gapLocalNoValue, func(c *GapCheck) bool { return c.assignedOutsideFuncs()[name] })
-		}
 		if as.Naked && strings.ContainsAny(flags, "aA") {
 			if c.noValue == nil {
 				c.noValue = make(map[string]bool)
 			}
 			c.noValue[name] = true
 		}
-		if as.Value != nil && readsAny(as.Value, names) {
+		if as.Value != nil && readsAny(as.Value, names) && !shast.DeclOrderRewritable(d) {
 			c.note(as.Pos(), &gapDeclOrder)
 		}
 		if !as.Naked {
 			names = append(names, name)
-		}
-		if readonly {
-			if c.readonly == nil {
-				c.readonly = make(map[string]bool)
-			}
-			c.readonly[name] = true
 		}
 		if as.Append && c.isAssoc(name) {
 			c.note(as.Pos(), &gapAssocAppend)
@@ -212,4 +199,26 @@ func readsAny(w *syntax.Word, names []string) bool {
 		return !found
 	})
 	return found
+}
+
+// caseChanged reports whether the rewrite changes the case of as's value
+// for a -l or -u variable: a literal, or one expansion of a variable.
+func caseChanged(as *syntax.Assign) bool {
+	if as.Value == nil || as.Index != nil || as.Array != nil {
+		return true
+	}
+	if _, literal := shast.LiteralText(as.Value); literal {
+		return true
+	}
+	parts := as.Value.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	return ok && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length && !pe.Excl
 }

@@ -66,6 +66,9 @@ func (c *GapCheck) builtin(pos syntax.Pos, name string, args []string) {
 			if !strings.HasPrefix(a, "-") && strings.Contains(a, "[") {
 				c.note(pos, &gapReadElem)
 			}
+			if strings.ContainsAny(c.attrs[a], "ilu") {
+				c.note(pos, &gapAttrRead)
+			}
 		}
 	case "eval":
 		for _, a := range args {
@@ -91,19 +94,6 @@ func (c *GapCheck) lateCall(call *syntax.CallExpr, name string) {
 	}
 	if c.facts.ifsNonBlank {
 		c.unquotedSplit(call.Args[1:], call.Pos())
-	}
-}
-
-// let notes an argument of let that expands a variable inside quotes: its
-// text is an expression only once expanded.
-func (c *GapCheck) let(l *syntax.LetClause) {
-	for _, x := range l.Exprs {
-		shast.Walk(x, func(n syntax.Node) bool {
-			if d, ok := n.(*syntax.DblQuoted); ok && hasExpansion(d.Parts) {
-				c.note(l.Pos(), &gapLetExpanded)
-			}
-			return true
-		})
 	}
 }
 

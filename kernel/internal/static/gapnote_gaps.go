@@ -26,7 +26,7 @@ var (
 	gapFuncname     = Gap{"FUNCNAME, BASH_LINENO", "they are unset", "pass the function's name as an argument"}
 	gapPipestatus   = Gap{"PIPESTATUS", "it is unset", "set -o pipefail, or run the stages one by one"}
 	gapBashpid      = Gap{"BASHPID, BASH_SUBSHELL", "no other pid or depth in a subshell", "pass depths as arguments"}
-	gapShellVars    = Gap{"BASH, BASH_VERSION, SHLVL, HOSTNAME, OSTYPE, HOSTTYPE, MACHTYPE", "they are unset (the environment is hermetic, and shelter is not bash)", "set them in the embedder's Config.Env"}
+	gapShellVars    = Gap{"BASH, BASH_VERSION, SHLVL", "they are unset (the environment is hermetic, and shelter is not bash)", "set them in the embedder's Config.Env"}
 	gapSeconds      = Gap{"SECONDS, EPOCHSECONDS, EPOCHREALTIME", "they are unset", "date +%s"}
 	gapRandomSeed   = Gap{"RANDOM=seed", "the numbers that follow are not bash's", "do not rely on a seeded sequence"}
 	gapCdpath       = Gap{"CDPATH", "cd ignores it", "cd full paths"}
@@ -40,15 +40,13 @@ var (
 	gapAssocArithKey   = Gap{"an unquoted key that looks like arithmetic, m[1+1]=v", "it is evaluated as an index and the key is lost", "quote the key: m[\"1+1\"]=v"}
 	gapAssocTestKey    = Gap{"[[ -v m[k] ]] on an associative array", "it does not look into the array", "[[ -n ${m[k]+set} ]]"}
 	gapNounsetDeclared = Gap{"set -u with an array declared without a value, then set by element", "the array is unbound", "declare it with =()"}
-	gapReadonlyGoesOn  = Gap{"an assignment to a readonly variable", "it fails and the script goes on; bash ends it", "test readonly -p first"}
-	gapIntAttr         = Gap{"declare -i", "no integer attribute: assignments stay strings", "n=$(( expr ))"}
-	gapCaseAttr        = Gap{"declare -l and -u", "no case attributes", "${v,,} and ${v^^}"}
-	gapLocalNoValue    = Gap{"local x without a value", "the outer x stays visible until x is set", "local x="}
+	gapAttrRead        = Gap{"read into a variable declared -i, -l or -u", "the value is kept as read", "read into another name, then assign it: n=$r"}
+	gapAttrPrint       = Gap{"declare -p of a variable declared -i, -l or -u", "it shows no i, l or u attribute", "keep track of the attribute yourself"}
+	gapCaseAttr        = Gap{"a value of a -l or -u variable that is neither literal nor one expansion (x$v)", "its case does not change", "${v,,} and ${v^^}"}
 	gapLocalDash       = Gap{"local -", "the options are not restored when the function returns", "save and restore them yourself"}
 	gapDeclOrder       = Gap{"local a=1 b=$a (also declare, export)", "b gets the new a; bash expands every operand first", "one local per variable where one reads another"}
 	gapNamerefAgain    = Gap{"declare -n of a name that is a nameref already", "it writes through the old reference", "unset -n r first"}
 	gapExportF         = Gap{"export -f", "nothing is exported", "define the function in the child"}
-	gapLetExpanded     = Gap{"let with an expansion in its argument", "the expanded text is read as a number, not an expression", "a=$(( x * 2 ))"}
 	gapAssignRedir     = Gap{"x=$(cmd) 2>&1 (an assignment with redirections)", "the redirections apply before the substitution runs, not after", "x=$(cmd 2>&1)"}
 	gapReadElem        = Gap{"read 'a[1]'", "it is refused", "read into a plain name, then assign the element"}
 

@@ -12,8 +12,7 @@ var unsetVars = map[string]*Gap{
 	"FUNCNAME": &gapFuncname, "BASH_LINENO": &gapFuncname,
 	"PIPESTATUS": &gapPipestatus,
 	"BASHPID":    &gapBashpid, "BASH_SUBSHELL": &gapBashpid,
-	"BASH": &gapShellVars, "BASH_VERSION": &gapShellVars, "SHLVL": &gapShellVars, "HOSTNAME": &gapShellVars,
-	"OSTYPE": &gapShellVars, "HOSTTYPE": &gapShellVars, "MACHTYPE": &gapShellVars,
+	"BASH": &gapShellVars, "BASH_VERSION": &gapShellVars, "SHLVL": &gapShellVars,
 	"SECONDS": &gapSeconds, "EPOCHSECONDS": &gapSeconds, "EPOCHREALTIME": &gapSeconds,
 }
 
