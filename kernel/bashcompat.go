@@ -32,19 +32,19 @@ const MaxReadBytes = bashcompat.MaxReadBytes
 // the name wins unless bypass (builtin NAME, command NAME).
 func (s *Session) replaced(ctx context.Context, c *command, args []string, bypass bool) ([]string, bool) {
 	b := bashcompat.Lookup(args[0])
-	if b == nil || !bypass && c.st.hasFunc(args[0]) {
+	if b == nil || !bypass && s.definedFunc(c, args[0]) {
 		return nil, false
 	}
 	return b(ctx, bashShell{s}, c.hc, args), true
 }
 
-// definedFunc reports whether the shell running c has a function name.
+// definedFunc reports whether the shell running c has a function name,
+// one that eval or source defined included.
 func (s *Session) definedFunc(c *command, name string) bool {
-	if !c.st.hasFunc(name) {
-		return false
+	if r := mvdanpriv.HandlerRunner(c.hc); r != nil {
+		return r.Funcs[name] != nil
 	}
-	r := mvdanpriv.HandlerRunner(c.hc)
-	return r == nil || r.Funcs[name] != nil
+	return c.st.hasFunc(name)
 }
 
 // builtinCall answers `builtin NAME ARGS`: shelter's own job control for
