@@ -1,9 +1,10 @@
 // Package bashcompat answers the builtins that mvdan/sh lacks or gets
 // wrong, as bash 5.2 does: printf, echo, read and mapfile; cd, pwd,
 // dirs, pushd and popd; umask and ulimit; trap; shift, return and eval;
-// declare, export, readonly and unset's listing and refusing forms;
-// type, command -v -V -p and enable; set and shopt's options mvdan/sh
-// refuses.
+// declare, export, readonly and unset's listing and refusing forms, and
+// declare, export, readonly and local run as plain calls; let where
+// mvdan/sh's differs; type, command -v -V -p and enable; set and shopt's
+// options mvdan/sh refuses.
 //
 // Each [Builtin] runs in the call handler, where the interpreter waits:
 // it does its own I/O and hands back an argv for the interpreter to run —
