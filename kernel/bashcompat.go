@@ -51,6 +51,13 @@ func (s *Session) definedFunc(c *command, name string) bool {
 // kill, jobs and wait, shelter's replacements, mvdan's for the rest.
 func (s *Session) builtinCall(ctx context.Context, c *command, args []string) ([]string, bool) {
 	rest := args[1:]
+	dashes := len(rest) > 0 && rest[0] == "--" // mvdan/sh's builtin takes -- for a name
+	if dashes {
+		rest = rest[1:]
+		if len(rest) == 0 {
+			return bashcompat.StatusArgv(0), true
+		}
+	}
 	if len(rest) == 0 {
 		return nil, false
 	}
@@ -61,6 +68,9 @@ func (s *Session) builtinCall(ctx context.Context, c *command, args []string) ([
 		out := slices.Clone(rest)
 		out[0] = shast.InternalPrefix + rest[0]
 		return out, true
+	}
+	if dashes {
+		return append([]string{"builtin"}, rest...), true
 	}
 	return nil, false
 }
