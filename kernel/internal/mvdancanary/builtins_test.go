@@ -435,6 +435,14 @@ var builtinCanaries = []canary{{
 	Script: `{ let x=08; } 2>/dev/null; echo "status $? [$x]"`,
 	Bash:   "status 1 []\n",
 	Mvdan:  "status 1 [0]\n",
+}, {
+	Name:   "builtin-dashdash",
+	Bug:    "builtin takes -- for the name of a builtin",
+	Gap:    "builtin-dashdash",
+	Code:   "kernel/bashcompat.go: Session.builtinCall",
+	Script: `builtin -- true 2>/dev/null; echo "status $?"`,
+	Bash:   "status 0\n",
+	Mvdan:  "status 1\n",
 }}
 
 // runEchoWrites lists the writes of one echo.
