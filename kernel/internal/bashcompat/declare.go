@@ -178,15 +178,47 @@ func localCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []str
 // NAME=VALUE (NAME+=VALUE, NAME[SUBSCRIPT]=VALUE) an assignment of the
 // value quoted, so that nothing in it expands again. A word that is
 // neither stays one quoted word, which the clause refuses as bash does.
+// The attributes mvdan/sh's clause refuses (-i, -l, -u, -t) leave the
+// flags and do their work on the values here (package rewrite does it
+// for the clauses a script writes): an integer's value that is an
+// expression becomes its arithmetic, a case attribute changes the case.
 func declClause(variant string, args []string) string {
 	words := []string{variant}
+	attrs := ""
+	flags := true
 	for _, a := range args {
-		name, value, ok := strings.Cut(a, "=")
-		if ok && assignable(name) {
-			words = append(words, name+"="+shast.Quote(value))
-		} else {
-			words = append(words, shast.Quote(a))
+		if flags && len(a) > 1 && (a[0] == '-' || a[0] == '+') && a != "--" {
+			// One word a letter: mvdan/sh's clause keeps only the first.
+			for _, r := range a[1:] {
+				if a[0] == '-' && strings.ContainsRune("ilut", r) {
+					attrs += string(r)
+				} else {
+					words = append(words, shast.Quote(a[:1]+string(r)))
+				}
+			}
+			continue
 		}
+		flags = false
+		name, value, ok := strings.Cut(a, "=")
+		if !ok || !assignable(name) {
+			words = append(words, shast.Quote(a))
+			continue
+		}
+		switch {
+		case strings.ContainsRune(attrs, 'i') && !strings.HasSuffix(name, "+"):
+			if strings.TrimSpace(value) == "" {
+				value = "0"
+			}
+			if _, why := letExpr(value); why == "" {
+				words = append(words, name+"=$(("+value+"\n))")
+				continue
+			}
+		case strings.ContainsRune(attrs, 'l') && !strings.ContainsRune(attrs, 'u'):
+			value = strings.ToLower(value)
+		case strings.ContainsRune(attrs, 'u') && !strings.ContainsRune(attrs, 'l'):
+			value = strings.ToUpper(value)
+		}
+		words = append(words, name+"="+shast.Quote(value))
 	}
 	return strings.Join(words, " ")
 }
