@@ -25,3 +25,27 @@ func TestDeclareLine(t *testing.T) {
 		}
 	}
 }
+
+// declClause quotes each value, so that nothing expands twice, splits
+// combined flags and does the work of the attributes mvdan/sh refuses.
+func TestDeclClause(t *testing.T) {
+	for _, tc := range []struct {
+		variant string
+		args    []string
+		want    string
+	}{
+		{"export", []string{"b=2"}, "export b=2"},
+		{"declare", []string{"v=a $HOME"}, "declare v='a $HOME'"},
+		{"declare", []string{"-rx", "y=2"}, "declare -r -x y=2"},
+		{"declare", []string{"-i", "n=2+3", "e="}, "declare n=$((2+3\n)) e=$((0\n))"},
+		{"declare", []string{"-i", "n=$(id)"}, "declare n='$(id)'"},
+		{"typeset", []string{"-lx", "l=AbC"}, "typeset -x l=abc"},
+		{"local", []string{"s+=x", "a[1]=y", "a[$(id)]=z"}, "local s+=x a[1]=y 'a[$(id)]=z'"},
+		{"export", []string{"a b=1"}, "export 'a b=1'"},
+		{"declare", []string{"--", "-a=1"}, "declare -- '-a=1'"},
+	} {
+		if got := declClause(tc.variant, tc.args); got != tc.want {
+			t.Errorf("declClause(%s, %q) = %q, want %q", tc.variant, tc.args, got, tc.want)
+		}
+	}
+}
