@@ -152,7 +152,8 @@ func rewriteDeclPrefix(st *syntax.Stmt) {
 	}
 }
 
-// prefixOf is the plain assignment of as to name; nil for none.
+// prefixOf is the last of assigns that sets name, when it is a plain
+// assignment (no index, list or +=); nil otherwise.
 func prefixOf(assigns []*syntax.Assign, name string) *syntax.Assign {
 	if name == "" {
 		return nil
