@@ -1,6 +1,7 @@
 package fsroot
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -62,22 +63,44 @@ func TestOpenRegularAsOpen(t *testing.T) {
 				t.Errorf("confined %v: %s: OpenRegular read %q, %v; Open read %q, %v", confined, name, got, gotErr, want, wantErr)
 			}
 		}
-		// A FIFO is opened as Open opens it: its reader waits for the writer.
-		done := make(chan error, 1)
+		// A FIFO is opened as Open opens it: its reader waits for a
+		// writer. OpenRegular's first open does not wait, and is closed
+		// again (see its doc): a writer that met it loses what it wrote,
+		// so the writer here writes a line to each reader it meets until
+		// one has read it.
+		fifo := filepath.Join(dir, "fifo")
+		stop := make(chan struct{})
+		wrote := make(chan struct{})
 		go func() {
-			w, err := os.OpenFile(filepath.Join(dir, "fifo"), os.O_WRONLY, 0)
-			if err == nil {
-				_, err = w.WriteString("through the fifo\n")
+			defer close(wrote)
+			for {
+				w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+				if err != nil {
+					return
+				}
+				w.WriteString("through the fifo\n")
 				w.Close()
+				select {
+				case <-stop:
+					return
+				default:
+				}
 			}
-			done <- err
 		}()
-		got, err := read(o.OpenRegular, "fifo")
-		if err := <-done; err != nil {
-			t.Fatal(err)
+		f, err := o.OpenRegular(ctx, "fifo")
+		var line string
+		if err == nil {
+			line, err = bufio.NewReader(f).ReadString('\n')
+			f.Close()
 		}
-		if err != nil || got != "through the fifo\n" {
-			t.Errorf("confined %v: fifo: read %q, %v", confined, got, err)
+		close(stop)
+		// A writer waiting for its next reader gets one that goes.
+		if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			<-wrote
+			r.Close()
+		}
+		if err != nil || line != "through the fifo\n" {
+			t.Errorf("confined %v: fifo: read %q, %v", confined, line, err)
 		}
 	}
 }
