@@ -213,6 +213,8 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		}
 		n, _ := strconv.Atoi(args[1])
 		return bashcompat.StatusArgv(n), true
+	case shast.CmdSubstStart:
+		return bashcompat.SubstStart(hc, mvdanpriv.Option(mvdanpriv.HandlerRunner(hc), "errexit"), args), true
 	case shast.CmdCat:
 		return bashcompat.StatusArgv(budget.Cat(ctx, budgetOf(ctx), hc.Stdin, hc.Stdout, hc.Stderr)), true
 	case "trap":

@@ -24,8 +24,9 @@ import (
 // warnings.
 //
 // needsTemp reports a construct that uses $TMPDIR without passing through
-// the session's handlers (a process substitution).
-func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewritable, needsTemp bool) {
+// the session's handlers (a process substitution); setsErrexit a set or
+// shopt command that turns set -e on (rewrite.SetsErrexit).
+func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewritable, needsTemp, setsErrexit bool) {
 	if s.checkVisit == nil {
 		s.checkVisit, s.assocVarFn = s.check.visitor(), s.assocVar
 	}
@@ -38,7 +39,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: static.NewGapCheck(file, s.assocVarFn), funcs: v.found}
 		shast.WalkBranches(file, s.checkVisit)
 	}
-	issues, funcs, rewritable, needsTemp = v.issues, v.found, v.rewrite, v.procSubst
+	issues, funcs, rewritable, needsTemp, setsErrexit = v.issues, v.found, v.rewrite, v.procSubst, v.errexit
 	for _, f := range v.crash.Findings() {
 		issues = append(issues, unsupported(f))
 	}
@@ -46,7 +47,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		issues = append(issues, Issue{Severity: SeverityNote, Code: CodeGap, Line: n.Line, Col: n.Col, Message: n.Gap.Message()})
 	}
 	*v = validation{} // hold nothing of the script between calls
-	return issues, funcs, rewritable, needsTemp
+	return issues, funcs, rewritable, needsTemp, setsErrexit
 }
 
 // validation is one walk of validate.
@@ -61,6 +62,8 @@ type validation struct {
 	// procSubst is set when the walk met a process substitution, whose
 	// FIFO mvdan/sh makes in $TMPDIR itself.
 	procSubst bool
+	// errexit is set when the walk met a command that turns set -e on.
+	errexit bool
 	// namerefs are the script's declare -n NAME=TARGET, by name.
 	namerefs map[string]string
 }
@@ -133,6 +136,7 @@ func (v *validation) visit(n syntax.Node) bool {
 				s.checkVar(&v.issues, n.Pos(), v.assigned(name), n)
 			}
 			s.checkCommand(&v.issues, n.Pos(), words, v.funcs)
+			v.errexit = v.errexit || rewrite.SetsErrexit(words)
 			clear(words)
 			s.words = words[:0]
 		}

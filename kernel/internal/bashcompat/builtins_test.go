@@ -21,6 +21,7 @@ import (
 type shell struct{ funcs map[string]*syntax.Stmt }
 
 func (shell) Runner(interp.HandlerContext) *interp.Runner { return nil }
+func (shell) Option(interp.HandlerContext, string) *bool  { return nil }
 func (shell) Eval(_ interp.HandlerContext, src string) []string {
 	return []string{"eval", src}
 }

@@ -1,12 +1,12 @@
 package bashcompat
 
 import (
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 )
 
 // shellOption is one of bash's options, as set -o or shopt names it.
@@ -61,15 +61,17 @@ const flagOrder = "abefhkmnptuvxBCEHPT"
 // stay in the subshell, as mvdan/sh's own do.
 const OptionsVar = "SHELTER_OPTIONS"
 
-// optionState reads a shell's options: mvdan/sh's own from its runner,
-// the others from [OptionsVar].
+// optionState reads a shell's options: mvdan/sh's own from its runner
+// (mvdan, which answers nil when it cannot), the others from
+// [OptionsVar].
 type optionState struct {
-	r    *interp.Runner // nil: mvdan/sh's options read as off
-	held string         // OptionsVar's value
+	mvdan func(name string) *bool
+	held  string // OptionsVar's value
 }
 
 func stateOf(sh Shell, hc interp.HandlerContext) optionState {
-	return optionState{r: sh.Runner(hc), held: hc.Env.Get(OptionsVar).String()}
+	mvdan := func(name string) *bool { return sh.Option(hc, name) }
+	return optionState{mvdan: mvdan, held: hc.Env.Get(OptionsVar).String()}
 }
 
 // mvdanOption reports whether mvdan/sh implements the option name.
@@ -84,7 +86,7 @@ func mvdanOption(name string) bool {
 
 func (o optionState) on(opt shellOption) bool {
 	if mvdanOption(opt.name) {
-		p := mvdanpriv.Option(o.r, opt.name)
+		p := o.mvdan(opt.name)
 		return p != nil && *p
 	}
 	return opt.on != strings.Contains(o.held, " "+opt.name+" ")
@@ -127,11 +129,12 @@ func HeldOption(env expand.Environ, name string) bool {
 	return ok && optionState{held: env.Get(OptionsVar).String()}.on(opt)
 }
 
-// OptionFlags is the part of bash's $- that the shell options of r and
-// env make ("hB" when bash -c starts); the caller adds the shell's own
-// letters (c for a script given as a string).
-func OptionFlags(r *interp.Runner, env expand.Environ) string {
-	o := optionState{r: r, held: env.Get(OptionsVar).String()}
+// OptionFlags is the part of bash's $- that a shell's options make ("hB"
+// when bash -c starts): mvdanOption is the state of an option mvdan/sh
+// implements (nil when unknown), env the shell's variables. The caller
+// adds the shell's own letters (c for a script given as a string).
+func OptionFlags(mvdanOption func(name string) *bool, env expand.Environ) string {
+	o := optionState{mvdan: mvdanOption, held: env.Get(OptionsVar).String()}
 	var b []byte
 	for i := range len(flagOrder) {
 		for _, opt := range setOptions {
@@ -141,4 +144,20 @@ func OptionFlags(r *interp.Runner, env expand.Environ) string {
 		}
 	}
 	return string(b)
+}
+
+// SubstStart answers shast.CmdSubstStart, first in a command
+// substitution, whose shell's set -e is errexit (nil when unknown): bash
+// turns set -e off there unless shopt inherit_errexit is on. args[1] is
+// $? before the substitution, which it keeps, unless set -e stays on
+// (where a failing status would end the substitution).
+func SubstStart(hc interp.HandlerContext, errexit *bool, args []string) []string {
+	if errexit != nil && *errexit && !HeldOption(hc.Env, "inherit_errexit") {
+		*errexit = false
+	}
+	if errexit != nil && *errexit || len(args) < 2 {
+		return StatusArgv(0)
+	}
+	n, _ := strconv.Atoi(args[1])
+	return StatusArgv(n)
 }

@@ -16,6 +16,11 @@ type Shell interface {
 	// cannot be found: mvdan/sh keeps it in an unexported field.
 	Runner(hc interp.HandlerContext) *interp.Runner
 
+	// Option is the state of the shell option name, one of those
+	// mvdan/sh implements, in the shell that runs hc's command; a
+	// builtin may also set it. It is nil if it cannot be found.
+	Option(hc interp.HandlerContext, name string) *bool
+
 	// Eval is the argv that evaluates src, shelter's own source, in the
 	// caller's scope (an eval), out of set -x's trace.
 	Eval(hc interp.HandlerContext, src string) []string

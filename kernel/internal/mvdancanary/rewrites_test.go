@@ -191,6 +191,14 @@ var rewriteCanaries = []canary{{
 	Script: `f() { local a=1 b=$a; echo "[$a][$b]"; }; f`,
 	Bash:   "[1][]\n",
 	Mvdan:  "[1][1]\n",
+}, {
+	Name:   "errexit-in-substitution",
+	Bug:    "a command substitution keeps set -e",
+	Gap:    "errexit-in-substitutions",
+	Code:   "kernel/internal/rewrite/errexit.go: SubstErrexit",
+	Script: `set -e; x=$(false; echo still); echo "[$x]"`,
+	Bash:   "[still]\n",
+	Mvdan:  "[exit 1]",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process
