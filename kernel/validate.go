@@ -76,8 +76,11 @@ func (v *validation) visitor() func(syntax.Node) bool {
 	return func(n syntax.Node) bool {
 		v.gaps.Visit(n)
 		switch n := n.(type) {
-		case nil, *syntax.Word, *syntax.Lit, *syntax.DblQuoted, *syntax.SglQuoted, *syntax.Comment,
+		case nil, *syntax.Word, *syntax.Lit, *syntax.DblQuoted, *syntax.Comment,
 			*syntax.Redirect, *syntax.BinaryCmd, *syntax.Block, *syntax.File:
+			return true
+		case *syntax.SglQuoted:
+			v.rewrite = v.rewrite || n.Dollar && rewrite.RewritableNode(n)
 			return true
 		case *syntax.Stmt:
 			v.rewrite = v.rewrite || n.Background

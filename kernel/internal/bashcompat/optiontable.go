@@ -6,7 +6,6 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
-
 )
 
 // shellOption is one of bash's options, as set -o or shopt names it.

@@ -199,6 +199,38 @@ var rewriteCanaries = []canary{{
 	Script: `set -e; x=$(false; echo still); echo "[$x]"`,
 	Bash:   "[still]\n",
 	Mvdan:  "[exit 1]",
+}, {
+	Name:   "tilde-after-colon",
+	Bug:    "a ~ after a colon in an assignment's value is not expanded",
+	Gap:    "tilde-prefixes",
+	Code:   "kernel/internal/rewrite/tilde.go: afterColons",
+	Script: `HOME=/h; x=a:~/b; echo "$x"`,
+	Bash:   "a:/h/b\n",
+	Mvdan:  "a:~/b\n",
+}, {
+	Name:   "tilde-plus-minus",
+	Bug:    "~+ and ~- are not expanded",
+	Gap:    "tilde-prefixes",
+	Code:   "kernel/internal/rewrite/tilde.go: dirPrefix",
+	Script: `cd /; echo ~+`,
+	Bash:   "/\n",
+	Mvdan:  "~+\n",
+}, {
+	Name:   "tilde-in-quoted-default",
+	Bug:    "the ~ of a default inside double quotes is expanded",
+	Gap:    "tilde-prefixes",
+	Code:   "kernel/internal/rewrite/tilde.go: quoteLeadingTilde",
+	Script: `HOME=/h; unset v; echo "${v:-~}"`,
+	Bash:   "~\n",
+	Mvdan:  "/h\n",
+}, {
+	Name:   "ansi-c-escapes",
+	Bug:    "$'...' leaves \\x{...} and \\cX as written",
+	Gap:    "ansi-c-escapes",
+	Code:   "kernel/internal/rewrite/ansic.go: decodeANSIC",
+	Script: `x=$'\x{41}'; y=$'\cA'; echo "${#x} $x ${#y}"`,
+	Bash:   "1 A 1\n",
+	Mvdan:  "6 \\x{41} 3\n",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process

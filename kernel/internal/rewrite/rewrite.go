@@ -43,6 +43,10 @@ func Script(file *syntax.File) {
 			nested(&n.Do)
 		case *syntax.ForClause:
 			nested(&n.Do)
+		case *syntax.WordIter, *syntax.CallExpr, *syntax.DblQuoted:
+			rewriteTildes(n)
+		case *syntax.SglQuoted:
+			decodeANSIC(n)
 		case *syntax.CaseItem:
 			nested(&n.Stmts)
 		case *syntax.CmdSubst:
@@ -70,6 +74,7 @@ func Script(file *syntax.File) {
 		case *syntax.Assign:
 			guardArithmNode(n)
 			unescapeAssignValue(n)
+			rewriteTildes(n)
 		case *syntax.ArithmExp, *syntax.LetClause, *syntax.TestClause:
 			guardArithmNode(n)
 		}
@@ -107,7 +112,7 @@ func Rewritable(n syntax.Node) bool {
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
-		*syntax.CallExpr:
+		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted:
 		return RewritableNode(n)
 	}
 	return false
@@ -125,9 +130,14 @@ func RewritableNode(n syntax.Node) bool {
 		return n.Left.IsValid() && mayGuard(n.X)
 	case *syntax.ParamExp:
 		return n.Index != nil || n.Slice != nil ||
-			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!")
+			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!") ||
+			tildeRewritable(n)
 	case *syntax.Assign:
-		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value)
+		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || tildeRewritable(n)
+	case *syntax.WordIter:
+		return tildeRewritable(n)
+	case *syntax.SglQuoted:
+		return ansiCRewritable(n)
 	case *syntax.CmdSubst:
 		return len(n.Stmts) == 1 && n.Stmts[0].Cmd == nil
 	case *syntax.ForClause:
@@ -138,8 +148,8 @@ func RewritableNode(n syntax.Node) bool {
 	case *syntax.CallExpr:
 		// A break or continue, which guardLoopExits may guard the rest of
 		// its list for; a declaration with prefix assignments
-		// (rewriteDeclPrefix).
-		return exitsLoops(n, 0) || declPrefixed(n)
+		// (rewriteDeclPrefix); a tilde prefix (rewriteTildes).
+		return exitsLoops(n, 0) || declPrefixed(n) || tildeRewritable(n)
 	}
 	return false
 }
