@@ -3,6 +3,7 @@ package bashcompat
 import (
 	"context"
 	"io"
+	"io/fs"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -20,6 +21,11 @@ type Shell interface {
 	// mvdan/sh implements, in the shell that runs hc's command; a
 	// builtin may also set it. It is nil if it cannot be found.
 	Option(hc interp.HandlerContext, name string) *bool
+
+	// ReadDir is the entries of the directory name, an absolute path,
+	// read through the session's opener (beneath its root, in a
+	// confined session).
+	ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 
 	// Eval is the argv that evaluates src, shelter's own source, in the
 	// caller's scope (an eval), out of set -x's trace.

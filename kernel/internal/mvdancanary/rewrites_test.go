@@ -231,6 +231,32 @@ var rewriteCanaries = []canary{{
 	Script: `x=$'\x{41}'; y=$'\cA'; echo "${#x} $x ${#y}"`,
 	Bash:   "1 A 1\n",
 	Mvdan:  "6 \\x{41} 3\n",
+}, {
+	Name:   "extglob-no-wildcard",
+	Bug:    "a word with an extglob group but no *, ? or [ is not a pathname pattern",
+	Gap:    "extglob",
+	Code:   "kernel/internal/rewrite/extglob.go: extglobRewrite",
+	Files:  map[string]string{"a.log": "", "b.log": ""},
+	Script: "shopt -s extglob\necho @(a|b).log",
+	Bash:   "a.log b.log\n",
+	Mvdan:  "@(a|b).log\n",
+}, {
+	Name:   "extglob-negation-dotfiles",
+	Bug:    "!(...) matches files whose names begin with a dot",
+	Gap:    "extglob",
+	Code:   "kernel/internal/bashcompat/extglob.go: globFiles",
+	Files:  map[string]string{".hidden": "", "a.txt": "", "b.log": ""},
+	Script: "shopt -s extglob\necho !(*.txt)",
+	Bash:   "b.log\n",
+	Mvdan:  ".hidden b.log\n",
+}, {
+	Name:   "extglob-parameter-pattern",
+	Bug:    "${v##pattern} and ${v//pattern/s} do not know extglob groups",
+	Gap:    "extglob",
+	Code:   "kernel/internal/bashcompat/extglob.go: patternOp",
+	Script: "shopt -s extglob\nv=aaab; echo ${v##+(a)} ${v//@(a|b)/x}",
+	Bash:   "b xxxx\n",
+	Mvdan:  "aaab aaab\n",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process

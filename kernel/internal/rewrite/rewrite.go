@@ -19,6 +19,7 @@ func Script(file *syntax.File) {
 	var loops loopRewrite
 	attrs := false
 	var readonly []string // the names the script makes readonly
+	var extglob extglobRewrite
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -65,6 +66,7 @@ func Script(file *syntax.File) {
 			rewriteLocalNames(n)
 			attrs = attrs || declAttrs(n)
 			rewriteLetCall(n)
+			extglob.stmt(n)
 		case *syntax.ParamExp:
 			rewriteExpansion(n)
 			guardArithmNode(n)
@@ -112,7 +114,7 @@ func Rewritable(n syntax.Node) bool {
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
-		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted:
+		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted, *syntax.ExtGlob:
 		return RewritableNode(n)
 	}
 	return false
@@ -120,7 +122,7 @@ func Rewritable(n syntax.Node) bool {
 
 func RewritableNode(n syntax.Node) bool {
 	switch n := n.(type) {
-	case *syntax.ProcSubst, *syntax.LetClause, *syntax.DeclClause:
+	case *syntax.ProcSubst, *syntax.LetClause, *syntax.DeclClause, *syntax.ExtGlob:
 		return true
 	case *syntax.BinaryTest:
 		// What a [[ ]] changes: an integer comparison's operands
@@ -131,7 +133,7 @@ func RewritableNode(n syntax.Node) bool {
 	case *syntax.ParamExp:
 		return n.Index != nil || n.Slice != nil ||
 			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!") ||
-			tildeRewritable(n)
+			tildeRewritable(n) || extglobRewritable(n)
 	case *syntax.Assign:
 		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || tildeRewritable(n)
 	case *syntax.WordIter:

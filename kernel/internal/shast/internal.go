@@ -20,6 +20,7 @@ const (
 	CmdGoOn       = InternalPrefix + "go-on"       // fails while a break or continue is pending
 	CmdReadonly   = InternalPrefix + "readonly"    // after a failed assignment: exits if it wrote a readonly name
 	CmdSubstStart = InternalPrefix + "subst-start" // first in a $( ) where set -e may be on
+	CmdExtglob    = InternalPrefix + "extglob"     // expands extglob words and patterns into variables
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an

@@ -1,0 +1,243 @@
+package bashcompat
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+)
+
+// ExtglobCall answers shast.CmdExtglob, which the extglob rewrite puts
+// before a statement (docs/mvdan.md, "Extglob"):
+//
+//	CmdExtglob STATUS VAR glob PATTERN          VAR=(the files PATTERN names)
+//	CmdExtglob STATUS VAR OP VALUE PATTERN [STRING]  VAR=${VALUE OP PATTERN [/STRING]}
+//
+// OP is # ## % %% / // /# or /%. The command keeps STATUS, $? before it,
+// as its own, unless set -e is on, where a failing status would end the
+// shell.
+func ExtglobCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
+	if len(args) < 5 {
+		return StatusArgv(2)
+	}
+	status, _ := strconv.Atoi(args[1])
+	if p := sh.Option(hc, "errexit"); p != nil && *p {
+		status = 0
+	}
+	name, op := args[2], args[3]
+	on := func(opt string) bool { p := sh.Option(hc, opt); return p != nil && *p }
+	if op == "glob" {
+		// Without extglob, bash would not have parsed the word.
+		files := globFiles(ctx, sh, hc, args[4], on("dotglob"), matchMode{nocase: on("nocaseglob"), ext: true})
+		if len(files) == 0 && !on("nullglob") {
+			files = []string{unescapePattern(args[4])}
+		}
+		return assignArgv(sh, hc, []string{assignArray(name, files)}, status)
+	}
+	if len(args) < 6 {
+		return StatusArgv(2)
+	}
+	value, pat, repl := args[4], args[5], ""
+	if len(args) > 6 {
+		repl = args[6]
+	}
+	m := matchMode{nocase: HeldOption(hc.Env, "nocasematch"), ext: on("extglob")}
+	return assignArgv(sh, hc, []string{assignScalar(name, patternOp(op, value, pat, repl, m))}, status)
+}
+
+// patternOp is ${value OP pat} (OP # ## % %%) or ${value OP pat/repl}
+// (OP / // /# /%), as bash computes it with extglob on.
+func patternOp(op, value, pat, repl string, m matchMode) string {
+	match := func(s string) bool { return extMatch(pat, s, m) }
+	switch op {
+	case "#":
+		for k := 0; k <= len(value); k++ {
+			if match(value[:k]) {
+				return value[k:]
+			}
+		}
+	case "##":
+		for k := len(value); k >= 0; k-- {
+			if match(value[:k]) {
+				return value[k:]
+			}
+		}
+	case "%":
+		for k := len(value); k >= 0; k-- {
+			if match(value[k:]) {
+				return value[:k]
+			}
+		}
+	case "%%":
+		for k := 0; k <= len(value); k++ {
+			if match(value[k:]) {
+				return value[:k]
+			}
+		}
+	case "/#":
+		for k := len(value); k >= 0; k-- {
+			if match(value[:k]) {
+				return repl + value[k:]
+			}
+		}
+	case "/%":
+		for k := 0; k <= len(value); k++ {
+			if match(value[k:]) {
+				return value[:k] + repl
+			}
+		}
+	case "/", "//":
+		var b strings.Builder
+		i := 0
+		for i < len(value) {
+			end := -1
+			for j := len(value); j > i; j-- {
+				if match(value[i:j]) {
+					end = j
+					break
+				}
+			}
+			if end < 0 {
+				b.WriteByte(value[i])
+				i++
+				continue
+			}
+			b.WriteString(repl)
+			i = end
+			if op == "/" {
+				b.WriteString(value[i:])
+				return b.String()
+			}
+		}
+		return b.String()
+	}
+	return value
+}
+
+// globFiles is what pathname expansion of pattern gives in hc's working
+// directory, sorted; nothing when no file matches.
+func globFiles(ctx context.Context, sh Shell, hc interp.HandlerContext, pattern string, dotglob bool, m matchMode) []string {
+	dirOnly := strings.HasSuffix(pattern, "/")
+	comps := strings.Split(strings.TrimRight(pattern, "/"), "/")
+	matches := []string{""}
+	if strings.HasPrefix(pattern, "/") {
+		matches, comps = []string{"/"}, comps[1:]
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(hc.Dir, p)
+	}
+	join := func(dir, name string) string {
+		if dir == "" {
+			return name
+		}
+		if strings.HasSuffix(dir, "/") {
+			return dir + name
+		}
+		return dir + "/" + name
+	}
+	for i, comp := range comps {
+		last := i == len(comps)-1
+		var next []string
+		for _, dir := range matches {
+			if !hasGlobMeta(comp) {
+				name := join(dir, unescapePattern(comp))
+				if _, err := sh.ReadDir(ctx, abs(name)); err == nil || last && exists(ctx, sh, abs(name)) {
+					next = append(next, name)
+				}
+				continue
+			}
+			d := dir
+			if d == "" {
+				d = "."
+			}
+			entries, err := sh.ReadDir(ctx, abs(d))
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				n := e.Name()
+				if n == "." || n == ".." || n[0] == '.' && !dotglob && !explicitDot(comp) {
+					continue
+				}
+				if !extMatch(comp, n, m) {
+					continue
+				}
+				p := join(dir, n)
+				if !last || dirOnly {
+					if _, err := sh.ReadDir(ctx, abs(p)); err != nil {
+						continue
+					}
+				}
+				next = append(next, p)
+			}
+		}
+		matches = next
+	}
+	if dirOnly {
+		for i := range matches {
+			matches[i] += "/"
+		}
+	}
+	slices.Sort(matches)
+	return matches
+}
+
+// exists reports whether the file name exists: it is an entry of its
+// directory.
+func exists(ctx context.Context, sh Shell, name string) bool {
+	entries, err := sh.ReadDir(ctx, filepath.Dir(name))
+	if err != nil {
+		return false
+	}
+	base := filepath.Base(name)
+	return slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == base })
+}
+
+// explicitDot reports whether a pattern names dotfiles itself: it begins
+// with a dot, or with a group (but !(…)) of which a pattern does.
+func explicitDot(pat string) bool {
+	if strings.HasPrefix(pat, ".") {
+		return true
+	}
+	op, alts, _, ok := extGroup(pat)
+	if !ok || op == '!' {
+		return false
+	}
+	return slices.ContainsFunc(alts, explicitDot)
+}
+
+func hasGlobMeta(pat string) bool {
+	return strings.ContainsAny(pat, "*?[") || hasExtGroupIn(pat)
+}
+
+func hasExtGroupIn(pat string) bool {
+	for i := 0; i+1 < len(pat); i++ {
+		if pat[i+1] == '(' && strings.IndexByte("?*+@!", pat[i]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// unescapePattern is pat with the backslashes that quote a character
+// taken out: the word as bash leaves it when nothing matches.
+func unescapePattern(pat string) string {
+	if !strings.Contains(pat, `\`) {
+		return pat
+	}
+	var b strings.Builder
+	for i := 0; i < len(pat); i++ {
+		if pat[i] == '\\' && i+1 < len(pat) {
+			i++
+		}
+		b.WriteByte(pat[i])
+	}
+	return b.String()
+}
