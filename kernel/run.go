@@ -176,7 +176,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if err != nil {
 		return s.rejected(start, []Issue{parseIssue(script, err)}), nil
 	}
-	issues, funcs, rewritable, needsTemp, setsErrexit := s.validate(file)
+	issues, funcs, rewritable, needsTemp, setsErrexit, nocase := s.validate(file)
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
 	}
@@ -186,6 +186,9 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	}
 	if setsErrexit || s.errexitOn() {
 		rewrite.SubstErrexit(file)
+	}
+	if nocase || bashcompat.OptionHeld(s.runner.Vars[bashcompat.OptionsVar].String(), "nocasematch") {
+		rewrite.NoCaseMatch(file)
 	}
 	if rewritable {
 		opts.jobTexts = backgroundTexts(file)
@@ -229,7 +232,7 @@ func (s *Session) Check(script string) ([]Issue, error) {
 	if err != nil {
 		return []Issue{parseIssue(script, err)}, nil
 	}
-	issues, _, _, _, _ := s.validate(file)
+	issues, _, _, _, _, _ := s.validate(file)
 	return issues, nil
 }
 

@@ -25,8 +25,9 @@ import (
 //
 // needsTemp reports a construct that uses $TMPDIR without passing through
 // the session's handlers (a process substitution); setsErrexit a set or
-// shopt command that turns set -e on (rewrite.SetsErrexit).
-func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewritable, needsTemp, setsErrexit bool) {
+// shopt command that turns set -e on (rewrite.SetsErrexit); nocase a shopt
+// command that names nocasematch (rewrite.SetsNoCaseMatch).
+func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewritable, needsTemp, setsErrexit, nocase bool) {
 	if s.checkVisit == nil {
 		s.checkVisit, s.assocVarFn = s.check.visitor(), s.assocVar
 	}
@@ -39,7 +40,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: static.NewGapCheck(file, s.assocVarFn), funcs: v.found}
 		shast.WalkBranches(file, s.checkVisit)
 	}
-	issues, funcs, rewritable, needsTemp, setsErrexit = v.issues, v.found, v.rewrite, v.procSubst, v.errexit
+	issues, funcs, rewritable, needsTemp, setsErrexit, nocase = v.issues, v.found, v.rewrite, v.procSubst, v.errexit, v.nocase
 	for _, f := range v.crash.Findings() {
 		issues = append(issues, unsupported(f))
 	}
@@ -47,7 +48,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		issues = append(issues, Issue{Severity: SeverityNote, Code: CodeGap, Line: n.Line, Col: n.Col, Message: n.Gap.Message()})
 	}
 	*v = validation{} // hold nothing of the script between calls
-	return issues, funcs, rewritable, needsTemp, setsErrexit
+	return issues, funcs, rewritable, needsTemp, setsErrexit, nocase
 }
 
 // validation is one walk of validate.
@@ -64,6 +65,8 @@ type validation struct {
 	procSubst bool
 	// errexit is set when the walk met a command that turns set -e on.
 	errexit bool
+	// nocase is set when the walk met a command that names nocasematch.
+	nocase bool
 	// namerefs are the script's declare -n NAME=TARGET, by name.
 	namerefs map[string]string
 }
@@ -140,6 +143,7 @@ func (v *validation) visit(n syntax.Node) bool {
 			}
 			s.checkCommand(&v.issues, n.Pos(), words, v.funcs)
 			v.errexit = v.errexit || rewrite.SetsErrexit(words)
+			v.nocase = v.nocase || rewrite.SetsNoCaseMatch(words)
 			clear(words)
 			s.words = words[:0]
 		}

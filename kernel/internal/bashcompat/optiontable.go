@@ -121,11 +121,16 @@ func findOption(table []shellOption, name string) (shellOption, bool) {
 // option mvdan/sh does not implement (set -o's or shopt's); false for an
 // unknown name.
 func HeldOption(env expand.Environ, name string) bool {
+	return OptionHeld(env.Get(OptionsVar).String(), name)
+}
+
+// OptionHeld is HeldOption of a shell whose OptionsVar is held.
+func OptionHeld(held, name string) bool {
 	opt, ok := findOption(setOptions, name)
 	if !ok {
 		opt, ok = findOption(shoptOptions, name)
 	}
-	return ok && optionState{held: env.Get(OptionsVar).String()}.on(opt)
+	return ok && optionState{held: held}.on(opt)
 }
 
 // OptionFlags is the part of bash's $- that a shell's options make ("hB"

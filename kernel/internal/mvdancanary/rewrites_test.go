@@ -235,7 +235,7 @@ var rewriteCanaries = []canary{{
 	Name:   "extglob-no-wildcard",
 	Bug:    "a word with an extglob group but no *, ? or [ is not a pathname pattern",
 	Gap:    "extglob",
-	Code:   "kernel/internal/rewrite/extglob.go: extglobRewrite",
+	Code:   "kernel/internal/rewrite/extglob.go: extglobStmt",
 	Files:  map[string]string{"a.log": "", "b.log": ""},
 	Script: "shopt -s extglob\necho @(a|b).log",
 	Bash:   "a.log b.log\n",
@@ -257,6 +257,14 @@ var rewriteCanaries = []canary{{
 	Script: "shopt -s extglob\nv=aaab; echo ${v##+(a)} ${v//@(a|b)/x}",
 	Bash:   "b xxxx\n",
 	Mvdan:  "aaab aaab\n",
+}, {
+	Name:   "nocasematch",
+	Bug:    "shopt has no nocasematch: [[ == ]] and case match letters with their case",
+	Gap:    "nocasematch",
+	Code:   "kernel/internal/rewrite/nocase.go: NoCaseMatch",
+	Script: "shopt -s nocasematch 2>/dev/null; [[ ABC == abc ]] && echo dbl; case X in x) echo case;; esac; echo end",
+	Bash:   "dbl\ncase\nend\n",
+	Mvdan:  "end\n",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process

@@ -1,18 +1,12 @@
 package rewrite
 
 import (
-	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
-
-// ExtglobVarPrefix names the variables that hold what shelter's extglob
-// expanded for a statement: SHELTER_EXTGLOB_0, _1… in the order of the
-// script.
-const ExtglobVarPrefix = "SHELTER_EXTGLOB_"
 
 // The extglob rewrite (docs/mvdan.md, "Extglob"): mvdan/sh expands a
 // word holding an extglob group as a pathname only when it also holds *, ?
@@ -21,27 +15,16 @@ const ExtglobVarPrefix = "SHELTER_EXTGLOB_"
 // groups at all. A statement whose command has such a word (all literal)
 // or such an expansion (with a literal pattern) gets a statement before it
 // that runs shast.CmdExtglob, which shelter answers by expanding them as
-// bash does into ExtglobVarPrefix variables; the word becomes
-// "${SHELTER_EXTGLOB_N[@]}", the expansion ${SHELTER_EXTGLOB_N}. Both run
-// in a { } block that takes the statement's place, so that its
-// redirections, && and || and background stay whole.
+// bash does into MatchVarPrefix variables (a prelude); the word becomes
+// "${SHELTER_MATCH_N[@]}", the expansion ${SHELTER_MATCH_N}.
 
-// extglobRewrite numbers the variables of one script.
-type extglobRewrite struct{ next int }
-
-// stmt rewrites st's command.
-func (x *extglobRewrite) stmt(st *syntax.Stmt) {
+// extglobStmt rewrites st's command, numbering its variables from next.
+func extglobStmt(st *syntax.Stmt, next *int) {
 	if st.Cmd == nil {
 		return
 	}
-	var prelude []*syntax.Stmt
-	add := func(args ...*syntax.Word) string {
-		name := ExtglobVarPrefix + strconv.Itoa(x.next)
-		x.next++
-		words := append([]*syntax.Word{shast.LitWord(shast.CmdExtglob), shast.QuotedParam("?"), shast.LitWord(name)}, args...)
-		prelude = append(prelude, shast.CallStmt(st.Pos(), words...))
-		return name
-	}
+	p := prelude{st: st, cmd: shast.CmdExtglob, next: next}
+	add := p.add
 	globWords := func(words []*syntax.Word) {
 		for i, w := range words {
 			if pat, ok := extglobWord(w); ok {
@@ -84,11 +67,7 @@ func (x *extglobRewrite) stmt(st *syntax.Stmt) {
 		name := add(args...)
 		*pe = syntax.ParamExp{Dollar: pe.Dollar, Rbrace: pe.Rbrace, Param: &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: name}}
 	})
-	if prelude == nil {
-		return
-	}
-	inner := &syntax.Stmt{Position: st.Position, Cmd: st.Cmd}
-	st.Cmd = &syntax.Block{Lbrace: st.Position, Rbrace: st.Position, Stmts: append(prelude, inner)}
+	p.finish()
 }
 
 // eachOwnParamExp calls f for each parameter expansion of cmd's own words:

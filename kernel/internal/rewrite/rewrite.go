@@ -19,7 +19,7 @@ func Script(file *syntax.File) {
 	var loops loopRewrite
 	attrs := false
 	var readonly []string // the names the script makes readonly
-	var extglob extglobRewrite
+	var matchVars int // the prelude variables' numbers
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -66,7 +66,7 @@ func Script(file *syntax.File) {
 			rewriteLocalNames(n)
 			attrs = attrs || declAttrs(n)
 			rewriteLetCall(n)
-			extglob.stmt(n)
+			extglobStmt(n, &matchVars)
 		case *syntax.ParamExp:
 			rewriteExpansion(n)
 			guardArithmNode(n)

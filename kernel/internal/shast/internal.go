@@ -21,6 +21,7 @@ const (
 	CmdReadonly   = InternalPrefix + "readonly"    // after a failed assignment: exits if it wrote a readonly name
 	CmdSubstStart = InternalPrefix + "subst-start" // first in a $( ) where set -e may be on
 	CmdExtglob    = InternalPrefix + "extglob"     // expands extglob words and patterns into variables
+	CmdMatch      = InternalPrefix + "match"       // a [[ ]] or case match under nocasematch, into a variable
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an
