@@ -187,7 +187,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if setsErrexit || s.errexitOn() {
 		rewrite.SubstErrexit(file)
 	}
-	if nocase || bashcompat.OptionHeld(s.runner.Vars[bashcompat.OptionsVar].String(), "nocasematch") {
+	if nocase || s.nocaseOn() {
 		rewrite.NoCaseMatch(file)
 	}
 	if rewritable {
@@ -744,4 +744,10 @@ func hasError(issues []Issue) bool {
 func (s *Session) errexitOn() bool {
 	p := mvdanpriv.Option(s.runner, "errexit")
 	return p != nil && *p
+}
+
+// nocaseOn reports whether shopt nocasematch is on in the session's shell.
+func (s *Session) nocaseOn() bool {
+	v, ok := s.runner.Vars[bashcompat.OptionsVar]
+	return ok && bashcompat.OptionHeld(v.String(), "nocasematch")
 }
