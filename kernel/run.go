@@ -176,7 +176,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if err != nil {
 		return s.rejected(start, []Issue{parseIssue(script, err)}), nil
 	}
-	issues, funcs, rewritable, needsTemp, setsErrexit, nocase := s.validate(file)
+	issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob := s.validate(file)
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
 	}
@@ -187,8 +187,11 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if setsErrexit || s.errexitOn() {
 		rewrite.SubstErrexit(file)
 	}
-	if nocase || s.nocaseOn() {
+	if nocase || s.heldOn("nocasematch") {
 		rewrite.NoCaseMatch(file)
+	}
+	if failglob || s.heldOn("failglob") {
+		rewrite.FailGlob(file)
 	}
 	if rewritable {
 		opts.jobTexts = backgroundTexts(file)
@@ -232,7 +235,7 @@ func (s *Session) Check(script string) ([]Issue, error) {
 	if err != nil {
 		return []Issue{parseIssue(script, err)}, nil
 	}
-	issues, _, _, _, _, _ := s.validate(file)
+	issues, _, _, _, _, _, _ := s.validate(file)
 	return issues, nil
 }
 
@@ -746,8 +749,9 @@ func (s *Session) errexitOn() bool {
 	return p != nil && *p
 }
 
-// nocaseOn reports whether shopt nocasematch is on in the session's shell.
-func (s *Session) nocaseOn() bool {
+// heldOn reports whether the option name, one mvdan/sh does not
+// implement, is on in the session's shell.
+func (s *Session) heldOn(name string) bool {
 	v, ok := s.runner.Vars[bashcompat.OptionsVar]
-	return ok && bashcompat.OptionHeld(v.String(), "nocasematch")
+	return ok && bashcompat.OptionHeld(v.String(), name)
 }

@@ -26,8 +26,9 @@ import (
 // needsTemp reports a construct that uses $TMPDIR without passing through
 // the session's handlers (a process substitution); setsErrexit a set or
 // shopt command that turns set -e on (rewrite.SetsErrexit); nocase a shopt
-// command that names nocasematch (rewrite.SetsNoCaseMatch).
-func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewritable, needsTemp, setsErrexit, nocase bool) {
+// command that names nocasematch (rewrite.SetsNoCaseMatch), failglob one
+// that names failglob (rewrite.SetsFailGlob).
+func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewritable, needsTemp, setsErrexit, nocase, failglob bool) {
 	if s.checkVisit == nil {
 		s.checkVisit, s.assocVarFn = s.check.visitor(), s.assocVar
 	}
@@ -40,7 +41,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: static.NewGapCheck(file, s.assocVarFn), funcs: v.found}
 		shast.WalkBranches(file, s.checkVisit)
 	}
-	issues, funcs, rewritable, needsTemp, setsErrexit, nocase = v.issues, v.found, v.rewrite, v.procSubst, v.errexit, v.nocase
+	issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob = v.issues, v.found, v.rewrite, v.procSubst, v.errexit, v.nocase, v.failglob
 	for _, f := range v.crash.Findings() {
 		issues = append(issues, unsupported(f))
 	}
@@ -48,7 +49,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		issues = append(issues, Issue{Severity: SeverityNote, Code: CodeGap, Line: n.Line, Col: n.Col, Message: n.Gap.Message()})
 	}
 	*v = validation{} // hold nothing of the script between calls
-	return issues, funcs, rewritable, needsTemp, setsErrexit, nocase
+	return issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob
 }
 
 // validation is one walk of validate.
@@ -67,6 +68,8 @@ type validation struct {
 	errexit bool
 	// nocase is set when the walk met a command that names nocasematch.
 	nocase bool
+	// failglob is set when the walk met a command that names failglob.
+	failglob bool
 	// namerefs are the script's declare -n NAME=TARGET, by name.
 	namerefs map[string]string
 }
@@ -144,6 +147,7 @@ func (v *validation) visit(n syntax.Node) bool {
 			s.checkCommand(&v.issues, n.Pos(), words, v.funcs)
 			v.errexit = v.errexit || rewrite.SetsErrexit(words)
 			v.nocase = v.nocase || rewrite.SetsNoCaseMatch(words)
+			v.failglob = v.failglob || rewrite.SetsFailGlob(words)
 			clear(words)
 			s.words = words[:0]
 		}

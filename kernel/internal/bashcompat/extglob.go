@@ -2,6 +2,7 @@ package bashcompat
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -240,4 +241,37 @@ func unescapePattern(pat string) string {
 		b.WriteByte(pat[i])
 	}
 	return b.String()
+}
+
+// GlobArgs expands the arguments of shast.CmdGlobCall that begin with
+// marker (rewrite.GlobMarker): each pattern becomes the files it names,
+// as bash's pathname expansion gives them, or stays as written, or goes
+// (shopt nullglob). ok is false, the line said on stderr, when shopt
+// failglob is on and a pattern names no file: a non-interactive bash then
+// runs nothing more and its shell (or subshell) exits with status 1.
+func GlobArgs(ctx context.Context, sh Shell, hc interp.HandlerContext, marker string, args []string) (out []string, ok bool) {
+	on := func(opt string) bool { p := sh.Option(hc, opt); return p != nil && *p }
+	out = make([]string, 0, len(args))
+	for _, a := range args {
+		pat, marked := strings.CutPrefix(a, marker)
+		if !marked {
+			out = append(out, a)
+			continue
+		}
+		if on("noglob") {
+			out = append(out, unescapePattern(pat))
+			continue
+		}
+		files := globFiles(ctx, sh, hc, pat, on("dotglob"), matchMode{nocase: on("nocaseglob"), ext: on("extglob")})
+		switch {
+		case len(files) > 0:
+			out = append(out, files...)
+		case HeldOption(hc.Env, "failglob"):
+			fmt.Fprintf(hc.Stderr, "no match: %s\n", unescapePattern(pat))
+			return nil, false
+		case !on("nullglob"):
+			out = append(out, unescapePattern(pat))
+		}
+	}
+	return out, true
 }

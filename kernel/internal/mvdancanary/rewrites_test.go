@@ -265,6 +265,14 @@ var rewriteCanaries = []canary{{
 	Script: "shopt -s nocasematch 2>/dev/null; [[ ABC == abc ]] && echo dbl; case X in x) echo case;; esac; echo end",
 	Bash:   "dbl\ncase\nend\n",
 	Mvdan:  "end\n",
+}, {
+	Name:   "failglob",
+	Bug:    "shopt has no failglob: a pattern that names no file stays as written",
+	Gap:    "failglob",
+	Code:   "kernel/internal/rewrite/failglob.go: FailGlob",
+	Script: "shopt -s failglob 2>/dev/null\necho *.none; echo after",
+	Bash:   "[exit 1]",
+	Mvdan:  "*.none\nafter\n",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process

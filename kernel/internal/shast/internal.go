@@ -22,6 +22,7 @@ const (
 	CmdSubstStart = InternalPrefix + "subst-start" // first in a $( ) where set -e may be on
 	CmdExtglob    = InternalPrefix + "extglob"     // expands extglob words and patterns into variables
 	CmdMatch      = InternalPrefix + "match"       // a [[ ]] or case match under nocasematch, into a variable
+	CmdGlobCall   = InternalPrefix + "glob-call"   // runs its arguments once their marked patterns are expanded
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an
