@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/pattern"
 )
 
 // ExtglobCall answers shast.CmdExtglob, which the extglob rewrite puts
@@ -92,6 +94,24 @@ func patternOp(op, value, pat, repl string, m matchMode) string {
 			}
 		}
 	case "/", "//":
+		if re := replaceRegexp(pat, m); re != nil {
+			n := -1
+			if op == "/" {
+				n = 1
+			}
+			var b strings.Builder
+			last := 0
+			for _, loc := range re.FindAllStringIndex(value, n) {
+				if loc[0] == loc[1] {
+					continue // bash replaces no empty match
+				}
+				b.WriteString(value[last:loc[0]])
+				b.WriteString(repl)
+				last = loc[1]
+			}
+			b.WriteString(value[last:])
+			return b.String()
+		}
 		var b strings.Builder
 		i := 0
 		for i < len(value) {
@@ -274,4 +294,27 @@ func GlobArgs(ctx context.Context, sh Shell, hc interp.HandlerContext, marker st
 		}
 	}
 	return out, true
+}
+
+// replaceRegexp is pat as a leftmost-longest regexp, for the replacements,
+// which backtracking would make cubic in the value's length; nil when
+// mvdan/sh's translation does not take pat (a !(…) group).
+func replaceRegexp(pat string, m matchMode) *regexp.Regexp {
+	var mode pattern.Mode
+	if m.ext {
+		mode |= pattern.ExtendedOperators
+	}
+	if m.nocase {
+		mode |= pattern.NoGlobCase
+	}
+	expr, err := pattern.Regexp(pat, mode)
+	if err != nil {
+		return nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil
+	}
+	re.Longest()
+	return re
 }
