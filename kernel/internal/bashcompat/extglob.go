@@ -35,8 +35,11 @@ func ExtglobCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args [
 	on := func(opt string) bool { p := sh.Option(hc, opt); return p != nil && *p }
 	if op == "glob" {
 		// Without extglob, bash would not have parsed the word.
-		files := globFiles(ctx, sh, hc, args[4], on("dotglob"), matchMode{nocase: on("nocaseglob"), ext: true})
-		if len(files) == 0 && !on("nullglob") {
+		var files []string
+		if !on("noglob") {
+			files = globFiles(ctx, sh, hc, args[4], on("dotglob"), matchMode{nocase: on("nocaseglob"), ext: true})
+		}
+		if len(files) == 0 && (!on("nullglob") || on("noglob")) {
 			files = []string{unescapePattern(args[4])}
 		}
 		return assignArgv(sh, hc, []string{assignArray(name, files)}, status)
