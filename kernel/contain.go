@@ -213,6 +213,8 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		}
 		n, _ := strconv.Atoi(args[1])
 		return bashcompat.StatusArgv(n), true
+	case shast.CmdOptions:
+		return bashcompat.OptionsCall(ctx, bashShell{s}, hc, args), true
 	case shast.CmdMatch:
 		return bashcompat.MatchCall(bashShell{s}, hc, args), true
 	case shast.CmdExtglob:

@@ -230,3 +230,22 @@ func applyOptions(ctx context.Context, sh Shell, hc interp.HandlerContext, name,
 	}
 	return sh.Eval(hc, strings.Join(src, "; "))
 }
+
+// OptionsCall answers shast.CmdOptions NAME: it prints what bash's
+// SHELLOPTS (set -o's options that are on) or BASHOPTS (shopt's) holds,
+// colon-separated, for the $SHELLOPTS or $BASHOPTS the rewrites turned
+// into a command substitution (docs/mvdan.md, "Option variables").
+func OptionsCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
+	table := setOptions
+	if len(args) > 1 && args[1] == "BASHOPTS" {
+		table = shoptOptions
+	}
+	st := stateOf(sh, hc)
+	var on []string
+	for _, opt := range table {
+		if st.on(opt) {
+			on = append(on, opt.name)
+		}
+	}
+	return wrote(ctx, sh, hc, "shell", strings.Join(on, ":")+"\n", 0)
+}

@@ -273,6 +273,14 @@ var rewriteCanaries = []canary{{
 	Script: "shopt -s failglob 2>/dev/null\necho *.none; echo after",
 	Bash:   "[exit 1]",
 	Mvdan:  "*.none\nafter\n",
+}, {
+	Name:   "option-variables",
+	Bug:    "SHELLOPTS and BASHOPTS are unset",
+	Gap:    "option-variables",
+	Code:   "kernel/internal/rewrite/expansion.go: rewriteOptionVars",
+	Script: `set -e; echo "[$SHELLOPTS]"`,
+	Bash:   "[braceexpand:errexit:hashall:interactive-comments]\n",
+	Mvdan:  "[]\n",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process

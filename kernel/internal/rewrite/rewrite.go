@@ -44,8 +44,13 @@ func Script(file *syntax.File) {
 			nested(&n.Do)
 		case *syntax.ForClause:
 			nested(&n.Do)
-		case *syntax.WordIter, *syntax.CallExpr, *syntax.DblQuoted:
+		case *syntax.WordIter, *syntax.CallExpr:
 			rewriteTildes(n)
+		case *syntax.DblQuoted:
+			rewriteTildes(n)
+			rewriteOptionVars(n.Parts)
+		case *syntax.Word:
+			rewriteOptionVars(n.Parts)
 		case *syntax.SglQuoted:
 			decodeANSIC(n)
 		case *syntax.CaseItem:
@@ -133,7 +138,7 @@ func RewritableNode(n syntax.Node) bool {
 	case *syntax.ParamExp:
 		return n.Index != nil || n.Slice != nil ||
 			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!") ||
-			tildeRewritable(n) || extglobRewritable(n)
+			tildeRewritable(n) || extglobRewritable(n) || isOptionVar(n)
 	case *syntax.Assign:
 		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || tildeRewritable(n)
 	case *syntax.WordIter:

@@ -23,6 +23,7 @@ const (
 	CmdExtglob    = InternalPrefix + "extglob"     // expands extglob words and patterns into variables
 	CmdMatch      = InternalPrefix + "match"       // a [[ ]] or case match under nocasematch, into a variable
 	CmdGlobCall   = InternalPrefix + "glob-call"   // runs its arguments once their marked patterns are expanded
+	CmdOptions    = InternalPrefix + "options"     // prints the value of $SHELLOPTS or $BASHOPTS
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an
