@@ -36,6 +36,13 @@ func rewriteTildes(n syntax.Node) {
 			dirPrefix(n.Value)
 			afterColons(n.Value)
 		}
+		if n.Array != nil {
+			for _, el := range n.Array.Elems {
+				if el.Value != nil {
+					dirPrefix(el.Value)
+				}
+			}
+		}
 	case *syntax.DblQuoted:
 		for _, part := range n.Parts {
 			if pe, ok := part.(*syntax.ParamExp); ok && pe.Exp != nil && pe.Exp.Word != nil {
@@ -50,21 +57,30 @@ func tildeRewritable(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.CallExpr:
 		for _, w := range n.Args {
-			if _, ok := dirPrefixLit(w); ok {
+			if _, _, ok := leadingPrefix(w); ok {
 				return true
 			}
 		}
 	case *syntax.WordIter:
 		for _, w := range n.Items {
-			if _, ok := dirPrefixLit(w); ok {
+			if _, _, ok := leadingPrefix(w); ok {
 				return true
 			}
 		}
 	case *syntax.Assign:
+		if n.Array != nil {
+			for _, el := range n.Array.Elems {
+				if el.Value != nil {
+					if _, _, ok := leadingPrefix(el.Value); ok {
+						return true
+					}
+				}
+			}
+		}
 		if n.Naked || n.Value == nil {
 			return false
 		}
-		if _, ok := dirPrefixLit(n.Value); ok {
+		if _, _, ok := leadingPrefix(n.Value); ok {
 			return true
 		}
 		for _, part := range n.Value.Parts {
@@ -79,28 +95,36 @@ func tildeRewritable(n syntax.Node) bool {
 	return false
 }
 
-// dirPrefixLit is w's first part when it begins with ~+ or ~- as a whole
-// tilde prefix.
-func dirPrefixLit(w *syntax.Word) (*syntax.Lit, bool) {
+// leadingPrefix is w's first part and the tilde prefix it begins with,
+// when mvdan/sh does not expand that one: ~+ or ~- that a slash, a colon
+// or the word's end ends, or ~ that a colon ends (~:x, which bash expands
+// in any word).
+func leadingPrefix(w *syntax.Word) (*syntax.Lit, string, bool) {
 	if len(w.Parts) == 0 {
-		return nil, false
+		return nil, "", false
 	}
 	lit, ok := w.Parts[0].(*syntax.Lit)
-	if !ok || len(lit.Value) < 2 || lit.Value[0] != '~' || lit.Value[1] != '+' && lit.Value[1] != '-' {
-		return nil, false
+	if !ok || !strings.HasPrefix(lit.Value, "~") {
+		return nil, "", false
+	}
+	if strings.HasPrefix(lit.Value, "~:") {
+		return lit, "~", true
+	}
+	if len(lit.Value) < 2 || lit.Value[1] != '+' && lit.Value[1] != '-' {
+		return nil, "", false
 	}
 	rest := lit.Value[2:]
-	return lit, rest == "" && len(w.Parts) == 1 || strings.HasPrefix(rest, "/")
+	return lit, lit.Value[:2], rest == "" && len(w.Parts) == 1 || strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, ":")
 }
 
-// dirPrefix rewrites w's leading ~+ or ~-.
+// dirPrefix rewrites w's leading tilde prefix that mvdan/sh leaves.
 func dirPrefix(w *syntax.Word) {
-	lit, ok := dirPrefixLit(w)
+	lit, prefix, ok := leadingPrefix(w)
 	if !ok {
 		return
 	}
-	parts := []syntax.WordPart{tildeValue(lit, lit.Value[:2])}
-	if rest := lit.Value[2:]; rest != "" {
+	parts := []syntax.WordPart{tildeValue(lit, prefix)}
+	if rest := lit.Value[len(prefix):]; rest != "" {
 		parts = append(parts, &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: rest})
 	}
 	w.Parts = append(parts, w.Parts[1:]...)
