@@ -86,13 +86,16 @@ func eachOwnParamExp(cmd syntax.Command, f func(*syntax.ParamExp)) {
 }
 
 // extglobWord is the pattern of w when w is all literal and holds an
-// extglob group.
+// extglob group (and no brace, which brace expansion would take first).
 func extglobWord(w *syntax.Word) (string, bool) {
 	var b strings.Builder
 	group := false
 	for _, part := range w.Parts {
 		switch part := part.(type) {
 		case *syntax.Lit:
+			if strings.Contains(part.Value, "{") {
+				return "", false
+			}
 			b.WriteString(part.Value)
 		case *syntax.ExtGlob:
 			group = true

@@ -55,7 +55,8 @@ func SetsFailGlob(args []shast.Word) bool {
 }
 
 // globWord is the pattern of w when w is all literal and a pattern (but
-// for **, which globstar governs).
+// for **, which globstar governs, and braces, which brace expansion takes
+// first).
 func globWord(w *syntax.Word) (string, bool) {
 	pat, ok := extglobWord(w)
 	if ok {
@@ -65,7 +66,7 @@ func globWord(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	lit, isLit := w.Parts[0].(*syntax.Lit)
-	if !isLit || strings.HasPrefix(lit.Value, "~") || strings.Contains(lit.Value, "**") || !unescapedMeta(lit.Value) {
+	if !isLit || strings.HasPrefix(lit.Value, "~") || strings.ContainsAny(lit.Value, "{") || strings.Contains(lit.Value, "**") || !unescapedMeta(lit.Value) {
 		return "", false
 	}
 	return lit.Value, true
