@@ -6,6 +6,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // shellOption is one of bash's options, as set -o or shopt names it.
@@ -54,11 +56,10 @@ var shoptOptions = []shellOption{
 // flagOrder is the order of the letters in bash's $-.
 const flagOrder = "abefhkmnptuvxBCEHPT"
 
-// OptionsVar holds the state of the options mvdan/sh does not implement:
-// the names, each followed by a space, of those whose state is not the
-// one bash starts with. A shell variable, so that a subshell's options
-// stay in the subshell, as mvdan/sh's own do.
-const OptionsVar = "SHELTER_OPTIONS"
+// OptionsVar holds the state of the options mvdan/sh does not implement
+// (shast.OptionsVar): a shell variable, so that a subshell's options stay
+// in the subshell, as mvdan/sh's own do.
+const OptionsVar = shast.OptionsVar
 
 // optionState reads a shell's options: mvdan/sh's own from its runner
 // (mvdan, which answers nil when it cannot), the others from

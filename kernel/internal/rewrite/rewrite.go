@@ -82,7 +82,10 @@ func Script(file *syntax.File) {
 			guardArithmNode(n)
 			unescapeAssignValue(n)
 			rewriteTildes(n)
-		case *syntax.ArithmExp, *syntax.LetClause, *syntax.TestClause:
+		case *syntax.TestClause:
+			n.X = rewriteOptionTests(n.X)
+			guardArithmNode(n)
+		case *syntax.ArithmExp, *syntax.LetClause:
 			guardArithmNode(n)
 		}
 		return true
@@ -119,7 +122,7 @@ func Rewritable(n syntax.Node) bool {
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
-		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted, *syntax.ExtGlob:
+		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted, *syntax.ExtGlob, *syntax.UnaryTest:
 		return RewritableNode(n)
 	}
 	return false
@@ -143,6 +146,8 @@ func RewritableNode(n syntax.Node) bool {
 		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || tildeRewritable(n)
 	case *syntax.WordIter:
 		return tildeRewritable(n)
+	case *syntax.UnaryTest:
+		return optionTestRewritable(n)
 	case *syntax.SglQuoted:
 		return ansiCRewritable(n)
 	case *syntax.CmdSubst:

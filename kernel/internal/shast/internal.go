@@ -33,3 +33,9 @@ const StatusWord = "\x01shelter:status"
 // DirStackVar is the array that shelter's dirs, pushd and popd keep the
 // directory stack in; the rewrites turn $DIRSTACK into it.
 const DirStackVar = "SHELTER_DIRSTACK"
+
+// OptionsVar holds the state of the shell options mvdan/sh does not
+// implement, which shelter's set and shopt keep: the names, each followed
+// by a space after a leading one (" noclobber failglob "), of those whose
+// state is not the one bash starts with.
+const OptionsVar = "SHELTER_OPTIONS"
