@@ -153,11 +153,12 @@ func OptionFlags(mvdanOption func(name string) *bool, env expand.Environ) string
 
 // SubstStart answers shast.CmdSubstStart, first in a command
 // substitution, whose shell's set -e is errexit (nil when unknown): bash
-// turns set -e off there unless shopt inherit_errexit is on. args[1] is
+// turns set -e off there unless shopt inherit_errexit or set -o posix is
+// on. args[1] is
 // $? before the substitution, which it keeps, unless set -e stays on
 // (where a failing status would end the substitution).
 func SubstStart(hc interp.HandlerContext, errexit *bool, args []string) []string {
-	if errexit != nil && *errexit && !HeldOption(hc.Env, "inherit_errexit") {
+	if errexit != nil && *errexit && !HeldOption(hc.Env, "inherit_errexit") && !HeldOption(hc.Env, "posix") {
 		*errexit = false
 	}
 	if errexit != nil && *errexit || len(args) < 2 {
