@@ -39,6 +39,10 @@ func ExtglobCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args [
 		if !on("noglob") {
 			files = globFiles(ctx, sh, hc, args[4], on("dotglob"), matchMode{nocase: on("nocaseglob"), ext: true})
 		}
+		if len(files) == 0 && !on("noglob") && HeldOption(hc.Env, "failglob") {
+			fmt.Fprintf(hc.Stderr, "no match: %s\n", unescapePattern(args[4]))
+			return []string{"exit", "1"} // a non-interactive bash ends there
+		}
 		if len(files) == 0 && (!on("nullglob") || on("noglob")) {
 			files = []string{unescapePattern(args[4])}
 		}

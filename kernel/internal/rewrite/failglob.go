@@ -17,11 +17,17 @@ const GlobMarker = shast.InternalPrefix + "glob:"
 // (docs/mvdan.md, "Failglob"): `cmd *.x` becomes `CmdGlobCall cmd
 // GLOBMARKER*.x`, and shelter expands the marked patterns as bash does
 // (with failglob, a pattern that names no file ends the shell with
-// status 1, as in a non-interactive bash). The kernel applies it only to a
+// status 1, as in a non-interactive bash). A for loop's literal patterns
+// are expanded by a prelude of shast.CmdExtglob, as extglob words are. The kernel applies it only to a
 // script that may run with the option on (one naming it, or run while it
 // is on).
 func FailGlob(file *syntax.File) {
+	next := 0
 	shast.Walk(file, func(n syntax.Node) bool {
+		if st, ok := n.(*syntax.Stmt); ok {
+			failGlobLoop(st, &next)
+			return true
+		}
 		call, ok := n.(*syntax.CallExpr)
 		if !ok || len(call.Args) < 2 {
 			return true
@@ -84,4 +90,24 @@ func unescapedMeta(s string) bool {
 		}
 	}
 	return false
+}
+
+// failGlobLoop gives the literal patterns of st's for loop list a
+// prelude that expands them.
+func failGlobLoop(st *syntax.Stmt, next *int) {
+	f, ok := st.Cmd.(*syntax.ForClause)
+	if !ok {
+		return
+	}
+	it, ok := f.Loop.(*syntax.WordIter)
+	if !ok {
+		return
+	}
+	p := prelude{st: st, cmd: shast.CmdExtglob, next: next}
+	for i, w := range it.Items {
+		if pat, ok := globWord(w); ok {
+			it.Items[i] = quotedArray(p.add(shast.LitWord("glob"), sglWord(pat)))
+		}
+	}
+	p.finish()
 }
