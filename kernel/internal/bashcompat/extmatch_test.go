@@ -54,3 +54,16 @@ func TestPatternOp(t *testing.T) {
 		}
 	}
 }
+
+func FuzzExtMatch(f *testing.F) {
+	for _, s := range [][2]string{{"!(*.txt)", "a.log"}, {"@(+(a)|c).@(log|md)", "aa.md"}, {"[!a-c]*", "d"}, {`\*(`, "*("}, {"*(", "x"}, {"[[:alpha:]", "a"}} {
+		f.Add(s[0], s[1], true)
+	}
+	f.Fuzz(func(t *testing.T, pat, name string, nocase bool) {
+		if len(pat) > 24 || len(name) > 24 {
+			t.Skip() // backtracking is exponential in nested groups, as bash's
+		}
+		extMatch(pat, name, matchMode{nocase: nocase, ext: true})
+		patternOp("//", name, pat, "x", matchMode{ext: true})
+	})
+}
