@@ -122,6 +122,14 @@ func (b bashShell) Runner(hc interp.HandlerContext) *interp.Runner {
 	return mvdanpriv.HandlerRunner(hc)
 }
 
+func (b bashShell) Option(hc interp.HandlerContext, name string) *bool {
+	return mvdanpriv.Option(mvdanpriv.HandlerRunner(hc), name)
+}
+
+func (b bashShell) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	return b.s.readDirHandler(ctx, name)
+}
+
 func (b bashShell) Eval(hc interp.HandlerContext, src string) []string { return quietEval(hc, src) }
 
 func (b bashShell) Funcs(hc interp.HandlerContext) map[string]*syntax.Stmt {

@@ -213,6 +213,14 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		}
 		n, _ := strconv.Atoi(args[1])
 		return bashcompat.StatusArgv(n), true
+	case shast.CmdOptions:
+		return bashcompat.OptionsCall(ctx, bashShell{s}, hc, args), true
+	case shast.CmdMatch:
+		return bashcompat.MatchCall(bashShell{s}, hc, args), true
+	case shast.CmdExtglob:
+		return bashcompat.ExtglobCall(ctx, bashShell{s}, hc, args), true
+	case shast.CmdSubstStart:
+		return bashcompat.SubstStart(hc, mvdanpriv.Option(mvdanpriv.HandlerRunner(hc), "errexit"), args), true
 	case shast.CmdCat:
 		return bashcompat.StatusArgv(budget.Cat(ctx, budgetOf(ctx), hc.Stdin, hc.Stdout, hc.Stderr)), true
 	case "trap":

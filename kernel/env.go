@@ -9,6 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 
+	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 )
 
@@ -107,7 +108,8 @@ func exported(env expand.Environ) []string {
 	})
 	pairs := make([]string, 0, len(vars))
 	for name, v := range vars {
-		if v.Exported && v.IsSet() && v.Kind == expand.String {
+		// set -a exports what shelter's set and shopt keep, too.
+		if v.Exported && v.IsSet() && v.Kind == expand.String && name != bashcompat.OptionsVar {
 			pairs = append(pairs, name+"="+v.Str)
 		}
 	}

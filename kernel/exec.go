@@ -20,6 +20,7 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
 	"github.com/shelter-sh/shelter/kernel/internal/budget"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
+	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -29,6 +30,14 @@ import (
 // the call's data, which belongs to the last command only.
 func (s *Session) callHandler(ctx context.Context, args []string) ([]string, error) {
 	c := s.commandOf(ctx)
+	if args[0] == shast.CmdGlobCall {
+		// The patterns that rewrite.FailGlob marked, then the command.
+		expanded, ok := bashcompat.GlobArgs(ctx, bashShell{s}, c.hc, rewrite.GlobMarker, args[1:])
+		if !ok {
+			return []string{"exit", "1"}, nil // a non-interactive bash ends there
+		}
+		args = expanded
+	}
 	if c.job != nil && s.jobs.Killed(c.job) {
 		// kill ended the job: it runs nothing more.
 		return nil, errJobKilled

@@ -22,6 +22,7 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
 	"github.com/shelter-sh/shelter/kernel/internal/budget"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/static"
 	"github.com/shelter-sh/shelter/spawn"
@@ -175,13 +176,22 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if err != nil {
 		return s.rejected(start, []Issue{parseIssue(script, err)}), nil
 	}
-	issues, funcs, rewritable, needsTemp := s.validate(file)
+	issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob := s.validate(file)
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
 	}
 	if needsTemp {
 		// A failure shows as the interpreter's own "cannot create fifo".
 		s.tmp.Ensure()
+	}
+	if setsErrexit || s.errexitOn() {
+		rewrite.SubstErrexit(file)
+	}
+	if nocase || s.heldOn("nocasematch") {
+		rewrite.NoCaseMatch(file)
+	}
+	if failglob || s.heldOn("failglob") {
+		rewrite.FailGlob(file)
 	}
 	if rewritable {
 		opts.jobTexts = backgroundTexts(file)
@@ -225,7 +235,7 @@ func (s *Session) Check(script string) ([]Issue, error) {
 	if err != nil {
 		return []Issue{parseIssue(script, err)}, nil
 	}
-	issues, _, _, _ := s.validate(file)
+	issues, _, _, _, _, _, _ := s.validate(file)
 	return issues, nil
 }
 
@@ -730,4 +740,18 @@ func hasError(issues []Issue) bool {
 		}
 	}
 	return false
+}
+
+// errexitOn reports whether set -e is on in the session's shell, as a
+// previous call left it.
+func (s *Session) errexitOn() bool {
+	p := mvdanpriv.Option(s.runner, "errexit")
+	return p != nil && *p
+}
+
+// heldOn reports whether the option name, one mvdan/sh does not
+// implement, is on in the session's shell.
+func (s *Session) heldOn(name string) bool {
+	v, ok := s.runner.Vars[bashcompat.OptionsVar]
+	return ok && bashcompat.OptionHeld(v.String(), name)
 }

@@ -24,8 +24,11 @@ import (
 // warnings.
 //
 // needsTemp reports a construct that uses $TMPDIR without passing through
-// the session's handlers (a process substitution).
-func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewritable, needsTemp bool) {
+// the session's handlers (a process substitution); setsErrexit a set or
+// shopt command that turns set -e on (rewrite.SetsErrexit); nocase a shopt
+// command that names nocasematch (rewrite.SetsNoCaseMatch), failglob one
+// that names failglob (rewrite.SetsFailGlob).
+func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewritable, needsTemp, setsErrexit, nocase, failglob bool) {
 	if s.checkVisit == nil {
 		s.checkVisit, s.assocVarFn = s.check.visitor(), s.assocVar
 	}
@@ -38,7 +41,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: static.NewGapCheck(file, s.assocVarFn), funcs: v.found}
 		shast.WalkBranches(file, s.checkVisit)
 	}
-	issues, funcs, rewritable, needsTemp = v.issues, v.found, v.rewrite, v.procSubst
+	issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob = v.issues, v.found, v.rewrite, v.procSubst, v.errexit, v.nocase, v.failglob
 	for _, f := range v.crash.Findings() {
 		issues = append(issues, unsupported(f))
 	}
@@ -46,7 +49,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		issues = append(issues, Issue{Severity: SeverityNote, Code: CodeGap, Line: n.Line, Col: n.Col, Message: n.Gap.Message()})
 	}
 	*v = validation{} // hold nothing of the script between calls
-	return issues, funcs, rewritable, needsTemp
+	return issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob
 }
 
 // validation is one walk of validate.
@@ -61,6 +64,12 @@ type validation struct {
 	// procSubst is set when the walk met a process substitution, whose
 	// FIFO mvdan/sh makes in $TMPDIR itself.
 	procSubst bool
+	// errexit is set when the walk met a command that turns set -e on.
+	errexit bool
+	// nocase is set when the walk met a command that names nocasematch.
+	nocase bool
+	// failglob is set when the walk met a command that names failglob.
+	failglob bool
 	// namerefs are the script's declare -n NAME=TARGET, by name.
 	namerefs map[string]string
 }
@@ -73,8 +82,11 @@ func (v *validation) visitor() func(syntax.Node) bool {
 	return func(n syntax.Node) bool {
 		v.gaps.Visit(n)
 		switch n := n.(type) {
-		case nil, *syntax.Word, *syntax.Lit, *syntax.DblQuoted, *syntax.SglQuoted, *syntax.Comment,
+		case nil, *syntax.Word, *syntax.Lit, *syntax.DblQuoted, *syntax.Comment,
 			*syntax.Redirect, *syntax.BinaryCmd, *syntax.Block, *syntax.File:
+			return true
+		case *syntax.SglQuoted:
+			v.rewrite = v.rewrite || n.Dollar && rewrite.RewritableNode(n)
 			return true
 		case *syntax.Stmt:
 			v.rewrite = v.rewrite || n.Background
@@ -133,6 +145,9 @@ func (v *validation) visit(n syntax.Node) bool {
 				s.checkVar(&v.issues, n.Pos(), v.assigned(name), n)
 			}
 			s.checkCommand(&v.issues, n.Pos(), words, v.funcs)
+			v.errexit = v.errexit || rewrite.SetsErrexit(words)
+			v.nocase = v.nocase || rewrite.SetsNoCaseMatch(words)
+			v.failglob = v.failglob || rewrite.SetsFailGlob(words)
 			clear(words)
 			s.words = words[:0]
 		}

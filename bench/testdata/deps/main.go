@@ -19,6 +19,7 @@ import (
 	_ "gopkg.in/yaml.v3"
 	_ "mvdan.cc/sh/v3/expand"
 	_ "mvdan.cc/sh/v3/interp"
+	_ "mvdan.cc/sh/v3/pattern"
 	_ "mvdan.cc/sh/v3/syntax"
 )
 

@@ -3,6 +3,7 @@ package bashcompat_test
 import (
 	"context"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,7 +21,9 @@ import (
 // no tools, every program on PATH.
 type shell struct{ funcs map[string]*syntax.Stmt }
 
-func (shell) Runner(interp.HandlerContext) *interp.Runner { return nil }
+func (shell) Runner(interp.HandlerContext) *interp.Runner            { return nil }
+func (shell) ReadDir(context.Context, string) ([]fs.DirEntry, error) { return nil, nil }
+func (shell) Option(interp.HandlerContext, string) *bool             { return nil }
 func (shell) Eval(_ interp.HandlerContext, src string) []string {
 	return []string{"eval", src}
 }

@@ -45,7 +45,7 @@ func cdCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []string
 		fmt.Fprintln(hc.Stderr, "cd: too many arguments")
 		return StatusArgv(1)
 	}
-	physical := false
+	physical := HeldOption(hc.Env, "physical") // set -P
 	for _, f := range fa.flags {
 		switch f.name {
 		case 'L', 'P':

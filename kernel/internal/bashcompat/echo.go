@@ -2,6 +2,7 @@ package bashcompat
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"mvdan.cc/sh/v3/interp"
@@ -15,7 +16,7 @@ import (
 // be cut by another stage's.
 func echoCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	buf := echoBuffers.Get().(*[]byte)
-	out := bashfmt.AppendEcho((*buf)[:0], args[1:])
+	out := bashfmt.AppendEcho((*buf)[:0], args[1:], xpgEcho(hc, args[1:]))
 	next := wroteArgv(sh, hc, writeBytes(ctx, sh, hc, "echo", out), 0)
 	if cap(out) <= maxEchoBuffer {
 		*buf = out[:0]
@@ -30,3 +31,14 @@ func echoCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []st
 var echoBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 const maxEchoBuffer = 64 << 10
+
+// xpgEcho reports whether echo expands escapes without -e: shopt -s
+// xpg_echo, which is looked up only when an argument holds a backslash.
+func xpgEcho(hc interp.HandlerContext, args []string) bool {
+	for _, a := range args {
+		if strings.IndexByte(a, '\\') >= 0 {
+			return HeldOption(hc.Env, "xpg_echo")
+		}
+	}
+	return false
+}

@@ -3,6 +3,7 @@ package bashcompat
 import (
 	"context"
 	"io"
+	"io/fs"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -15,6 +16,16 @@ type Shell interface {
 	// Runner is the shell or subshell that runs hc's command, nil if it
 	// cannot be found: mvdan/sh keeps it in an unexported field.
 	Runner(hc interp.HandlerContext) *interp.Runner
+
+	// Option is the state of the shell option name, one of those
+	// mvdan/sh implements, in the shell that runs hc's command; a
+	// builtin may also set it. It is nil if it cannot be found.
+	Option(hc interp.HandlerContext, name string) *bool
+
+	// ReadDir is the entries of the directory name, an absolute path,
+	// read through the session's opener (beneath its root, in a
+	// confined session).
+	ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 
 	// Eval is the argv that evaluates src, shelter's own source, in the
 	// caller's scope (an eval), out of set -x's trace.

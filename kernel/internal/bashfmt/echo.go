@@ -5,12 +5,13 @@ import "strings"
 // AppendEcho appends to dst what echo prints for its arguments, as bash's
 // echo: a leading word of only n, e and E letters after a dash is a flag
 // (-neE), anything else (-x, -n-) a word; with -e, escapes expand and \c
-// ends the output.
-func AppendEcho(dst []byte, args []string) []byte {
-	if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
+// ends the output. escapes is the state before the flags: true under
+// shopt -s xpg_echo.
+func AppendEcho(dst []byte, args []string, escapes bool) []byte {
+	if len(args) == 1 && !strings.HasPrefix(args[0], "-") && !escapes {
 		return append(append(dst, args[0]...), '\n')
 	}
-	newline, escapes := true, false
+	newline := true
 	for len(args) > 0 && isEchoFlags(args[0]) {
 		for _, c := range args[0][1:] {
 			switch c {

@@ -42,7 +42,7 @@ func TestAppendEcho(t *testing.T) {
 		{[]string{"-e", `a\tb\cc`, "d"}, "a\tb"},
 		{[]string{"-x", "a"}, "-x a\n"},
 	} {
-		if got := string(bashfmt.AppendEcho([]byte("p:"), tc.args)); got != "p:"+tc.want {
+		if got := string(bashfmt.AppendEcho([]byte("p:"), tc.args, false)); got != "p:"+tc.want {
 			t.Errorf("echo %q = %q, want %q", tc.args, got, "p:"+tc.want)
 		}
 	}

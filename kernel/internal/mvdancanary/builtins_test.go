@@ -391,7 +391,7 @@ var builtinCanaries = []canary{{
 	Name:   "shopt-options",
 	Bug:    "shopt refuses inherit_errexit, lastpipe and interactive shells' options",
 	Gap:    "set-and-shopt",
-	Code:   "kernel/internal/bashcompat/options.go: acceptedShopts",
+	Code:   "kernel/internal/bashcompat/options.go: shoptCall",
 	Script: `shopt -s inherit_errexit lastpipe histappend 2>/dev/null; echo "status $?"`,
 	Bash:   "status 0\n",
 	Mvdan:  "status 1\n",
@@ -443,6 +443,22 @@ var builtinCanaries = []canary{{
 	Script: `builtin -- true 2>/dev/null; echo "status $?"`,
 	Bash:   "status 0\n",
 	Mvdan:  "status 1\n",
+}, {
+	Name:   "shopt-query",
+	Bug:    "shopt has no -q or -p, and a name's status is 0 when the option is off",
+	Gap:    "set-and-shopt",
+	Code:   "kernel/internal/bashcompat/options.go: shoptCall",
+	Script: `shopt -q nullglob 2>/dev/null; echo "q $?"; shopt nullglob >/dev/null; echo "name $?"`,
+	Bash:   "q 1\nname 1\n",
+	Mvdan:  "q 2\nname 0\n",
+}, {
+	Name:   "set-o-listing",
+	Bug:    "set -o lists only mvdan/sh's options, without bash's padding",
+	Gap:    "set-and-shopt",
+	Code:   "kernel/internal/bashcompat/options.go: listSetOptions",
+	Script: `set -o | head -2`,
+	Bash:   "allexport      \toff\nbraceexpand    \ton\n",
+	Mvdan:  "allexport\toff\nerrexit\toff\n",
 }}
 
 // runEchoWrites lists the writes of one echo.

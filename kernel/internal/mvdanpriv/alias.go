@@ -1,13 +1,10 @@
 package mvdanpriv
 
 import (
-	"context"
 	"reflect"
 	"strings"
-	"sync"
 	"unsafe"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -54,36 +51,6 @@ func Alias(r *interp.Runner, name string) (text string, ok bool) {
 // ExpandAliases is r's expand_aliases shell option; false when r is nil
 // or [Check] fails.
 func ExpandAliases(r *interp.Runner) bool {
-	at, ok := expandAliasesAt()
-	return r != nil && ok && *(*bool)(unsafe.Add(unsafe.Pointer(r), at))
+	p := Option(r, "expand_aliases")
+	return p != nil && *p
 }
-
-// expandAliasesAt is where an [interp.Runner] keeps expand_aliases: the
-// one option that `shopt -s expand_aliases` turns on, found on first use.
-var expandAliasesAt = sync.OnceValues(func() (uintptr, bool) {
-	sf, ok := optsField.in.FieldByName(optsField.name)
-	if !ok || !optsField.fits(sf.Type) {
-		return 0, false
-	}
-	env, dir := interp.Env(expand.ListEnviron()), interp.Dir("/")
-	off, err1 := interp.New(env, dir)
-	on, err2 := interp.New(env, dir)
-	f, err3 := syntax.NewParser().Parse(strings.NewReader("shopt -s expand_aliases"), "")
-	if err1 != nil || err2 != nil || err3 != nil || on.Run(context.Background(), f) != nil {
-		return 0, false
-	}
-	a, b := reflect.ValueOf(off).Elem().FieldByIndex(sf.Index), reflect.ValueOf(on).Elem().FieldByIndex(sf.Index)
-	found := -1
-	for i := range a.Len() {
-		if a.Index(i).Bool() != b.Index(i).Bool() {
-			if found >= 0 {
-				return 0, false
-			}
-			found = i
-		}
-	}
-	if found < 0 {
-		return 0, false
-	}
-	return sf.Offset + uintptr(found)*sf.Type.Elem().Size(), true
-})

@@ -43,9 +43,9 @@ var checkOnce = sync.OnceValue(func() error {
 	if err := check(fields, version); err != nil {
 		return err
 	}
-	if _, ok := xtraceAt(); !ok {
+	if len(optionsAt()) != len(OptionNames) {
 		return &LayoutError{Version: version, Struct: optsField.in.String(), Field: optsField.name,
-			Problem: `has no option that Params("-x") alone turns on`}
+			Problem: "lacks an option of OptionNames that turning it on alone sets"}
 	}
 	return nil
 })

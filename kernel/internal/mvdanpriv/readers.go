@@ -1,9 +1,9 @@
 // Package mvdanpriv reads the state mvdan.cc/sh/v3 keeps unexported: the
-// runner behind a handler's context ([HandlerRunner]), a runner's set -x
-// option ([Xtrace]), its pending break or continue
-// ([LoopExitPending]), its aliases ([Alias]) and expand_aliases
-// ([ExpandAliases]), and whether a variable is the running function's
-// own local ([LocalHere]). It is the only code in shelter that does
+// runner behind a handler's context ([HandlerRunner]), a runner's shell
+// options ([Option], set -x's [Xtrace], expand_aliases' [ExpandAliases]),
+// its pending break or continue ([LoopExitPending]), its aliases
+// ([Alias]), and whether a variable is the running function's own local
+// ([LocalHere]). It is the only code in shelter that does
 // (docs/mvdan.md, "Private state").
 //
 // Each reader relies on a field of the interpreter's structs, as
@@ -28,7 +28,7 @@ var (
 	// or subshell that runs its command.
 	runnerField = field{reflect.TypeFor[interp.HandlerContext](), "runner", "*interp.Runner", is[*interp.Runner]}
 	// optsField is an [interp.Runner]'s array of options, set -x among
-	// them (xtraceAt finds which).
+	// them (optionsAt finds where).
 	optsField = field{reflect.TypeFor[interp.Runner](), "opts", "an array of bool", boolArray}
 	// breaksField and continuesField are an [interp.Runner]'s counts of
 	// the loops a pending break or continue still has to leave.
@@ -60,42 +60,71 @@ func HandlerRunner(hc interp.HandlerContext) *interp.Runner {
 
 // Xtrace is r's set -x option, which a caller may also turn off and on
 // again. It is nil when r is nil or [Check] fails.
-func Xtrace(r *interp.Runner) *bool {
-	at, ok := xtraceAt()
+func Xtrace(r *interp.Runner) *bool { return Option(r, "xtrace") }
+
+// Option is r's state of the shell option name, one of [OptionNames]:
+// the options mvdan/sh implements, which a caller may read and set (a
+// glob option set here takes effect at the runner's next set or shopt).
+// It is nil for another name, when r is nil or when [Check] fails.
+func Option(r *interp.Runner, name string) *bool {
+	at, ok := optionsAt()[name]
 	if r == nil || !ok {
 		return nil
 	}
 	return (*bool)(unsafe.Add(unsafe.Pointer(r), at))
 }
 
-// xtraceAt is where an [interp.Runner] keeps set -x: the one option of
-// its options array that Params("-x") turns on, found on first use.
-var xtraceAt = sync.OnceValues(func() (uintptr, bool) {
+// OptionNames are the options mvdan/sh implements: set -o's, then
+// shopt's.
+var OptionNames = []string{
+	"allexport", "errexit", "noexec", "noglob", "nounset", "xtrace", "pipefail",
+	"dotglob", "expand_aliases", "extglob", "globstar", "nocaseglob", "nullglob",
+}
+
+// optionsAt is where an [interp.Runner] keeps each of [OptionNames]: the
+// one element of its options array that turning the option on alone
+// changes, found on first use. It is empty when one is not found.
+var optionsAt = sync.OnceValue(func() map[string]uintptr {
 	sf, ok := optsField.in.FieldByName(optsField.name)
 	if !ok || !optsField.fits(sf.Type) {
-		return 0, false
+		return nil
 	}
 	env, dir := interp.Env(expand.ListEnviron()), interp.Dir("/")
-	off, err1 := interp.New(env, dir)
-	on, err2 := interp.New(env, dir, interp.Params("-x"))
-	if err1 != nil || err2 != nil {
-		return 0, false
+	off, err := interp.New(env, dir)
+	if err != nil {
+		return nil
 	}
-	a, b := reflect.ValueOf(off).Elem().FieldByIndex(sf.Index), reflect.ValueOf(on).Elem().FieldByIndex(sf.Index)
-	found := -1
-	for i := range a.Len() {
-		if a.Index(i).Bool() != b.Index(i).Bool() {
-			if found >= 0 {
-				return 0, false
-			}
-			found = i
+	base := reflect.ValueOf(off).Elem().FieldByIndex(sf.Index)
+	at := make(map[string]uintptr, len(OptionNames))
+	for i, name := range OptionNames {
+		turnOn := interp.Params("-o", name)
+		if i >= shellOptions {
+			turnOn = interp.BashOpts("-s", name)
 		}
+		on, err := interp.New(env, dir, turnOn)
+		if err != nil {
+			return nil
+		}
+		changed := reflect.ValueOf(on).Elem().FieldByIndex(sf.Index)
+		found := -1
+		for j := range base.Len() {
+			if base.Index(j).Bool() != changed.Index(j).Bool() {
+				if found >= 0 {
+					return nil
+				}
+				found = j
+			}
+		}
+		if found < 0 {
+			return nil
+		}
+		at[name] = sf.Offset + uintptr(found)*sf.Type.Elem().Size()
 	}
-	if found < 0 {
-		return 0, false
-	}
-	return sf.Offset + uintptr(found)*sf.Type.Elem().Size(), true
+	return at
 })
+
+// shellOptions is how many of [OptionNames] are set -o's.
+const shellOptions = 7
 
 // LoopExitPending reports whether the runner of hc's command has a break
 // or continue to finish: mvdan/sh runs the rest of a list nested in a

@@ -26,3 +26,22 @@ func rewriteExpansion(n syntax.Node) {
 	}
 	st.Cmd = &syntax.CallExpr{Args: []*syntax.Word{shast.LitWord(shast.CmdCat)}}
 }
+
+// rewriteOptionVars turns each plain $SHELLOPTS and $BASHOPTS of parts
+// into $(CmdOptions NAME): mvdan/sh sets neither (docs/mvdan.md, "Option
+// variables"), and shelter knows the options only as a command runs.
+func rewriteOptionVars(parts []syntax.WordPart) {
+	for i, part := range parts {
+		if pe, ok := part.(*syntax.ParamExp); ok && isOptionVar(pe) {
+			name := pe.Param.Value
+			parts[i] = &syntax.CmdSubst{Left: pe.Pos(), Right: pe.End(), Stmts: []*syntax.Stmt{
+				shast.CallStmt(pe.Pos(), shast.LitWord(shast.CmdOptions), shast.LitWord(name))}}
+		}
+	}
+}
+
+// isOptionVar reports whether pe is $SHELLOPTS or $BASHOPTS as it is.
+func isOptionVar(pe *syntax.ParamExp) bool {
+	return pe.Param != nil && (pe.Param.Value == "SHELLOPTS" || pe.Param.Value == "BASHOPTS") &&
+		pe.Exp == nil && pe.Repl == nil && pe.Index == nil && pe.Slice == nil && !pe.Excl && !pe.Length && !pe.Width && pe.NestedParam == nil
+}

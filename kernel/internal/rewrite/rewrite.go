@@ -19,6 +19,7 @@ func Script(file *syntax.File) {
 	var loops loopRewrite
 	attrs := false
 	var readonly []string // the names the script makes readonly
+	var matchVars int     // the prelude variables' numbers
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -43,6 +44,15 @@ func Script(file *syntax.File) {
 			nested(&n.Do)
 		case *syntax.ForClause:
 			nested(&n.Do)
+		case *syntax.WordIter, *syntax.CallExpr:
+			rewriteTildes(n)
+		case *syntax.DblQuoted:
+			rewriteTildes(n)
+			rewriteOptionVars(n.Parts)
+		case *syntax.Word:
+			rewriteOptionVars(n.Parts)
+		case *syntax.SglQuoted:
+			decodeANSIC(n)
 		case *syntax.CaseItem:
 			nested(&n.Stmts)
 		case *syntax.CmdSubst:
@@ -61,6 +71,7 @@ func Script(file *syntax.File) {
 			rewriteLocalNames(n)
 			attrs = attrs || declAttrs(n)
 			rewriteLetCall(n)
+			extglobStmt(n, &matchVars)
 		case *syntax.ParamExp:
 			rewriteExpansion(n)
 			guardArithmNode(n)
@@ -70,7 +81,11 @@ func Script(file *syntax.File) {
 		case *syntax.Assign:
 			guardArithmNode(n)
 			unescapeAssignValue(n)
-		case *syntax.ArithmExp, *syntax.LetClause, *syntax.TestClause:
+			rewriteTildes(n)
+		case *syntax.TestClause:
+			n.X = rewriteOptionTests(n.X)
+			guardArithmNode(n)
+		case *syntax.ArithmExp, *syntax.LetClause:
 			guardArithmNode(n)
 		}
 		return true
@@ -107,7 +122,7 @@ func Rewritable(n syntax.Node) bool {
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
-		*syntax.CallExpr:
+		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted, *syntax.ExtGlob, *syntax.UnaryTest:
 		return RewritableNode(n)
 	}
 	return false
@@ -115,7 +130,7 @@ func Rewritable(n syntax.Node) bool {
 
 func RewritableNode(n syntax.Node) bool {
 	switch n := n.(type) {
-	case *syntax.ProcSubst, *syntax.LetClause, *syntax.DeclClause:
+	case *syntax.ProcSubst, *syntax.LetClause, *syntax.DeclClause, *syntax.ExtGlob:
 		return true
 	case *syntax.BinaryTest:
 		// What a [[ ]] changes: an integer comparison's operands
@@ -125,9 +140,16 @@ func RewritableNode(n syntax.Node) bool {
 		return n.Left.IsValid() && mayGuard(n.X)
 	case *syntax.ParamExp:
 		return n.Index != nil || n.Slice != nil ||
-			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!")
+			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!") ||
+			tildeRewritable(n) || extglobRewritable(n) || isOptionVar(n)
 	case *syntax.Assign:
-		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value)
+		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || tildeRewritable(n)
+	case *syntax.WordIter:
+		return tildeRewritable(n)
+	case *syntax.UnaryTest:
+		return optionTestRewritable(n)
+	case *syntax.SglQuoted:
+		return ansiCRewritable(n)
 	case *syntax.CmdSubst:
 		return len(n.Stmts) == 1 && n.Stmts[0].Cmd == nil
 	case *syntax.ForClause:
@@ -138,8 +160,8 @@ func RewritableNode(n syntax.Node) bool {
 	case *syntax.CallExpr:
 		// A break or continue, which guardLoopExits may guard the rest of
 		// its list for; a declaration with prefix assignments
-		// (rewriteDeclPrefix).
-		return exitsLoops(n, 0) || declPrefixed(n)
+		// (rewriteDeclPrefix); a tilde prefix (rewriteTildes).
+		return exitsLoops(n, 0) || declPrefixed(n) || tildeRewritable(n)
 	}
 	return false
 }

@@ -19,6 +19,11 @@ const (
 	CmdLoopEnd    = InternalPrefix + "loop-end"    // the end of a rewritten loop's body
 	CmdGoOn       = InternalPrefix + "go-on"       // fails while a break or continue is pending
 	CmdReadonly   = InternalPrefix + "readonly"    // after a failed assignment: exits if it wrote a readonly name
+	CmdSubstStart = InternalPrefix + "subst-start" // first in a $( ) where set -e may be on
+	CmdExtglob    = InternalPrefix + "extglob"     // expands extglob words and patterns into variables
+	CmdMatch      = InternalPrefix + "match"       // a [[ ]] or case match under nocasematch, into a variable
+	CmdGlobCall   = InternalPrefix + "glob-call"   // runs its arguments once their marked patterns are expanded
+	CmdOptions    = InternalPrefix + "options"     // prints the value of $SHELLOPTS or $BASHOPTS
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an
@@ -28,3 +33,9 @@ const StatusWord = "\x01shelter:status"
 // DirStackVar is the array that shelter's dirs, pushd and popd keep the
 // directory stack in; the rewrites turn $DIRSTACK into it.
 const DirStackVar = "SHELTER_DIRSTACK"
+
+// OptionsVar holds the state of the shell options mvdan/sh does not
+// implement, which shelter's set and shopt keep: the names, each followed
+// by a space after a leading one (" noclobber failglob "), of those whose
+// state is not the one bash starts with.
+const OptionsVar = "SHELTER_OPTIONS"

@@ -50,7 +50,9 @@ type GapCheck struct {
 	attrs   map[string]string // the flags of names declared -i, -l or -u above
 	noValue map[string]bool   // arrays declared without a value above
 	loopEnd syntax.Pos        // the end of the while or until loop met last
-	scopes  []scope           // the functions and subshells the walk is in, innermost last
+	// extglobLine is the line of the last shopt -s extglob met; 0 for none.
+	extglobLine uint
+	scopes      []scope // the functions and subshells the walk is in, innermost last
 	// late is set for the second walk, which knows the script's facts and
 	// notes the gaps that depend on them.
 	late bool
@@ -98,7 +100,7 @@ func (c *GapCheck) in(kind scopeKind) bool {
 // facts are what a script does anywhere, known once the walk is done.
 type facts struct {
 	errexit, nounset, xtrace bool // set -e, -u, -x
-	inheritErrexit, lastpipe bool // shopt -s inherit_errexit, lastpipe
+	lastpipe                 bool // shopt -s lastpipe
 	errTrap, exitTrap        bool
 	ifsNonBlank              bool // IFS set to a literal holding other than blanks
 	stderrToStdout           bool // a 2>&1 somewhere

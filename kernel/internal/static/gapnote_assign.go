@@ -77,7 +77,6 @@ func (c *GapCheck) assign(as *syntax.Assign, pos syntax.Pos) {
 			c.facts.ifsNonBlank = true
 		}
 	}
-	c.tildeColon(as)
 	if strings.ContainsAny(c.attrs[name], "lu") && !caseChanged(as) {
 		c.note(as.Pos(), &gapCaseAttr)
 	}
@@ -98,18 +97,6 @@ func (c *GapCheck) assign(as *syntax.Assign, pos syntax.Pos) {
 	case as.Index != nil && assoc:
 		if _, word := as.Index.(*syntax.Word); !word {
 			c.note(as.Pos(), &gapAssocArithKey)
-		}
-	}
-}
-
-// tildeColon notes a ~ after a colon in an assignment's unquoted value.
-func (c *GapCheck) tildeColon(as *syntax.Assign) {
-	if as.Value == nil {
-		return
-	}
-	for _, part := range as.Value.Parts {
-		if lit, ok := part.(*syntax.Lit); ok && strings.Contains(lit.Value, ":~") {
-			c.note(as.Pos(), &gapTildeColon)
 		}
 	}
 }

@@ -34,7 +34,7 @@ func (c *GapCheck) call(call *syntax.CallExpr) {
 			c.note(call.Pos(), &gapDollarDash)
 		}
 	}
-	c.extglobLiteral(call.Args[1:], call.Pos())
+	c.extglobSameLine(call.Args[1:])
 	switch name {
 	case "compgen":
 		c.note(call.Pos(), &gapCompgen)
@@ -155,32 +155,18 @@ func (c *GapCheck) option(name string) {
 }
 
 func (c *GapCheck) shopt(pos syntax.Pos, args []string) {
-	set, flagged := false, false
+	set := false
 	for _, a := range args {
 		switch a {
-		case "-q":
-			c.note(pos, &gapShoptQ)
-			return
 		case "-s":
-			set, flagged = true, true
-		case "inherit_errexit":
-			c.facts.inheritErrexit = c.facts.inheritErrexit || set
+			set = true
 		case "lastpipe":
 			c.facts.lastpipe = c.facts.lastpipe || set
-		case "-u", "-p", "-o":
-			flagged = true
-		case "failglob":
+		case "extglob":
 			if set {
-				c.note(pos, &gapFailglob)
-			}
-		case "nocasematch":
-			if set {
-				c.note(pos, &gapNocasematch)
+				c.extglobLine = pos.Line()
 			}
 		}
-	}
-	if !flagged && len(args) > 0 {
-		c.note(pos, &gapShoptStatus)
 	}
 }
 

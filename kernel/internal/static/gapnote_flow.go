@@ -246,7 +246,7 @@ func (c *GapCheck) forClause(f *syntax.ForClause) {
 		if c.late && c.facts.ifsNonBlank {
 			c.unquotedSplit(loop.Items, f.Pos())
 		}
-		c.extglobLiteral(loop.Items, f.Pos())
+		c.extglobSameLine(loop.Items)
 	}
 	c.loopBody(f.Do)
 }
@@ -354,8 +354,5 @@ func (c *GapCheck) cmdSubst(cs *syntax.CmdSubst) {
 	c.exitTrapIn(cs.Stmts, cs.Pos())
 	if c.traced() {
 		c.note(cs.Pos(), &gapXtrace)
-	}
-	if len(cs.Stmts) > 1 && c.late && c.facts.errexit && !c.facts.inheritErrexit {
-		c.note(cs.Pos(), &gapErrexitSubst)
 	}
 }

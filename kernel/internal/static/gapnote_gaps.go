@@ -20,7 +20,6 @@ var (
 	gapAtDefault        = Gap{"\"${@:-word}\" and \"${a[@]:-word}\"", "they give nothing when empty, not word", "(( $# )) || set -- word"}
 	gapDefaultBackslash = Gap{"\\\" or \\$ in \"${v:-word}\"", "the backslash is kept", "put the word in a variable: d='\"x\"'; \"${v:-$d}\""}
 	gapAssocCount       = Gap{"${#m[@]} of an associative array", "it counts 1", "keys=(\"${!m[@]}\"); ${#keys[@]}"}
-	gapExtglobParam     = Gap{"an extglob pattern in ${v##+(a)}", "the operators +( ) *( ) @( ) ?( ) !( ) do not match there", "match with [[ $v =~ ^a+(.*) ]] and BASH_REMATCH"}
 
 	// Variables bash sets and shelter does not.
 	gapFuncname     = Gap{"FUNCNAME, BASH_LINENO", "they are unset", "pass the function's name as an argument"}
@@ -33,7 +32,6 @@ var (
 	gapDirstackElem = Gap{"DIRSTACK[i]=dir", "the directory stack does not change", "popd and pushd"}
 
 	// Assignments and declarations.
-	gapTildeColon      = Gap{"~ after : in an assignment", "it stays ~", "$HOME"}
 	gapIndexedAppend   = Gap{"a[i]+=str", "it appends to element 0 and empties element i", "a[i]=\"${a[i]}str\""}
 	gapAssocAppend     = Gap{"m+=([k]=v) and m[k]+=str on an associative array", "the first is dropped, the second empties m[k]", "one m[k]=v each; m[k]=\"${m[k]}str\""}
 	gapAssocReassign   = Gap{"m=(…) on an associative array", "it makes m indexed", "unset m; declare -A m=(…)"}
@@ -59,18 +57,15 @@ var (
 	gapHeredocQuoted = Gap{"a here-document delimiter quoted in part (<<E\"O\"T)", "the body is expanded", "quote the whole delimiter: <<'EOT'"}
 
 	// Options and builtins.
-	gapShoptQ      = Gap{"shopt -q", "it is refused", "shopt NAME >/dev/null"}
-	gapShoptStatus = Gap{"shopt NAME", "its status is 0 whether or not NAME is set", "shopt -p NAME"}
-	gapFailglob    = Gap{"shopt -s failglob", "a glob without a match is left as it is", "test the glob's result with [[ -e $f ]]"}
-	gapNocasematch = Gap{"shopt -s nocasematch", "matches keep their case", "compare ${a,,} with ${b,,}"}
-	gapCompgen     = Gap{"compgen", "there is no compgen", "list the names yourself"}
-	gapDisown      = Gap{"disown", "there is no disown", "let the session's Close end the job"}
-	gapCaller      = Gap{"caller", "there is no caller", "pass the caller's name as an argument"}
-	gapTestLess    = Gap{"[ a \\< b ]", "test and [ have no < and > string operators", "[[ a < b ]]"}
-	gapTestInteger = Gap{"[ abc -eq 1 ]", "a non-integer operand reads as 0 (status 1, not 2)", "check [[ $v =~ ^-?[0-9]+$ ]] first"}
-	gapPathLexical = Gap{"a path ending in / or holding /.. in a test", "names are cleaned first: f/ names the file f, nope/.. the working directory", "[[ -d ${f%/} ]]"}
-	gapExecTrap    = Gap{"exec of a program with an EXIT trap set", "the EXIT trap runs after the program", "run the program without exec"}
-	gapTime        = Gap{"time", "the report goes to stdout", "start=$(date +%s%N) before and after"}
+	gapExtglobSameLine = Gap{"an extglob group on the line of the shopt -s extglob that turns it on", "the line runs; bash parses a line before it runs it and refuses it (status 2)", "put shopt -s extglob on a line of its own"}
+	gapCompgen         = Gap{"compgen", "there is no compgen", "list the names yourself"}
+	gapDisown          = Gap{"disown", "there is no disown", "let the session's Close end the job"}
+	gapCaller          = Gap{"caller", "there is no caller", "pass the caller's name as an argument"}
+	gapTestLess        = Gap{"[ a \\< b ]", "test and [ have no < and > string operators", "[[ a < b ]]"}
+	gapTestInteger     = Gap{"[ abc -eq 1 ]", "a non-integer operand reads as 0 (status 1, not 2)", "check [[ $v =~ ^-?[0-9]+$ ]] first"}
+	gapPathLexical     = Gap{"a path ending in / or holding /.. in a test", "names are cleaned first: f/ names the file f, nope/.. the working directory", "[[ -d ${f%/} ]]"}
+	gapExecTrap        = Gap{"exec of a program with an EXIT trap set", "the EXIT trap runs after the program", "run the program without exec"}
+	gapTime            = Gap{"time", "the report goes to stdout", "start=$(date +%s%N) before and after"}
 
 	// Control flow and errors.
 	gapLoopStatus      = Gap{"the status of a while or until loop", "it is 0, not that of the body's last command", "s=0; while …; do …; s=$?; done"}
@@ -82,10 +77,8 @@ var (
 	gapReturnTrap      = Gap{"a RETURN trap", "it is refused when set", "run the cleanup before each return"}
 	gapExitTrapSub     = Gap{"an EXIT trap in a subshell or $( )", "it does not run", "clean up at the end of the subshell"}
 	gapErrexitOr       = Gap{"set -e in ( … ) || … and in a function run under !", "set -e stays on there", "test the status yourself: ( … ); s=$?"}
-	gapErrexitSubst    = Gap{"set -e in $( )", "it stays on there (bash clears it)", "set +e inside the substitution"}
 	gapRegexQuotedVar  = Gap{"a quoted variable on the right of =~", "it is still a regex", "[[ $s == *\"$v\"* ]]"}
 	gapIFSEmptyFields  = Gap{"IFS with other than blanks, then field splitting", "empty fields between its characters are joined (a::c)", "IFS=: read -ra parts <<<\"$v\""}
-	gapExtglobLiteral  = Gap{"an extglob pattern without *, ? or [ (!(keep.me))", "it is not expanded", "!(keep.m[e])"}
 	gapArithOctal      = Gap{"an invalid number in (( )) (09)", "it reads as 0 and the command does not fail", "$(( 10#09 ))"}
 	gapArithSideDiv    = Gap{"a divisor with side effects ($((1/i++)))", "a division by zero fails only the command", "check the divisor first"}
 	gapArithCondError  = Gap{"an error in a for (( )) condition", "it ends the loop with status 0, not 1", "check the divisor first"}

@@ -39,7 +39,8 @@ func (c *GapCheck) paramExp(p *syntax.ParamExp) {
 	}
 	if r := p.Repl; r != nil {
 		if r.Orig != nil && len(r.Orig.Parts) > 0 {
-			if lit, ok := r.Orig.Parts[0].(*syntax.Lit); ok && (strings.HasPrefix(lit.Value, "#") || strings.HasPrefix(lit.Value, "%")) {
+			// An extglob pattern is matched by shelter, which anchors it.
+			if lit, ok := r.Orig.Parts[0].(*syntax.Lit); ok && (strings.HasPrefix(lit.Value, "#") || strings.HasPrefix(lit.Value, "%")) && !hasExtGroup(lit.Value) {
 				c.note(p.Pos(), &gapReplaceAnchor)
 			}
 		}
@@ -70,14 +71,6 @@ func (c *GapCheck) paramExp(p *syntax.ParamExp) {
 			case *syntax.SglQuoted:
 				if strings.ContainsAny(part.Value, "*?[") {
 					c.note(p.Pos(), &gapQuotedPattern)
-				}
-			case *syntax.ExtGlob:
-				c.note(p.Pos(), &gapExtglobParam)
-			case *syntax.Lit:
-				for _, op := range []string{"+(", "*(", "@(", "!(", "?("} {
-					if strings.Contains(part.Value, op) {
-						c.note(p.Pos(), &gapExtglobParam)
-					}
 				}
 			}
 		}

@@ -69,23 +69,29 @@ func (c *GapCheck) unquotedSplit(words []*syntax.Word, pos syntax.Pos) {
 	}
 }
 
-// extglobLiteral notes an extglob pattern that holds no other glob.
-func (c *GapCheck) extglobLiteral(words []*syntax.Word, pos syntax.Pos) {
+// extglobSameLine notes an extglob group on the line of the shopt -s
+// extglob that turns it on.
+func (c *GapCheck) extglobSameLine(words []*syntax.Word) {
+	if c.extglobLine == 0 {
+		return
+	}
 	for _, w := range words {
-		ext, glob := false, false
 		for _, part := range w.Parts {
-			switch part := part.(type) {
-			case *syntax.ExtGlob:
-				ext = true
-				glob = glob || strings.ContainsAny(part.Pattern.Value, "*?[")
-			case *syntax.Lit:
-				glob = glob || strings.ContainsAny(part.Value, "*?[")
+			if eg, ok := part.(*syntax.ExtGlob); ok && eg.Pos().Line() == c.extglobLine {
+				c.note(eg.Pos(), &gapExtglobSameLine)
 			}
 		}
-		if ext && !glob {
-			c.note(pos, &gapExtglobLiteral)
+	}
+}
+
+// hasExtGroup reports whether pat holds ?( *( +( @( or !(.
+func hasExtGroup(pat string) bool {
+	for i := 0; i+1 < len(pat); i++ {
+		if pat[i+1] == '(' && strings.IndexByte("?*+@!", pat[i]) >= 0 {
+			return true
 		}
 	}
+	return false
 }
 
 func hasExpansion(parts []syntax.WordPart) bool {
