@@ -198,6 +198,8 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 			return bashcompat.StatusArgv(1), true
 		}
 		return quietEval(hc, rewrite.BangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
+	case shast.CmdFrame:
+		return frameCall(hc, args), true
 	case shast.CmdGoOn:
 		// The guard of what follows a break (package rewrite).
 		if mvdanpriv.LoopExitPending(hc) {
@@ -267,7 +269,11 @@ func (s *Session) runtimeCrashRefusal(hc interp.HandlerContext, args []string) (
 		if err != nil || int64(len(src)) > maxSourceCheck {
 			return "", false
 		}
-		if line, ok := crashRefusal(string(src), static.AssocIn(hc.Env)); ok {
+		text := string(src)
+		if !s.callStack.Load() && bashcompat.ReadsCallStack(text) {
+			s.callStack.Store(true)
+		}
+		if line, ok := crashRefusal(text, static.AssocIn(hc.Env)); ok {
 			return args[1] + ": " + line, true
 		}
 	case "trap":

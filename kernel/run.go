@@ -175,6 +175,9 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if err != nil {
 		return s.rejected(start, []Issue{parseIssue(script, err)}), nil
 	}
+	if !s.callStack.Load() && bashcompat.ReadsCallStack(script) {
+		s.callStack.Store(true)
+	}
 	issues, funcs, rewritable, needsTemp := s.validate(file)
 	if hasError(issues) {
 		return s.rejected(start, issues), nil

@@ -108,6 +108,12 @@ type Session struct {
 	// call is the state of the running foreground call, nil between calls.
 	call atomic.Pointer[callState]
 
+	// callStack is set once a script of the session, or a file it
+	// sourced, named the call stack (callstack.go); sourcing is what its
+	// runners source meanwhile.
+	callStack atomic.Bool
+	sourcing  sourcings
+
 	jobs    jobtable.Table
 	lastJob atomic.Int64    // the pid of the latest job, $!
 	life    context.Context // ends with Close: the context of background jobs

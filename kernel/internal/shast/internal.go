@@ -19,6 +19,8 @@ const (
 	CmdLoopEnd    = InternalPrefix + "loop-end"    // the end of a rewritten loop's body
 	CmdGoOn       = InternalPrefix + "go-on"       // fails while a break or continue is pending
 	CmdReadonly   = InternalPrefix + "readonly"    // after a failed assignment: exits if it wrote a readonly name
+	CmdFrame      = InternalPrefix + "frame"       // starts a function's frame of the call stack
+	CmdSource     = InternalPrefix + "source"      // source, with its frame of the call stack
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an

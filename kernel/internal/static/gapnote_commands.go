@@ -40,8 +40,6 @@ func (c *GapCheck) call(call *syntax.CallExpr) {
 		c.note(call.Pos(), &gapCompgen)
 	case "disown":
 		c.note(call.Pos(), &gapDisown)
-	case "caller":
-		c.note(call.Pos(), &gapCaller)
 	case "exec":
 		if len(call.Args) > 1 {
 			c.noteIf(call.Pos(), &gapExecTrap, func(c *GapCheck) bool { return c.facts.exitTrap })

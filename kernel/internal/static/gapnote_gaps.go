@@ -23,7 +23,6 @@ var (
 	gapExtglobParam     = Gap{"an extglob pattern in ${v##+(a)}", "the operators +( ) *( ) @( ) ?( ) !( ) do not match there", "match with [[ $v =~ ^a+(.*) ]] and BASH_REMATCH"}
 
 	// Variables bash sets and shelter does not.
-	gapFuncname     = Gap{"FUNCNAME, BASH_LINENO", "they are unset", "pass the function's name as an argument"}
 	gapPipestatus   = Gap{"PIPESTATUS", "it is unset", "set -o pipefail, or run the stages one by one"}
 	gapBashpid      = Gap{"BASHPID, BASH_SUBSHELL", "no other pid or depth in a subshell", "pass depths as arguments"}
 	gapShellVars    = Gap{"BASH, BASH_VERSION, SHLVL", "they are unset (the environment is hermetic, and shelter is not bash)", "set them in the embedder's Config.Env"}
@@ -65,7 +64,6 @@ var (
 	gapNocasematch = Gap{"shopt -s nocasematch", "matches keep their case", "compare ${a,,} with ${b,,}"}
 	gapCompgen     = Gap{"compgen", "there is no compgen", "list the names yourself"}
 	gapDisown      = Gap{"disown", "there is no disown", "let the session's Close end the job"}
-	gapCaller      = Gap{"caller", "there is no caller", "pass the caller's name as an argument"}
 	gapTestLess    = Gap{"[ a \\< b ]", "test and [ have no < and > string operators", "[[ a < b ]]"}
 	gapTestInteger = Gap{"[ abc -eq 1 ]", "a non-integer operand reads as 0 (status 1, not 2)", "check [[ $v =~ ^-?[0-9]+$ ]] first"}
 	gapPathLexical = Gap{"a path ending in / or holding /.. in a test", "names are cleaned first: f/ names the file f, nope/.. the working directory", "[[ -d ${f%/} ]]"}

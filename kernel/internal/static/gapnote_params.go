@@ -9,7 +9,6 @@ import (
 // unsetVars are the variables bash sets that a session leaves unset, by
 // the gap each is part of.
 var unsetVars = map[string]*Gap{
-	"FUNCNAME": &gapFuncname, "BASH_LINENO": &gapFuncname,
 	"PIPESTATUS": &gapPipestatus,
 	"BASHPID":    &gapBashpid, "BASH_SUBSHELL": &gapBashpid,
 	"BASH": &gapShellVars, "BASH_VERSION": &gapShellVars, "SHLVL": &gapShellVars,
@@ -21,7 +20,7 @@ func (c *GapCheck) paramExp(p *syntax.ParamExp) {
 		return
 	}
 	name := p.Param.Value
-	if g, ok := unsetVars[name]; ok && (g != &gapFuncname || c.in(scopeFunc)) {
+	if g, ok := unsetVars[name]; ok {
 		c.note(p.Pos(), g)
 	}
 	switch {
