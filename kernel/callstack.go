@@ -49,6 +49,12 @@ func (s *Session) stackCall(hc interp.HandlerContext, args []string) (next []str
 	}
 	if !framed {
 		orig, source = body, s.sourcing.definedIn(r, body)
+		if source == "" {
+			source = s.callSource()
+		}
+		if source == "" {
+			source = bashcompat.ScriptSource
+		}
 	}
 	r.Funcs[name] = rewrite.Framed(orig, name, source, line)
 	return nil, false
@@ -145,8 +151,8 @@ func (ss *sourcings) pop(r *interp.Runner) {
 }
 
 // definedIn is the file that defined body, a function r runs: the
-// innermost file r is sourcing that started before body was defined,
-// else the script's.
+// innermost file r is sourcing that started before body was defined;
+// "" for the script.
 func (ss *sourcings) definedIn(r *interp.Runner, body *syntax.Stmt) string {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
@@ -156,5 +162,5 @@ func (ss *sourcings) definedIn(r *interp.Runner, body *syntax.Stmt) string {
 			return st[i].file
 		}
 	}
-	return bashcompat.ScriptSource
+	return ""
 }

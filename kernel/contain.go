@@ -200,6 +200,18 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		return quietEval(hc, rewrite.BangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
 	case shast.CmdFrame:
 		return frameCall(hc, args), true
+	case shast.CmdPipeRec:
+		return s.pipes.rec(hc, args), true
+	case shast.CmdPipeSet:
+		return s.pipes.set(hc, args), true
+	case shast.CmdReseed:
+		if src, ok := bashcompat.RandomSource(hc.Env.Get("RANDOM").String()); ok {
+			mvdanpriv.SetRandom(mvdanpriv.HandlerRunner(hc), src)
+		}
+		return bashcompat.StatusArgv(hc.LastExitStatus), true
+	case shast.CmdFlags:
+		io.WriteString(hc.Stdout, dashFlags(hc))
+		return bashcompat.StatusArgv(0), true
 	case shast.CmdGoOn:
 		// The guard of what follows a break (package rewrite).
 		if mvdanpriv.LoopExitPending(hc) {

@@ -56,6 +56,9 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if st := c.st.forResult(c.hc.Stdout); st != nil {
 		st.setData(nil)
 	}
+	if s.underscore.Load() {
+		setUnderscore(c.hc, args)
+	}
 	if s.callStack.Load() {
 		if next, ok := s.stackCall(c.hc, args); ok {
 			return next, nil

@@ -178,6 +178,10 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if !s.callStack.Load() && bashcompat.ReadsCallStack(script) {
 		s.callStack.Store(true)
 	}
+	if !s.underscore.Load() && readsUnderscore(script) {
+		s.underscore.Store(true)
+	}
+	s.pipes.reset()
 	issues, funcs, rewritable, needsTemp := s.validate(file)
 	if hasError(issues) {
 		return s.rejected(start, issues), nil

@@ -2,10 +2,12 @@ package kernel
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -159,20 +161,53 @@ func (o *origWriter) Write(p []byte) (int, error) {
 
 // sessionEnviron is the environment the session's runner starts from. It
 // answers ${BASH_SOURCE[0]} with the file the running call was read from
-// (RunOptions.Source), unless the script set it, which mvdan/sh does not
-// know of. ($! is rewrite.BangVar.)
+// (RunOptions.Source), and ${BASH_LINENO[0]} with 0, the bottom frame of
+// a script file's call stack, unless the script set them, which mvdan/sh
+// does not know of. ($! is rewrite.BangVar.)
+//
+// It answers the clock's variables bash keeps and mvdan/sh does not:
+// SECONDS (whole seconds since the session started), EPOCHSECONDS and
+// EPOCHREALTIME; an assignment to one sets a value that stays, where
+// bash's SECONDS counts on from it.
 type sessionEnviron struct {
 	expand.Environ
-	source func() string
+	source  func() string
+	started time.Time
 }
 
 func (e sessionEnviron) Get(name string) expand.Variable {
-	if name == "BASH_SOURCE" {
+	switch name {
+	case "BASH_SOURCE":
 		if src := e.source(); src != "" {
 			return expand.Variable{Set: true, Kind: expand.Indexed, List: []string{src}}
 		}
+	case "BASH_LINENO":
+		if e.source() != "" {
+			return expand.Variable{Set: true, Kind: expand.Indexed, List: []string{"0"}}
+		}
 	}
-	return e.Environ.Get(name)
+	vr := e.Environ.Get(name)
+	if !vr.IsSet() {
+		if clock, ok := e.clock(name); ok {
+			return expand.Variable{Set: true, Kind: expand.String, Str: clock}
+		}
+	}
+	return vr
+}
+
+// clock is the value of one of the clock's variables; ok is false for
+// any other name.
+func (e sessionEnviron) clock(name string) (value string, ok bool) {
+	switch name {
+	case "SECONDS":
+		return strconv.FormatInt(int64(time.Since(e.started)/time.Second), 10), true
+	case "EPOCHSECONDS":
+		return strconv.FormatInt(time.Now().Unix(), 10), true
+	case "EPOCHREALTIME":
+		now := time.Now()
+		return fmt.Sprintf("%d.%06d", now.Unix(), now.Nanosecond()/1000), true
+	}
+	return "", false
 }
 
 // callSource is the running call's RunOptions.Source; empty between calls.

@@ -113,6 +113,11 @@ type Session struct {
 	// runners source meanwhile.
 	callStack atomic.Bool
 	sourcing  sourcings
+	// underscore is set once a script of the session named $_
+	// (special.go).
+	underscore atomic.Bool
+	// pipes are what the pipelines of a script reading PIPESTATUS noted.
+	pipes pipeNotes
 
 	jobs    jobtable.Table
 	lastJob atomic.Int64    // the pid of the latest job, $!
@@ -190,7 +195,7 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	s.life, s.end = context.WithCancel(context.Background())
 	env := k.sessionEnv(opts, s.tmp.Path(), dir)
 	s.startEnv = env
-	base := sessionEnviron{Environ: newMapEnviron(env, k.shellIdentity(env)), source: s.callSource}
+	base := sessionEnviron{Environ: newMapEnviron(env, k.shellIdentity(env)), source: s.callSource, started: time.Now()}
 	s.runner, err = s.newRunner(base, dir)
 	if err != nil {
 		s.cleanup()

@@ -17,7 +17,8 @@ import (
 // from; a sourced file's names "source", the file and the line of the
 // source command. bash -c has no frame of its own below them (no
 // "main"), names "environment" as the file of what it defines, and
-// shows FUNCNAME empty while no function runs.
+// shows FUNCNAME empty while no function runs. A script file's bottom
+// frame is "main", the file and line 0.
 //
 // mvdan/sh keeps no call stack: the kernel gives each frame to the
 // function's scope, as its locals (FrameVars, SourceFrameVars), so that
@@ -35,7 +36,8 @@ const (
 const ScriptSource = "environment"
 
 // callStack is the stack env shows: funcs is FUNCNAME with the entries
-// bash hides outside any function ("source", one a sourced file).
+// bash hides outside any function ("source", one a sourced file, and
+// "main" for a script file's frame, the one of line 0).
 type callStack struct {
 	funcs, sources, lines []string
 }
@@ -46,8 +48,12 @@ func stackOf(env expand.Environ) callStack {
 		sources: env.Get(BashSourceVar).List,
 		lines:   env.Get(BashLinenoVar).List,
 	}
-	for len(st.funcs) < len(st.sources) {
-		st.funcs = append(st.funcs, "source")
+	for i := len(st.funcs); i < len(st.sources); i++ {
+		name := "source"
+		if i == len(st.lines)-1 && st.lines[i] == "0" {
+			name = "main"
+		}
+		st.funcs = append(st.funcs, name)
 	}
 	return st
 }
@@ -94,7 +100,7 @@ func SourceFrameVars(env expand.Environ, file string, line uint) Frame {
 func Depth(env expand.Environ) int {
 	n := 0
 	for _, name := range env.Get(FuncNameVar).List {
-		if name != "source" {
+		if name != "source" && name != "main" {
 			n++
 		}
 	}

@@ -68,16 +68,20 @@ func Xtrace(r *interp.Runner) *bool {
 	return (*bool)(unsafe.Add(unsafe.Pointer(r), at))
 }
 
-// xtraceAt is where an [interp.Runner] keeps set -x: the one option of
-// its options array that Params("-x") turns on, found on first use.
-var xtraceAt = sync.OnceValues(func() (uintptr, bool) {
+// xtraceAt is where an [interp.Runner] keeps set -x.
+var xtraceAt = sync.OnceValues(func() (uintptr, bool) { return flagAt('x') })
+
+// flagAt is where an [interp.Runner] keeps the option of the one-letter
+// flag: the one option of its options array that Params("-"+flag) alone
+// turns on.
+func flagAt(flag byte) (uintptr, bool) {
 	sf, ok := optsField.in.FieldByName(optsField.name)
 	if !ok || !optsField.fits(sf.Type) {
 		return 0, false
 	}
 	env, dir := interp.Env(expand.ListEnviron()), interp.Dir("/")
 	off, err1 := interp.New(env, dir)
-	on, err2 := interp.New(env, dir, interp.Params("-x"))
+	on, err2 := interp.New(env, dir, interp.Params("-"+string(flag)))
 	if err1 != nil || err2 != nil {
 		return 0, false
 	}
@@ -95,7 +99,7 @@ var xtraceAt = sync.OnceValues(func() (uintptr, bool) {
 		return 0, false
 	}
 	return sf.Offset + uintptr(found)*sf.Type.Elem().Size(), true
-})
+}
 
 // LoopExitPending reports whether the runner of hc's command has a break
 // or continue to finish: mvdan/sh runs the rest of a list nested in a

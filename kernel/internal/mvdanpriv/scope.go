@@ -3,6 +3,7 @@ package mvdanpriv
 import (
 	mathrand "math/rand/v2"
 	"reflect"
+	"sync"
 	"unsafe"
 
 	"mvdan.cc/sh/v3/expand"
@@ -80,4 +81,33 @@ func SetRandom(r *interp.Runner, src mathrand.Source) bool {
 	}
 	*(**mathrand.Rand)(unsafe.Add(unsafe.Pointer(r), randAt)) = mathrand.New(src)
 	return true
+}
+
+// ownFlags are the one-letter options mvdan/sh has, in the order bash's
+// $- lists them.
+const ownFlags = "aefnux"
+
+// flagsAt is where an [interp.Runner] keeps each of ownFlags; an offset
+// of 0 for one that was not found.
+var flagsAt = sync.OnceValue(func() (at [len(ownFlags)]uintptr) {
+	for i := range len(ownFlags) {
+		at[i], _ = flagAt(ownFlags[i])
+	}
+	return at
+})
+
+// Flags is the one-letter options set in r, of those mvdan/sh has
+// (allexport, errexit, noglob, noexec, nounset, xtrace), in the order
+// bash's $- lists them; "" when r is nil or [Check] fails.
+func Flags(r *interp.Runner) string {
+	if r == nil {
+		return ""
+	}
+	var b []byte
+	for i, at := range flagsAt() {
+		if at != 0 && *(*bool)(unsafe.Add(unsafe.Pointer(r), at)) {
+			b = append(b, ownFlags[i])
+		}
+	}
+	return string(b)
 }

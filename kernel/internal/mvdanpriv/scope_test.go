@@ -50,3 +50,19 @@ func TestSetRandomIsRandoms(t *testing.T) {
 		t.Fatalf("$RANDOM = %q, want %q", got, want)
 	}
 }
+
+// Flags finds every one-letter option mvdan/sh has.
+func TestFlagsFindsEach(t *testing.T) {
+	for i := range len(ownFlags) {
+		if _, ok := flagAt(ownFlags[i]); !ok {
+			t.Errorf("no option of interp.Runner is set -%c", ownFlags[i])
+		}
+	}
+	r, err := interp.New(interp.Params("-e", "-u"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Flags(r); got != "eu" {
+		t.Fatalf("Flags = %q, want eu", got)
+	}
+}

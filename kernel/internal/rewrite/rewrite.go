@@ -19,6 +19,8 @@ func Script(file *syntax.File) {
 	var loops loopRewrite
 	attrs := false
 	var readonly []string // the names the script makes readonly
+	pipestatus := false
+	var seeds map[*syntax.Stmt]bool // the assignments reseedRandom followed
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -61,7 +63,21 @@ func Script(file *syntax.File) {
 			rewriteLocalNames(n)
 			attrs = attrs || declAttrs(n)
 			rewriteLetCall(n)
+			if !seeds[n] {
+				if assign := reseedRandom(n); assign != nil {
+					if seeds == nil {
+						seeds = make(map[*syntax.Stmt]bool)
+					}
+					seeds[assign] = true
+				}
+			}
+		case *syntax.Word:
+			rewriteFlagsParts(n.Parts)
+		case *syntax.DblQuoted:
+			rewriteFlagsParts(n.Parts)
 		case *syntax.ParamExp:
+			pipestatus = pipestatus || readsPipestatus(n)
+			rewritePositional(n)
 			rewriteExpansion(n)
 			guardArithmNode(n)
 			renameBang(n)
@@ -81,6 +97,9 @@ func Script(file *syntax.File) {
 	}
 	if len(readonly) > 0 {
 		guardReadonlyAssigns(file, readonly)
+	}
+	if pipestatus {
+		notePipelines(file)
 	}
 	// Last: a guard's two branches share their list, which no rewrite
 	// may meet twice.
@@ -124,10 +143,13 @@ func RewritableNode(n syntax.Node) bool {
 	case *syntax.ArithmExp:
 		return n.Left.IsValid() && mayGuard(n.X)
 	case *syntax.ParamExp:
+		if _, ok := positionalBeyondNine(n); ok || plainFlags(n) || readsPipestatus(n) {
+			return true
+		}
 		return n.Index != nil || n.Slice != nil ||
 			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!")
 	case *syntax.Assign:
-		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value)
+		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || seedsRandom(n)
 	case *syntax.CmdSubst:
 		return len(n.Stmts) == 1 && n.Stmts[0].Cmd == nil
 	case *syntax.ForClause:

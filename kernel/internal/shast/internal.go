@@ -21,6 +21,10 @@ const (
 	CmdReadonly   = InternalPrefix + "readonly"    // after a failed assignment: exits if it wrote a readonly name
 	CmdFrame      = InternalPrefix + "frame"       // starts a function's frame of the call stack
 	CmdSource     = InternalPrefix + "source"      // source, with its frame of the call stack
+	CmdFlags      = InternalPrefix + "flags"       // prints $- as bash has it
+	CmdPipeRec    = InternalPrefix + "pipe-rec"    // notes a pipeline command's failure
+	CmdPipeSet    = InternalPrefix + "pipe-set"    // sets PIPESTATUS after a pipeline
+	CmdReseed     = InternalPrefix + "reseed"      // makes $RANDOM bash's sequence of its seed
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an

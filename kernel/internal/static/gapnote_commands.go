@@ -29,11 +29,6 @@ func (c *GapCheck) call(call *syntax.CallExpr) {
 	if c.late {
 		c.lateCall(call, name)
 	}
-	for _, w := range call.Args[1:] {
-		if expandsDash(w) {
-			c.note(call.Pos(), &gapDollarDash)
-		}
-	}
 	c.extglobLiteral(call.Args[1:], call.Pos())
 	switch name {
 	case "compgen":

@@ -13,9 +13,7 @@ var (
 	gapNounset          = Gap{"set -u and a variable nothing set", "the shell ends with status 1, not 127", "[[ -v v ]] first, or ${v-}"}
 	gapErrorUnset       = Gap{"${v?msg}", "an unset v ends the shell with status 1, not 127", "[[ -v v ]] || { echo msg >&2; exit 1; }"}
 	gapTransform        = Gap{"${v@Q}, ${v@A}, ${v@a}, ${v@P}", "the text differs from bash's (@Q quotes with \", @A has no declare, @a no -i or -r, @P no prompt escapes)", "printf %q \"$v\"; declare -p v"}
-	gapPositional10     = Gap{"${10} and above", "it expands to nothing", "\"${@:10:1}\""}
-	gapUnderscore       = Gap{"$_", "it is not the last argument of the previous command", "name the argument in a variable"}
-	gapDollarDash       = Gap{"$-", "it holds only some of the options set", "test an option with [[ -o name ]]"}
+	gapUnderscore       = Gap{"$_ after a function call", "it is the last argument of the function's last command, not of the call", "name the argument in a variable"}
 	gapAtInString       = Gap{"\"x$@y\"", "the parameters are joined into one word", "\"x$1\" \"${@:2}\""}
 	gapAtDefault        = Gap{"\"${@:-word}\" and \"${a[@]:-word}\"", "they give nothing when empty, not word", "(( $# )) || set -- word"}
 	gapDefaultBackslash = Gap{"\\\" or \\$ in \"${v:-word}\"", "the backslash is kept", "put the word in a variable: d='\"x\"'; \"${v:-$d}\""}
@@ -23,11 +21,8 @@ var (
 	gapExtglobParam     = Gap{"an extglob pattern in ${v##+(a)}", "the operators +( ) *( ) @( ) ?( ) !( ) do not match there", "match with [[ $v =~ ^a+(.*) ]] and BASH_REMATCH"}
 
 	// Variables bash sets and shelter does not.
-	gapPipestatus   = Gap{"PIPESTATUS", "it is unset", "set -o pipefail, or run the stages one by one"}
 	gapBashpid      = Gap{"BASHPID, BASH_SUBSHELL", "no other pid or depth in a subshell", "pass depths as arguments"}
 	gapShellVars    = Gap{"BASH, BASH_VERSION, SHLVL", "they are unset (the environment is hermetic, and shelter is not bash)", "set them in the embedder's Config.Env"}
-	gapSeconds      = Gap{"SECONDS, EPOCHSECONDS, EPOCHREALTIME", "they are unset", "date +%s"}
-	gapRandomSeed   = Gap{"RANDOM=seed", "the numbers that follow are not bash's", "do not rely on a seeded sequence"}
 	gapCdpath       = Gap{"CDPATH", "cd ignores it", "cd full paths"}
 	gapDirstackElem = Gap{"DIRSTACK[i]=dir", "the directory stack does not change", "popd and pushd"}
 

@@ -1,0 +1,48 @@
+package kernel
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+)
+
+// $_ is the last argument of the previous simple command. mvdan/sh keeps
+// none; in a session whose scripts name it (readsUnderscore), the call
+// handler sets it to each command's last word as the command starts
+// (docs/mvdan.md, "Last argument"). bash sets it as the command ends,
+// so a function's body sees its caller's previous command's word in
+// bash and its own call's here; the commands that are not simple
+// (assignments alone, [[ ]], (( ))) leave it as it was.
+
+// readsUnderscore reports whether src names $_.
+func readsUnderscore(src string) bool {
+	return strings.Contains(src, "$_") || strings.Contains(src, "${_")
+}
+
+// setUnderscore sets $_ to the last of args, in the shell that runs the
+// command; shelter's own commands leave it alone.
+func setUnderscore(hc interp.HandlerContext, args []string) {
+	last := args[len(args)-1]
+	if first := args[0]; first == "" || first[0] == 0 || first[0] == 1 {
+		return
+	}
+	if scope := mvdanpriv.Scope(mvdanpriv.HandlerRunner(hc)); scope != nil {
+		scope.Set("_", expand.Variable{Set: true, Kind: expand.String, Str: last})
+	}
+}
+
+// dashFlags is $- as bash -c has it in the shell that runs hc's command:
+// mvdan/sh's one-letter options, bash's h (hashall) among them in its
+// place, then B (brace expansion) and c (the script came with -c), which
+// a session cannot turn off.
+func dashFlags(hc interp.HandlerContext) string {
+	own := mvdanpriv.Flags(mvdanpriv.HandlerRunner(hc))
+	i := strings.IndexFunc(own, func(c rune) bool { return c > 'h' })
+	if i < 0 {
+		i = len(own)
+	}
+	return own[:i] + "h" + own[i:] + "Bc"
+}
