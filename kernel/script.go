@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -165,10 +166,11 @@ func (o *origWriter) Write(p []byte) (int, error) {
 // a script file's call stack, unless the script set them, which mvdan/sh
 // does not know of. ($! is rewrite.BangVar.)
 //
-// It answers the clock's variables bash keeps and mvdan/sh does not:
-// SECONDS (whole seconds since the session started), EPOCHSECONDS and
-// EPOCHREALTIME; an assignment to one sets a value that stays, where
-// bash's SECONDS counts on from it.
+// It answers the variables bash keeps and mvdan/sh does not: the
+// clock's, SECONDS (whole seconds since the session started),
+// EPOCHSECONDS and EPOCHREALTIME (an assignment to one sets a value that
+// stays, where bash's SECONDS counts on from it), and the shell's own
+// BASHPID ($$) and BASH_SUBSHELL (0).
 type sessionEnviron struct {
 	expand.Environ
 	source  func() string
@@ -188,17 +190,22 @@ func (e sessionEnviron) Get(name string) expand.Variable {
 	}
 	vr := e.Environ.Get(name)
 	if !vr.IsSet() {
-		if clock, ok := e.clock(name); ok {
-			return expand.Variable{Set: true, Kind: expand.String, Str: clock}
+		if value, ok := e.shellVar(name); ok {
+			return expand.Variable{Set: true, Kind: expand.String, Str: value}
 		}
 	}
 	return vr
 }
 
-// clock is the value of one of the clock's variables; ok is false for
-// any other name.
-func (e sessionEnviron) clock(name string) (value string, ok bool) {
+// shellVar is the value of one of the clock's variables, or of BASHPID
+// and BASH_SUBSHELL as the shell itself has them (a subshell sets its
+// own, see Session.enterSubshell); ok is false for any other name.
+func (e sessionEnviron) shellVar(name string) (value string, ok bool) {
 	switch name {
+	case "BASHPID":
+		return strconv.Itoa(os.Getpid()), true
+	case "BASH_SUBSHELL":
+		return "0", true
 	case "SECONDS":
 		return strconv.FormatInt(int64(time.Since(e.started)/time.Second), 10), true
 	case "EPOCHSECONDS":

@@ -118,6 +118,8 @@ type Session struct {
 	underscore atomic.Bool
 	// pipes are what the pipelines of a script reading PIPESTATUS noted.
 	pipes pipeNotes
+	// subshells counts the subshells given a BASHPID (special.go).
+	subshells atomic.Int64
 
 	jobs    jobtable.Table
 	lastJob atomic.Int64    // the pid of the latest job, $!

@@ -1,11 +1,14 @@
 package kernel
 
 import (
+	"os"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 
+	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 )
 
@@ -45,4 +48,18 @@ func dashFlags(hc interp.HandlerContext) string {
 		i = len(own)
 	}
 	return own[:i] + "h" + own[i:] + "Bc"
+}
+
+// enterSubshell answers the subshell command a subshell of a script that
+// reads BASHPID or BASH_SUBSHELL starts with (package rewrite): the
+// subshell gets a BASHPID of its own, which no process has, and
+// BASH_SUBSHELL one deeper. It keeps the status.
+func (s *Session) enterSubshell(hc interp.HandlerContext) []string {
+	if scope := mvdanpriv.Scope(mvdanpriv.HandlerRunner(hc)); scope != nil {
+		depth, _ := strconv.Atoi(hc.Env.Get("BASH_SUBSHELL").String())
+		pid := os.Getpid() + int(s.subshells.Add(1))
+		scope.Set("BASH_SUBSHELL", expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(depth + 1)})
+		scope.Set("BASHPID", expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(pid)})
+	}
+	return bashcompat.StatusArgv(hc.LastExitStatus)
 }

@@ -19,7 +19,7 @@ func Script(file *syntax.File) {
 	var loops loopRewrite
 	attrs := false
 	var readonly []string // the names the script makes readonly
-	pipestatus := false
+	pipestatus, subshells := false, false
 	var seeds map[*syntax.Stmt]bool // the assignments reseedRandom followed
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
@@ -77,6 +77,7 @@ func Script(file *syntax.File) {
 			rewriteFlagsParts(n.Parts)
 		case *syntax.ParamExp:
 			pipestatus = pipestatus || readsPipestatus(n)
+			subshells = subshells || readsSubshellVars(n)
 			rewritePositional(n)
 			rewriteExpansion(n)
 			guardArithmNode(n)
@@ -97,6 +98,9 @@ func Script(file *syntax.File) {
 	}
 	if len(readonly) > 0 {
 		guardReadonlyAssigns(file, readonly)
+	}
+	if subshells {
+		markSubshells(file)
 	}
 	if pipestatus {
 		notePipelines(file)
@@ -143,7 +147,7 @@ func RewritableNode(n syntax.Node) bool {
 	case *syntax.ArithmExp:
 		return n.Left.IsValid() && mayGuard(n.X)
 	case *syntax.ParamExp:
-		if _, ok := positionalBeyondNine(n); ok || plainFlags(n) || readsPipestatus(n) {
+		if _, ok := positionalBeyondNine(n); ok || plainFlags(n) || readsPipestatus(n) || readsSubshellVars(n) {
 			return true
 		}
 		return n.Index != nil || n.Slice != nil ||

@@ -87,3 +87,52 @@ func reseedRandom(st *syntax.Stmt) *syntax.Stmt {
 	st.Cmd = &syntax.Block{Lbrace: st.Pos(), Stmts: []*syntax.Stmt{assign, keeping(shast.CallStmt(syntax.Pos{}, shast.LitWord(shast.CmdReseed)))}}
 	return assign
 }
+
+// readsSubshellVars reports whether pe reads BASHPID or BASH_SUBSHELL,
+// which a script that does gets for each subshell (markSubshells).
+func readsSubshellVars(pe *syntax.ParamExp) bool {
+	return pe.Param != nil && (pe.Param.Value == "BASHPID" || pe.Param.Value == "BASH_SUBSHELL")
+}
+
+// markSubshells starts each subshell of file with the internal subshell
+// command, which gives it a BASHPID of its own and BASH_SUBSHELL one
+// deeper: ( ), $( ), <( ), a nested `cmd &` and each command of a
+// pipeline but the last, which mvdan/sh runs in the shell itself.
+func markSubshells(file *syntax.File) {
+	enter := func() *syntax.Stmt { return keeping(shast.CallStmt(syntax.Pos{}, shast.LitWord(shast.CmdSubshell))) }
+	marked := map[*syntax.Stmt]bool{}
+	mark := func(st *syntax.Stmt) {
+		inner := &syntax.Stmt{Position: st.Pos(), Cmd: st.Cmd, Redirs: st.Redirs}
+		st.Cmd, st.Redirs = &syntax.Block{Lbrace: st.Pos(), Stmts: []*syntax.Stmt{enter(), inner}}, nil
+		marked[inner] = true
+	}
+	shast.Walk(file, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Subshell:
+			n.Stmts = append([]*syntax.Stmt{enter()}, n.Stmts...)
+		case *syntax.CmdSubst:
+			n.Stmts = append([]*syntax.Stmt{enter()}, n.Stmts...)
+		case *syntax.ProcSubst:
+			n.Stmts = append([]*syntax.Stmt{enter()}, n.Stmts...)
+		case *syntax.Stmt:
+			if n.Background && !marked[n] {
+				mark(n)
+			}
+		case *syntax.BinaryCmd:
+			if n.Op != syntax.Pipe && n.Op != syntax.PipeAll {
+				break
+			}
+			// A pipeline's first commands run in a subshell: n.X, or
+			// the last of n.X when it is a pipeline itself, whose own
+			// first commands this walk meets next.
+			x := n.X
+			if xb, pipe := pipeline(x); pipe {
+				x = xb.Y
+			}
+			if !marked[x] {
+				mark(x)
+			}
+		}
+		return true
+	})
+}

@@ -25,6 +25,7 @@ const (
 	CmdPipeRec    = InternalPrefix + "pipe-rec"    // notes a pipeline command's failure
 	CmdPipeSet    = InternalPrefix + "pipe-set"    // sets PIPESTATUS after a pipeline
 	CmdReseed     = InternalPrefix + "reseed"      // makes $RANDOM bash's sequence of its seed
+	CmdSubshell   = InternalPrefix + "subshell"    // starts a subshell's BASHPID and BASH_SUBSHELL
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an

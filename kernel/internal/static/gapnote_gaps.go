@@ -21,7 +21,7 @@ var (
 	gapExtglobParam     = Gap{"an extglob pattern in ${v##+(a)}", "the operators +( ) *( ) @( ) ?( ) !( ) do not match there", "match with [[ $v =~ ^a+(.*) ]] and BASH_REMATCH"}
 
 	// Variables bash sets and shelter does not.
-	gapBashpid      = Gap{"BASHPID, BASH_SUBSHELL", "no other pid or depth in a subshell", "pass depths as arguments"}
+	gapBashpid      = Gap{"BASHPID, BASH_SUBSHELL in a pipeline's last command", "they are the shell's own, as the command runs in the shell", "read them in a subshell: cmd | ( echo $BASH_SUBSHELL )"}
 	gapShellVars    = Gap{"BASH, BASH_VERSION, SHLVL", "they are unset (the environment is hermetic, and shelter is not bash)", "set them in the embedder's Config.Env"}
 	gapCdpath       = Gap{"CDPATH", "cd ignores it", "cd full paths"}
 	gapDirstackElem = Gap{"DIRSTACK[i]=dir", "the directory stack does not change", "popd and pushd"}

@@ -9,7 +9,6 @@ import (
 // unsetVars are the variables bash sets that a session leaves unset, by
 // the gap each is part of.
 var unsetVars = map[string]*Gap{
-	"BASHPID": &gapBashpid, "BASH_SUBSHELL": &gapBashpid,
 	"BASH": &gapShellVars, "BASH_VERSION": &gapShellVars, "SHLVL": &gapShellVars,
 }
 
