@@ -1,6 +1,7 @@
 package bashcompat
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"strings"
 )
@@ -10,7 +11,7 @@ import (
 // bash 5.2's is Park and Miller's minimal standard generator, its state
 // folded to 15 bits, never the same number twice in a row. ok is false
 // for a value that is not a number, which bash does not take as a seed.
-func RandomSource(value string) (src *randomSource, ok bool) {
+func RandomSource(value string) (src rand.Source, ok bool) {
 	seed, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
 	if err != nil {
 		return nil, false

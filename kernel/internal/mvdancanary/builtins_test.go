@@ -443,6 +443,22 @@ var builtinCanaries = []canary{{
 	Script: `builtin -- true 2>/dev/null; echo "status $?"`,
 	Bash:   "status 0\n",
 	Mvdan:  "status 1\n",
+}, {
+	Name:   "caller",
+	Bug:    "caller is no builtin",
+	Gap:    "call-stack",
+	Code:   "kernel/internal/bashcompat/callstack.go: callerCall",
+	Script: `f() { caller 2>/dev/null; echo "status $?"; }; f`,
+	Bash:   "1 NULL\nstatus 0\n",
+	Mvdan:  "status 2\n",
+}, {
+	Name:   "last-argument",
+	Bug:    "$_ is never set",
+	Gap:    "last-argument",
+	Code:   "kernel/special.go: setUnderscore",
+	Script: `echo a b >/dev/null; echo "[$_]"`,
+	Bash:   "[b]\n",
+	Mvdan:  "[]\n",
 }}
 
 // runEchoWrites lists the writes of one echo.

@@ -11,8 +11,10 @@ import (
 // Script rewrites the constructs that mvdan/sh runs differently
 // from bash into ones it runs as bash does (docs/embedding.md, "Bash
 // compatibility"), and the expansions shelter answers itself
-// (rewriteExpansion): all in one walk of file, then, in a second walk,
-// the guards of what follows a break in a loop's body (guardLoopExits).
+// (rewriteExpansion): all in one walk of file, then, in walks of their
+// own, the subshells and pipelines of a script that reads BASHPID,
+// BASH_SUBSHELL (markSubshells) or PIPESTATUS (notePipelines), and the
+// guards of what follows a break in a loop's body (guardLoopExits).
 // Each rewrite keeps bash's meaning for every input it touches and leaves
 // alone what it cannot prove.
 func Script(file *syntax.File) {
@@ -116,8 +118,10 @@ func Script(file *syntax.File) {
 //
 // It is exact for the nodes every script is full of, so that a script of
 // plain commands, assignments and expansions is not walked again:
-// a parameter expansion is changed only for $DIRSTACK, $!, an index or a
-// slice; an assignment only for an index or a backslash in its value; a
+// a parameter expansion is changed only for $DIRSTACK, $!, $-, ${10} and
+// beyond, an index or a slice, and PIPESTATUS, BASHPID or BASH_SUBSHELL
+// (whose scripts' pipelines and subshells change); an assignment only
+// for an index, a backslash in its value or RANDOM; a
 // command substitution only in the $(< FILE) shape; a for loop only in
 // the (( )) form; an arithmetic expansion only for an operator that can
 // fail or a constant bash rejects (see guardExpr); a [[ ]] only for an
