@@ -59,6 +59,9 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if s.underscore.Load() {
 		setUnderscore(c.hc, args)
 	}
+	if s.commands.Load() {
+		traceCommand(c.hc, args)
+	}
 	if s.callStack.Load() {
 		if next, ok := s.stackCall(c.hc, args); ok {
 			return next, nil

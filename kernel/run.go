@@ -181,6 +181,9 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if !s.underscore.Load() && readsUnderscore(script) {
 		s.underscore.Store(true)
 	}
+	if !s.commands.Load() && bashcompat.TracesCommands(script) {
+		s.commands.Store(true)
+	}
 	s.pipes.reset()
 	issues, funcs, rewritable, needsTemp := s.validate(file)
 	if hasError(issues) {

@@ -114,7 +114,7 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 			}
 			interp.StdIO(s.devnull, st.out, errOut)(r)
 			s.call.Store(st)
-			quietly(r, func() {
+			s.bookkeeping(r, func() {
 				r.Run(ctx, clearExitTrap().Stmts[0])
 				r.Run(ctx, shast.ExitWith(status))
 			})
@@ -128,7 +128,7 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 			s.call.Store(nil)
 		}
 	}
-	quietly(r, func() {
+	s.bookkeeping(r, func() {
 		r.Run(context.Background(), clearExitTrap().Stmts[0])
 		// The status of the call stays $? for the next.
 		r.Run(context.Background(), shast.ExitWith(final))

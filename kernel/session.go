@@ -113,9 +113,10 @@ type Session struct {
 	// runners source meanwhile.
 	callStack atomic.Bool
 	sourcing  sourcings
-	// underscore is set once a script of the session named $_
+	// underscore is set once a script of the session named $_, and
+	// commands once one named BASH_COMMAND or LINENO in a trap
 	// (special.go).
-	underscore atomic.Bool
+	underscore, commands atomic.Bool
 	// pipes are what the pipelines of a script reading PIPESTATUS noted.
 	pipes pipeNotes
 	// subshells counts the subshells given a BASHPID (special.go).

@@ -29,12 +29,45 @@ func readsUnderscore(src string) bool {
 // command; shelter's own commands leave it alone.
 func setUnderscore(hc interp.HandlerContext, args []string) {
 	last := args[len(args)-1]
-	if first := args[0]; first == "" || first[0] == 0 || first[0] == 1 {
+	if shelterOwn(args) {
 		return
 	}
 	if scope := mvdanpriv.Scope(mvdanpriv.HandlerRunner(hc)); scope != nil {
 		scope.Set("_", expand.Variable{Set: true, Kind: expand.String, Str: last})
 	}
+}
+
+// traceCommand sets, for the ERR trap, the line of the simple command
+// about to run (bashcompat.CommandLineVar) and BASH_COMMAND, its words,
+// in the shell that runs it; shelter's own commands leave them alone.
+// bash's BASH_COMMAND is the command's text before expansion.
+func traceCommand(hc interp.HandlerContext, args []string) {
+	if shelterOwn(args) {
+		return
+	}
+	if scope := mvdanpriv.Scope(mvdanpriv.HandlerRunner(hc)); scope != nil {
+		scope.Set(bashcompat.CommandLineVar, expand.Variable{Set: true, Kind: expand.String, Str: strconv.FormatUint(uint64(hc.Pos.Line()), 10)})
+		scope.Set("BASH_COMMAND", expand.Variable{Set: true, Kind: expand.String, Str: strings.Join(args, " ")})
+	}
+}
+
+// shelterOwn reports whether args is an internal command, shelter's
+// rather than the script's.
+func shelterOwn(args []string) bool {
+	first := args[0]
+	return first == "" || first[0] == 0 || first[0] == 1
+}
+
+// bookkeeping runs f, which runs shelter's own statements on r between
+// the script's (the EXIT trap's clearing), out of set -x's trace and of
+// what $_ and BASH_COMMAND see.
+func (s *Session) bookkeeping(r *interp.Runner, f func()) {
+	u, c := s.underscore.Swap(false), s.commands.Swap(false)
+	defer func() {
+		s.underscore.Store(u)
+		s.commands.Store(c)
+	}()
+	quietly(r, f)
 }
 
 // dashFlags is $- as bash -c has it in the shell that runs hc's command:

@@ -459,6 +459,22 @@ var builtinCanaries = []canary{{
 	Script: `echo a b >/dev/null; echo "[$_]"`,
 	Bash:   "[b]\n",
 	Mvdan:  "[]\n",
+}, {
+	Name:   "err-trap-lineno",
+	Bug:    "$LINENO in an ERR trap is the line within the trap's text",
+	Gap:    "trap-line-and-command",
+	Code:   "kernel/internal/bashcompat/errtrap.go: errTrapAction",
+	Script: "trap 'echo \"line $LINENO\"' ERR\ntrue\nfalse\ntrue",
+	Bash:   "line 3\n",
+	Mvdan:  "line 1\n",
+}, {
+	Name:   "bash-command",
+	Bug:    "BASH_COMMAND is never set",
+	Gap:    "trap-line-and-command",
+	Code:   "kernel/special.go: traceCommand",
+	Script: `trap 'echo "[$BASH_COMMAND]"' EXIT; true`,
+	Bash:   "[true]\n",
+	Mvdan:  "[]\n",
 }}
 
 // runEchoWrites lists the writes of one echo.

@@ -185,9 +185,6 @@ func (c *GapCheck) trap(pos syntax.Pos, args []string) {
 		switch sig {
 		case "ERR":
 			c.facts.errTrap = true
-			if strings.Contains(args[0], "LINENO") || strings.Contains(args[0], "BASH_COMMAND") {
-				c.note(pos, &gapErrTrap)
-			}
 		case "EXIT", "0":
 			c.facts.exitTrap = true
 		case "RETURN":

@@ -71,7 +71,7 @@ var (
 	gapBreakInFunction = Gap{"break or continue in a function, outside a loop", "it ends the caller's loop; bash refuses it", "return a status and break in the loop"}
 	gapBreakInCond     = Gap{"break or continue in an if's condition or a case item that falls through", "the rest of the list runs", "put it in a branch of its own: if cond; then break; fi"}
 	gapBreakByEval     = Gap{"eval break", "the rest of its list runs", "break without eval"}
-	gapErrTrap         = Gap{"an ERR trap", "it runs again for each compound command and function call a failing command ends; $LINENO is the trap's line and BASH_COMMAND is unset", "keep the trap idempotent, or test $? after the compound"}
+	gapErrTrap         = Gap{"an ERR trap", "it runs again for each compound command and function call a failing command ends", "keep the trap idempotent, or test $? after the compound"}
 	gapReturnTrap      = Gap{"a RETURN trap", "it is refused when set", "run the cleanup before each return"}
 	gapExitTrapSub     = Gap{"an EXIT trap in a subshell or $( )", "it does not run", "clean up at the end of the subshell"}
 	gapErrexitOr       = Gap{"set -e in ( … ) || … and in a function run under !", "set -e stays on there", "test the status yourself: ( … ); s=$?"}
