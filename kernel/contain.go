@@ -165,7 +165,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 	// Calls nest within bounds with or without a memory limit: past them
 	// the stack's overflow would end the process.
 	if b != nil && b.DeepStack() {
-		fmt.Fprintf(hc.Stderr, "shelter: %s: calls nested too deep (functions, eval or source past about %d levels); write it as a loop\n", args[0], budget.MaxCallDepth)
+		fmt.Fprintf(hc.Stderr, "shelter: %s: calls nested too deep (functions, eval or source past about %d levels); write it as a loop\n", scriptName(args), budget.MaxCallDepth)
 		b.End(budget.ErrTooDeep)
 		return bashcompat.StatusArgv(2), true
 	}
@@ -237,6 +237,15 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		}
 	}
 	return nil, false
+}
+
+// scriptName is the name of the command args as the script wrote it: a
+// framed function's own for its frame command (callstack.go).
+func scriptName(args []string) string {
+	if args[0] == shast.CmdFrame && len(args) > 1 {
+		return args[1]
+	}
+	return strings.TrimPrefix(args[0], shast.InternalPrefix)
 }
 
 // containedName reports whether containCall may answer or note a command

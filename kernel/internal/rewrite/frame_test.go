@@ -33,14 +33,23 @@ func printed(t *testing.T, f *syntax.File) string {
 
 // Unframed gives back what Framed framed, and nothing else is framed.
 func TestFramedRoundTrip(t *testing.T) {
-	body := parse(t, "f() { echo hi; } > out").Stmts[0].Cmd.(*syntax.FuncDecl).Body
-	framed := Framed(body, "f", "lib.sh", 7)
-	orig, source, line, ok := Unframed(framed)
-	if !ok || orig != body || source != "lib.sh" || line != 7 {
-		t.Fatalf("Unframed = %v %q %d %v, want the body, lib.sh, 7", orig, source, line, ok)
-	}
-	if _, _, _, ok := Unframed(body); ok {
-		t.Fatal("a body Framed never saw is framed")
+	for _, src := range []string{"f() { echo hi; } > out", "f() ( echo sub )", "f() { { a; }; }", "f() { a; }", "f() [[ -n x ]]"} {
+		body := parse(t, src).Stmts[0].Cmd.(*syntax.FuncDecl).Body
+		want := printed(t, &syntax.File{Stmts: []*syntax.Stmt{body}})
+		framed := Framed(body, "f", "lib.sh", 7)
+		orig, source, line, ok := Unframed(framed)
+		if !ok || source != "lib.sh" || line != 7 {
+			t.Fatalf("%s: Unframed = %q %d %v, want lib.sh, 7", src, source, line, ok)
+		}
+		if got := printed(t, &syntax.File{Stmts: []*syntax.Stmt{orig}}); got != want {
+			t.Errorf("%s: unframed, the body is %q, not %q", src, got, want)
+		}
+		if _, isBlock := body.Cmd.(*syntax.Block); isBlock == (orig == body) {
+			t.Errorf("%s: unframed, the body is the same statement: %v, a block: %v", src, orig == body, isBlock)
+		}
+		if _, _, _, ok := Unframed(body); ok {
+			t.Fatalf("%s: a body Framed never saw is framed", src)
+		}
 	}
 }
 
