@@ -209,6 +209,8 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 			mvdanpriv.SetRandom(mvdanpriv.HandlerRunner(hc), src)
 		}
 		return bashcompat.StatusArgv(hc.LastExitStatus), true
+	case shast.CmdGlue:
+		return glue(hc, args), true
 	case shast.CmdSubshell:
 		return s.enterSubshell(hc), true
 	case shast.CmdFlags:

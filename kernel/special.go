@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -94,5 +95,42 @@ func (s *Session) enterSubshell(hc interp.HandlerContext) []string {
 		scope.Set("BASH_SUBSHELL", expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(depth + 1)})
 		scope.Set("BASHPID", expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(pid)})
 	}
+	return bashcompat.StatusArgv(hc.LastExitStatus)
+}
+
+// glue answers the glue command (package rewrite): it sets the array
+// args[1] to the list args[2] ("@" for the parameters, else an indexed
+// array's name) with args[3] glued to its first word and args[4] to its
+// last, one word of both when the list is empty. It keeps the status.
+func glue(hc interp.HandlerContext, args []string) []string {
+	r := mvdanpriv.HandlerRunner(hc)
+	scope := mvdanpriv.Scope(r)
+	if len(args) != 5 || scope == nil {
+		return bashcompat.StatusArgv(hc.LastExitStatus)
+	}
+	var list []string
+	if args[2] == "@" {
+		list = slices.Clone(r.Params)
+	} else {
+		vr := hc.Env.Get(args[2])
+		switch vr.Kind {
+		case expand.Indexed:
+			list = slices.Clone(vr.List)
+		case expand.Associative:
+			list = []string{vr.String()}
+		default:
+			if vr.IsSet() {
+				list = []string{vr.Str}
+			}
+		}
+	}
+	before, after := args[3], args[4]
+	if len(list) == 0 {
+		list = []string{before + after}
+	} else {
+		list[0] = before + list[0]
+		list[len(list)-1] += after
+	}
+	scope.Set(args[1], expand.Variable{Set: true, Kind: expand.Indexed, List: list})
 	return bashcompat.StatusArgv(hc.LastExitStatus)
 }

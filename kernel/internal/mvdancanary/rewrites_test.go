@@ -239,6 +239,14 @@ var rewriteCanaries = []canary{{
 	Script: `echo "[$BASH_SUBSHELL]"; ( echo "[$BASH_SUBSHELL]" )`,
 	Bash:   "[0]\n[1]\n",
 	Mvdan:  "[]\n[]\n",
+}, {
+	Name:   "glued-parameters",
+	Bug:    "\"x$@y\" is one word",
+	Gap:    "glued-parameters",
+	Code:   "kernel/internal/rewrite/glue.go: glueWords",
+	Script: `set -- a b; printf '[%s]\n' "x$@y"`,
+	Bash:   "[xa]\n[by]\n",
+	Mvdan:  "[xa by]\n",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process

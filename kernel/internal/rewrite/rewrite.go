@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -22,7 +23,7 @@ func Script(file *syntax.File) {
 	attrs := false
 	var readonly []string // the names the script makes readonly
 	pipestatus, subshells := false, false
-	var seeds map[*syntax.Stmt]bool // the assignments reseedRandom followed
+	var seeds map[*syntax.Stmt]bool // the statements reseedRandom and glueWords rewrote
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -66,11 +67,15 @@ func Script(file *syntax.File) {
 			attrs = attrs || declAttrs(n)
 			rewriteLetCall(n)
 			if !seeds[n] {
-				if assign := reseedRandom(n); assign != nil {
+				inner := reseedRandom(n)
+				if inner == nil {
+					inner = glueWords(n)
+				}
+				if inner != nil {
 					if seeds == nil {
 						seeds = make(map[*syntax.Stmt]bool)
 					}
-					seeds[assign] = true
+					seeds[inner] = true
 				}
 			}
 		case *syntax.Word:
@@ -121,13 +126,14 @@ func Script(file *syntax.File) {
 // a parameter expansion is changed only for $DIRSTACK, $!, $-, ${10} and
 // beyond, an index or a slice, and PIPESTATUS, BASHPID or BASH_SUBSHELL
 // (whose scripts' pipelines and subshells change); an assignment only
-// for an index, a backslash in its value or RANDOM; a
-// command substitution only in the $(< FILE) shape; a for loop only in
-// the (( )) form; an arithmetic expansion only for an operator that can
-// fail or a constant bash rejects (see guardExpr); a [[ ]] only for an
-// integer comparison or a regex; a command only for break or continue
-// (guardLoopExits). The loops and backgrounds of a nested list are nodes
-// of their own.
+// for an index, a backslash in its value, RANDOM or an array element
+// that glues text to "$@" or "${a[@]}" (glueWords); a command
+// substitution only in the $(< FILE) shape; a for loop only in the (( ))
+// form or for a word that glues; an arithmetic expansion only for an
+// operator that can fail or a constant bash rejects (see guardExpr); a
+// [[ ]] only for an integer comparison or a regex; a command only for
+// break or continue (guardLoopExits) or a word that glues. The loops and
+// backgrounds of a nested list are nodes of their own.
 func Rewritable(n syntax.Node) bool {
 	// The kinds first, in a switch small enough to inline into the walk
 	// that asks it of every node; then the node itself.
@@ -157,19 +163,26 @@ func RewritableNode(n syntax.Node) bool {
 		return n.Index != nil || n.Slice != nil ||
 			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!")
 	case *syntax.Assign:
-		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || seedsRandom(n)
+		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || seedsRandom(n) ||
+			n.Array != nil && slices.ContainsFunc(n.Array.Elems, func(el *syntax.ArrayElem) bool { return el.Value != nil && glues(el.Value) })
 	case *syntax.CmdSubst:
 		return len(n.Stmts) == 1 && n.Stmts[0].Cmd == nil
 	case *syntax.ForClause:
-		_, cstyle := n.Loop.(*syntax.CStyleLoop)
-		return cstyle
+		switch loop := n.Loop.(type) {
+		case *syntax.CStyleLoop:
+			return true
+		case *syntax.WordIter:
+			return slices.ContainsFunc(loop.Items, glues)
+		}
+		return false
 	case *syntax.Stmt:
 		return n.Background
 	case *syntax.CallExpr:
 		// A break or continue, which guardLoopExits may guard the rest of
 		// its list for; a declaration with prefix assignments
-		// (rewriteDeclPrefix).
-		return exitsLoops(n, 0) || declPrefixed(n)
+		// (rewriteDeclPrefix); a word that glues text to "$@"
+		// (glueWords).
+		return exitsLoops(n, 0) || declPrefixed(n) || slices.ContainsFunc(n.Args, glues)
 	}
 	return false
 }

@@ -26,6 +26,7 @@ const (
 	CmdPipeSet    = InternalPrefix + "pipe-set"    // sets PIPESTATUS after a pipeline
 	CmdReseed     = InternalPrefix + "reseed"      // makes $RANDOM bash's sequence of its seed
 	CmdSubshell   = InternalPrefix + "subshell"    // starts a subshell's BASHPID and BASH_SUBSHELL
+	CmdGlue       = InternalPrefix + "glue"        // glues text to the ends of "$@" or "${a[@]}"
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an

@@ -112,12 +112,7 @@ func (c *GapCheck) setOptions(args []string) {
 			continue
 		}
 		if len(a) < 2 || a[0] != '-' || a == "--" {
-			// The options end where the parameters start.
-			if a == "--" {
-				i++
-			}
-			c.facts.manyParams = c.facts.manyParams || len(args)-i >= 2
-			return
+			return // the options end where the parameters start
 		}
 		for _, r := range a[1:] {
 			switch r {

@@ -14,7 +14,6 @@ var (
 	gapErrorUnset       = Gap{"${v?msg}", "an unset v ends the shell with status 1, not 127", "[[ -v v ]] || { echo msg >&2; exit 1; }"}
 	gapTransform        = Gap{"${v@Q}, ${v@A}, ${v@a}, ${v@P}", "the text differs from bash's (@Q quotes with \", @A has no declare, @a no -i or -r, @P no prompt escapes)", "printf %q \"$v\"; declare -p v"}
 	gapUnderscore       = Gap{"$_ after a function call", "it is the last argument of the function's last command, not of the call", "name the argument in a variable"}
-	gapAtInString       = Gap{"\"x$@y\"", "the parameters are joined into one word", "\"x$1\" \"${@:2}\""}
 	gapAtDefault        = Gap{"\"${@:-word}\" and \"${a[@]:-word}\"", "they give nothing when empty, not word", "(( $# )) || set -- word"}
 	gapDefaultBackslash = Gap{"\\\" or \\$ in \"${v:-word}\"", "the backslash is kept", "put the word in a variable: d='\"x\"'; \"${v:-$d}\""}
 	gapAssocCount       = Gap{"${#m[@]} of an associative array", "it counts 1", "keys=(\"${!m[@]}\"); ${#keys[@]}"}

@@ -95,10 +95,6 @@ func (c *GapCheck) dblQuoted(d *syntax.DblQuoted) {
 			continue
 		}
 		all := p.Param.Value == "@" || p.Index != nil && allIndex(p.Index)
-		if p.Param.Value == "@" && p.Exp == nil && p.Repl == nil && p.Slice == nil && len(d.Parts) > 1 {
-			inFunc := c.in(scopeFunc)
-			c.noteIf(p.Pos(), &gapAtInString, func(c *GapCheck) bool { return c.facts.manyParams || inFunc })
-		}
 		if p.Exp == nil || p.Exp.Word == nil {
 			continue
 		}
