@@ -132,7 +132,8 @@ func Script(file *syntax.File) {
 // form or for a word that glues; an arithmetic expansion only for an
 // operator that can fail or a constant bash rejects (see guardExpr); a
 // [[ ]] only for an integer comparison or a regex; a command only for
-// break or continue (guardLoopExits) or a word that glues. The loops and
+// break or continue (guardLoopExits), a declaration after prefix
+// assignments (rewriteDeclPrefix) or a word that glues. The loops and
 // backgrounds of a nested list are nodes of their own.
 func Rewritable(n syntax.Node) bool {
 	// The kinds first, in a switch small enough to inline into the walk
