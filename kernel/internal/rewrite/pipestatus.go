@@ -140,7 +140,7 @@ func setBeforeReads(list *[]*syntax.Stmt) {
 	stmts := *list
 	var out []*syntax.Stmt
 	for i, st := range stmts {
-		if i > 0 && !notedPipeline(stmts[i-1]) && readsPipestatusIn(st) {
+		if i > 0 && !endsWithPipeline(stmts[i-1]) && readsPipestatusIn(st) {
 			out = append(out, keeping(shast.CallStmt(syntax.Pos{}, shast.LitWord(shast.CmdPipeSet))))
 		}
 		out = append(out, st)
@@ -148,6 +148,30 @@ func setBeforeReads(list *[]*syntax.Stmt) {
 	if len(out) != len(stmts) {
 		*list = out
 	}
+}
+
+// endsWithPipeline reports whether the last command st runs is a pipeline
+// notePipeline rewrote, which set PIPESTATUS: st itself, or the last of a
+// { } group, of a for loop's body or of every branch of an if with an
+// else. (A while loop's last command is its condition.)
+func endsWithPipeline(st *syntax.Stmt) bool {
+	last := func(list []*syntax.Stmt) bool { return len(list) > 0 && endsWithPipeline(list[len(list)-1]) }
+	switch cmd := st.Cmd.(type) {
+	case *syntax.Block:
+		return notedPipeline(st) || last(cmd.Stmts)
+	case *syntax.ForClause:
+		return last(cmd.Do)
+	case *syntax.IfClause:
+		for b := cmd; ; b = b.Else {
+			if !last(b.Then) {
+				return false
+			}
+			if b.Else == nil {
+				return len(b.Cond) == 0 // the else, not an if without one
+			}
+		}
+	}
+	return false
 }
 
 // notedPipeline reports whether st is a pipeline notePipeline rewrote.
