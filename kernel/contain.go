@@ -165,7 +165,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 	// Calls nest within bounds with or without a memory limit: past them
 	// the stack's overflow would end the process.
 	if b != nil && b.DeepStack() {
-		fmt.Fprintf(hc.Stderr, "shelter: %s: calls nested too deep (functions, eval or source past about %d levels); write it as a loop\n", args[0], budget.MaxCallDepth)
+		fmt.Fprintf(hc.Stderr, "shelter: %s: calls nested too deep (functions, eval or source past about %d levels); write it as a loop\n", scriptName(args), budget.MaxCallDepth)
 		b.End(budget.ErrTooDeep)
 		return bashcompat.StatusArgv(2), true
 	}
@@ -198,6 +198,24 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 			return bashcompat.StatusArgv(1), true
 		}
 		return quietEval(hc, rewrite.BangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
+	case shast.CmdFrame:
+		return frameCall(hc, args), true
+	case shast.CmdPipeRec:
+		return s.pipes.rec(hc, args), true
+	case shast.CmdPipeSet:
+		return s.pipes.set(hc, args), true
+	case shast.CmdReseed:
+		if src, ok := bashcompat.RandomSource(hc.Env.Get("RANDOM").String()); ok {
+			mvdanpriv.SetRandom(mvdanpriv.HandlerRunner(hc), src)
+		}
+		return bashcompat.StatusArgv(hc.LastExitStatus), true
+	case shast.CmdGlue:
+		return glue(hc, args), true
+	case shast.CmdSubshell:
+		return s.enterSubshell(hc), true
+	case shast.CmdFlags:
+		io.WriteString(hc.Stdout, dashFlags(hc))
+		return bashcompat.StatusArgv(0), true
 	case shast.CmdGoOn:
 		// The guard of what follows a break (package rewrite).
 		if mvdanpriv.LoopExitPending(hc) {
@@ -229,6 +247,15 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		}
 	}
 	return nil, false
+}
+
+// scriptName is the name of the command args as the script wrote it: a
+// framed function's own for its frame command (callstack.go).
+func scriptName(args []string) string {
+	if args[0] == shast.CmdFrame && len(args) > 1 {
+		return args[1]
+	}
+	return strings.TrimPrefix(args[0], shast.InternalPrefix)
 }
 
 // containedName reports whether containCall may answer or note a command
@@ -275,7 +302,11 @@ func (s *Session) runtimeCrashRefusal(hc interp.HandlerContext, args []string) (
 		if err != nil || int64(len(src)) > maxSourceCheck {
 			return "", false
 		}
-		if line, ok := crashRefusal(string(src), static.AssocIn(hc.Env)); ok {
+		text := string(src)
+		if !s.callStack.Load() && bashcompat.ReadsCallStack(text) {
+			s.callStack.Store(true)
+		}
+		if line, ok := crashRefusal(text, static.AssocIn(hc.Env)); ok {
 			return args[1] + ": " + line, true
 		}
 	case "trap":

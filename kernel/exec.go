@@ -65,6 +65,17 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if st := c.st.forResult(c.hc.Stdout); st != nil {
 		st.setData(nil)
 	}
+	if s.underscore.Load() {
+		setUnderscore(c.hc, args)
+	}
+	if s.commands.Load() {
+		traceCommand(c.hc, args)
+	}
+	if s.callStack.Load() {
+		if next, ok := s.stackCall(c.hc, args); ok {
+			return next, nil
+		}
+	}
 	if next, ok := statusWordArgv(args); ok {
 		return next, nil
 	}
@@ -150,6 +161,8 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 			return bashcompat.SigpipeExit(ctx, hc)
 		case "quiet":
 			return quietEvalCall(ctx, hc, args)
+		case "source":
+			return s.sourceCall(ctx, hc, args)
 		}
 		args = slices.Clone(args)
 		args[0] = name

@@ -2,10 +2,13 @@ package kernel
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -111,7 +114,7 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 			}
 			interp.StdIO(s.devnull, st.out, errOut)(r)
 			s.call.Store(st)
-			quietly(r, func() {
+			s.bookkeeping(r, func() {
 				r.Run(ctx, clearExitTrap().Stmts[0])
 				r.Run(ctx, shast.ExitWith(status))
 			})
@@ -125,7 +128,7 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 			s.call.Store(nil)
 		}
 	}
-	quietly(r, func() {
+	s.bookkeeping(r, func() {
 		r.Run(context.Background(), clearExitTrap().Stmts[0])
 		// The status of the call stays $? for the next.
 		r.Run(context.Background(), shast.ExitWith(final))
@@ -159,20 +162,59 @@ func (o *origWriter) Write(p []byte) (int, error) {
 
 // sessionEnviron is the environment the session's runner starts from. It
 // answers ${BASH_SOURCE[0]} with the file the running call was read from
-// (RunOptions.Source), unless the script set it, which mvdan/sh does not
-// know of. ($! is rewrite.BangVar.)
+// (RunOptions.Source), and ${BASH_LINENO[0]} with 0, the bottom frame of
+// a script file's call stack, unless the script set them, which mvdan/sh
+// does not know of. ($! is rewrite.BangVar.)
+//
+// It answers the variables bash keeps and mvdan/sh does not: the
+// clock's, SECONDS (whole seconds since the session started),
+// EPOCHSECONDS and EPOCHREALTIME (an assignment to one sets a value that
+// stays, where bash's SECONDS counts on from it), and the shell's own
+// BASHPID ($$) and BASH_SUBSHELL (0).
 type sessionEnviron struct {
 	expand.Environ
-	source func() string
+	source  func() string
+	started time.Time
 }
 
 func (e sessionEnviron) Get(name string) expand.Variable {
-	if name == "BASH_SOURCE" {
+	switch name {
+	case "BASH_SOURCE":
 		if src := e.source(); src != "" {
 			return expand.Variable{Set: true, Kind: expand.Indexed, List: []string{src}}
 		}
+	case "BASH_LINENO":
+		if e.source() != "" {
+			return expand.Variable{Set: true, Kind: expand.Indexed, List: []string{"0"}}
+		}
 	}
-	return e.Environ.Get(name)
+	vr := e.Environ.Get(name)
+	if !vr.IsSet() {
+		if value, ok := e.shellVar(name); ok {
+			return expand.Variable{Set: true, Kind: expand.String, Str: value}
+		}
+	}
+	return vr
+}
+
+// shellVar is the value of one of the clock's variables, or of BASHPID
+// and BASH_SUBSHELL as the shell itself has them (a subshell sets its
+// own, see Session.enterSubshell); ok is false for any other name.
+func (e sessionEnviron) shellVar(name string) (value string, ok bool) {
+	switch name {
+	case "BASHPID":
+		return strconv.Itoa(os.Getpid()), true
+	case "BASH_SUBSHELL":
+		return "0", true
+	case "SECONDS":
+		return strconv.FormatInt(int64(time.Since(e.started)/time.Second), 10), true
+	case "EPOCHSECONDS":
+		return strconv.FormatInt(time.Now().Unix(), 10), true
+	case "EPOCHREALTIME":
+		now := time.Now()
+		return fmt.Sprintf("%d.%06d", now.Unix(), now.Nanosecond()/1000), true
+	}
+	return "", false
 }
 
 // callSource is the running call's RunOptions.Source; empty between calls.

@@ -108,6 +108,20 @@ type Session struct {
 	// call is the state of the running foreground call, nil between calls.
 	call atomic.Pointer[callState]
 
+	// callStack is set once a script of the session, or a file it
+	// sourced, named the call stack (callstack.go); sourcing is what its
+	// runners source meanwhile.
+	callStack atomic.Bool
+	sourcing  sourcings
+	// underscore is set once a script of the session named $_, and
+	// commands once one named BASH_COMMAND or LINENO in a trap
+	// (special.go).
+	underscore, commands atomic.Bool
+	// pipes are what the pipelines of a script reading PIPESTATUS noted.
+	pipes pipeNotes
+	// subshells counts the subshells given a BASHPID (special.go).
+	subshells atomic.Int64
+
 	jobs    jobtable.Table
 	lastJob atomic.Int64    // the pid of the latest job, $!
 	life    context.Context // ends with Close: the context of background jobs
@@ -184,7 +198,7 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	s.life, s.end = context.WithCancel(context.Background())
 	env := k.sessionEnv(opts, s.tmp.Path(), dir)
 	s.startEnv = env
-	base := sessionEnviron{Environ: newMapEnviron(env, k.shellIdentity(env)), source: s.callSource}
+	base := sessionEnviron{Environ: newMapEnviron(env, k.shellIdentity(env)), source: s.callSource, started: time.Now()}
 	s.runner, err = s.newRunner(base, dir)
 	if err != nil {
 		s.cleanup()

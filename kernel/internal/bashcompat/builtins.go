@@ -80,6 +80,8 @@ func Lookup(name string) Builtin {
 		return setCall
 	case "shopt":
 		return shoptCall
+	case "caller":
+		return callerCall
 	}
 	return nil
 }

@@ -17,6 +17,9 @@ import (
 // prints the string it means). What shelter's rewrites added to a body
 // before the run is left out again.
 func funcText(name string, body *syntax.Stmt, nested bool) string {
+	if orig, _, _, ok := rewrite.Unframed(body); ok {
+		body = orig
+	}
 	p := funcPrinter{}
 	p.function(name, body, 0, nested)
 	return p.b.String()

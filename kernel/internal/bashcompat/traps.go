@@ -143,7 +143,7 @@ func trapBuiltin(ctx context.Context, sh Shell, hc interp.HandlerContext, args [
 			src = append(src, assignScalar(trapVar(cond), action))
 		}
 		if cond == "ERR" {
-			src = append(src, shast.Quote(trapWord)+" -- "+shast.Quote(action)+" "+cond)
+			src = append(src, shast.Quote(trapWord)+" -- "+shast.Quote(errTrapAction(action))+" "+cond)
 		}
 	}
 	if len(src) == 0 {

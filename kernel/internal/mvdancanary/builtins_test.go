@@ -459,6 +459,38 @@ var builtinCanaries = []canary{{
 	Script: `set -o | head -2`,
 	Bash:   "allexport      \toff\nbraceexpand    \ton\n",
 	Mvdan:  "allexport\toff\nerrexit\toff\n",
+}, {
+	Name:   "caller",
+	Bug:    "caller is no builtin",
+	Gap:    "call-stack",
+	Code:   "kernel/internal/bashcompat/callstack.go: callerCall",
+	Script: `f() { caller 2>/dev/null; echo "status $?"; }; f`,
+	Bash:   "1 NULL\nstatus 0\n",
+	Mvdan:  "status 2\n",
+}, {
+	Name:   "last-argument",
+	Bug:    "$_ is never set",
+	Gap:    "last-argument",
+	Code:   "kernel/special.go: setUnderscore",
+	Script: `echo a b >/dev/null; echo "[$_]"`,
+	Bash:   "[b]\n",
+	Mvdan:  "[]\n",
+}, {
+	Name:   "err-trap-lineno",
+	Bug:    "$LINENO in an ERR trap is the line within the trap's text",
+	Gap:    "trap-line-and-command",
+	Code:   "kernel/internal/bashcompat/errtrap.go: errTrapAction",
+	Script: "trap 'echo \"line $LINENO\"' ERR\ntrue\nfalse\ntrue",
+	Bash:   "line 3\n",
+	Mvdan:  "line 1\n",
+}, {
+	Name:   "bash-command",
+	Bug:    "BASH_COMMAND is never set",
+	Gap:    "trap-line-and-command",
+	Code:   "kernel/special.go: traceCommand",
+	Script: `trap 'echo "[$BASH_COMMAND]"' EXIT; true`,
+	Bash:   "[true]\n",
+	Mvdan:  "[]\n",
 }}
 
 // runEchoWrites lists the writes of one echo.

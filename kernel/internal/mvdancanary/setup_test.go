@@ -21,4 +21,12 @@ var setupCanaries = []canary{{
 	Script: `export PWD; cd /; env | grep -c '^PWD=' || :`,
 	Bash:   "1\n",
 	Mvdan:  "0\n",
+}, {
+	Name:   "clock-variables",
+	Bug:    "SECONDS, EPOCHSECONDS and EPOCHREALTIME are never set",
+	Gap:    "shell-variables",
+	Code:   "kernel/script.go: sessionEnviron.shellVar",
+	Script: `[[ $SECONDS$EPOCHSECONDS =~ ^[0-9]+$ ]] && echo set || echo unset`,
+	Bash:   "set\n",
+	Mvdan:  "unset\n",
 }}

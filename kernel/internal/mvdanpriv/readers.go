@@ -38,7 +38,7 @@ var (
 
 // fields is every field a reader relies on, in the order Check verifies
 // them.
-var fields = []field{runnerField, optsField, breaksField, continuesField, aliasField, writeEnvField}
+var fields = []field{runnerField, optsField, breaksField, continuesField, aliasField, writeEnvField, randField}
 
 // Where the fields lie, found once: the echo of every call reads the
 // runner.

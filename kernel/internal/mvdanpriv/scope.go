@@ -1,6 +1,7 @@
 package mvdanpriv
 
 import (
+	mathrand "math/rand/v2"
 	"reflect"
 	"unsafe"
 
@@ -47,4 +48,36 @@ func LocalHere(r *interp.Runner, name string) bool {
 		env = reflect.NewAt(parent.Type(), unsafe.Pointer(parent.UnsafeAddr())).Elem().Elem()
 	}
 	return false
+}
+
+// randField is the generator behind an [interp.Runner]'s $RANDOM, which
+// an assignment to RANDOM seeds.
+var randField = field{reflect.TypeFor[interp.Runner](), "rand", "*rand.Rand", is[*mathrand.Rand]}
+
+var (
+	writeEnvAt, writeEnvFound = writeEnvField.find()
+	randAt, randFound         = randField.find()
+)
+
+// Scope is the innermost scope of r: while a function runs, the
+// function's own, where a variable set with Local stays the function's.
+// It is nil when r is nil or [Check] fails.
+func Scope(r *interp.Runner) expand.WriteEnviron {
+	if r == nil || !writeEnvFound {
+		return nil
+	}
+	return *(*expand.WriteEnviron)(unsafe.Add(unsafe.Pointer(r), writeEnvAt))
+}
+
+// SetRandom makes src the generator behind r's $RANDOM from now on: each
+// expansion is src's next Uint64 masked to 15 bits, as mvdan/sh draws
+// its numbers with IntN(32768). mvdan/sh replaces the generator at the
+// next assignment to RANDOM; a subshell starts without one. It reports
+// false when r is nil or [Check] fails.
+func SetRandom(r *interp.Runner, src mathrand.Source) bool {
+	if r == nil || !randFound {
+		return false
+	}
+	*(**mathrand.Rand)(unsafe.Add(unsafe.Pointer(r), randAt)) = mathrand.New(src)
+	return true
 }

@@ -5,9 +5,11 @@
 // parsed.
 //
 // The rewrites add internal commands (shast.CmdLoopEnd, shast.CmdGoOn,
-// shast.CmdBgNext and their kin) and variables ([LoopStatusVar],
+// shast.CmdBgNext, shast.CmdPipeSet and their kin) and variables ([LoopStatusVar],
 // [BangVar], [GuardStatusVar]); the kernel answers the commands at run
 // time, and undoes the rewrites where a script's own text is shown
-// ([LoopAdded], [LoopFirst], [LoopAsWritten], [ExitGuarded]). Every
+// ([LoopAdded], [LoopFirst], [LoopAsWritten], [ExitGuarded]). [Framed]
+// is the one rewrite the kernel makes as the script runs: a function's
+// body as it is called, which [Unframed] undoes. Every
 // function here is pure: syntax in, syntax out.
 package rewrite

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -11,8 +12,10 @@ import (
 // Script rewrites the constructs that mvdan/sh runs differently
 // from bash into ones it runs as bash does (docs/embedding.md, "Bash
 // compatibility"), and the expansions shelter answers itself
-// (rewriteExpansion): all in one walk of file, then, in a second walk,
-// the guards of what follows a break in a loop's body (guardLoopExits).
+// (rewriteExpansion): all in one walk of file, then, in walks of their
+// own, the subshells and pipelines of a script that reads BASHPID,
+// BASH_SUBSHELL (markSubshells) or PIPESTATUS (notePipelines), and the
+// guards of what follows a break in a loop's body (guardLoopExits).
 // Each rewrite keeps bash's meaning for every input it touches and leaves
 // alone what it cannot prove.
 func Script(file *syntax.File) {
@@ -20,6 +23,8 @@ func Script(file *syntax.File) {
 	attrs := false
 	var readonly []string // the names the script makes readonly
 	var matchVars int     // the prelude variables' numbers
+	pipestatus, subshells := false, false
+	var seeds map[*syntax.Stmt]bool // the statements reseedRandom and glueWords rewrote
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -49,8 +54,10 @@ func Script(file *syntax.File) {
 		case *syntax.DblQuoted:
 			rewriteTildes(n)
 			rewriteOptionVars(n.Parts)
+			rewriteFlagsParts(n.Parts)
 		case *syntax.Word:
 			rewriteOptionVars(n.Parts)
+			rewriteFlagsParts(n.Parts)
 		case *syntax.SglQuoted:
 			decodeANSIC(n)
 		case *syntax.CaseItem:
@@ -72,7 +79,22 @@ func Script(file *syntax.File) {
 			attrs = attrs || declAttrs(n)
 			rewriteLetCall(n)
 			extglobStmt(n, &matchVars)
+			if !seeds[n] {
+				inner := reseedRandom(n)
+				if inner == nil {
+					inner = glueWords(n)
+				}
+				if inner != nil {
+					if seeds == nil {
+						seeds = make(map[*syntax.Stmt]bool)
+					}
+					seeds[inner] = true
+				}
+			}
 		case *syntax.ParamExp:
+			pipestatus = pipestatus || readsPipestatus(n)
+			subshells = subshells || readsSubshellVars(n)
+			rewritePositional(n)
 			rewriteExpansion(n)
 			guardArithmNode(n)
 			renameBang(n)
@@ -97,6 +119,12 @@ func Script(file *syntax.File) {
 	if len(readonly) > 0 {
 		guardReadonlyAssigns(file, readonly)
 	}
+	if subshells {
+		markSubshells(file)
+	}
+	if pipestatus {
+		notePipelines(file)
+	}
 	// Last: a guard's two branches share their list, which no rewrite
 	// may meet twice.
 	guardLoopExits(file)
@@ -108,14 +136,18 @@ func Script(file *syntax.File) {
 //
 // It is exact for the nodes every script is full of, so that a script of
 // plain commands, assignments and expansions is not walked again:
-// a parameter expansion is changed only for $DIRSTACK, $!, an index or a
-// slice; an assignment only for an index or a backslash in its value; a
-// command substitution only in the $(< FILE) shape; a for loop only in
-// the (( )) form; an arithmetic expansion only for an operator that can
-// fail or a constant bash rejects (see guardExpr); a [[ ]] only for an
-// integer comparison or a regex; a command only for break or continue
-// (guardLoopExits). The loops and backgrounds of a nested list are nodes
-// of their own.
+// a parameter expansion is changed only for $DIRSTACK, $!, $-, ${10} and
+// beyond, an index or a slice, and PIPESTATUS, BASHPID or BASH_SUBSHELL
+// (whose scripts' pipelines and subshells change); an assignment only
+// for an index, a backslash in its value, RANDOM or an array element
+// that glues text to "$@" or "${a[@]}" (glueWords); a command
+// substitution only in the $(< FILE) shape; a for loop only in the (( ))
+// form or for a word that glues; an arithmetic expansion only for an
+// operator that can fail or a constant bash rejects (see guardExpr); a
+// [[ ]] only for an integer comparison or a regex; a command only for
+// break or continue (guardLoopExits), a declaration after prefix
+// assignments (rewriteDeclPrefix) or a word that glues. The loops and
+// backgrounds of a nested list are nodes of their own.
 func Rewritable(n syntax.Node) bool {
 	// The kinds first, in a switch small enough to inline into the walk
 	// that asks it of every node; then the node itself.
@@ -139,11 +171,15 @@ func RewritableNode(n syntax.Node) bool {
 	case *syntax.ArithmExp:
 		return n.Left.IsValid() && mayGuard(n.X)
 	case *syntax.ParamExp:
+		if _, ok := positionalBeyondNine(n); ok || plainFlags(n) || readsPipestatus(n) || readsSubshellVars(n) {
+			return true
+		}
 		return n.Index != nil || n.Slice != nil ||
 			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!") ||
 			tildeRewritable(n) || extglobRewritable(n) || isOptionVar(n)
 	case *syntax.Assign:
-		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || tildeRewritable(n)
+		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || tildeRewritable(n) || seedsRandom(n) ||
+			n.Array != nil && slices.ContainsFunc(n.Array.Elems, func(el *syntax.ArrayElem) bool { return el.Value != nil && glues(el.Value) })
 	case *syntax.WordIter:
 		return tildeRewritable(n)
 	case *syntax.UnaryTest:
@@ -153,15 +189,21 @@ func RewritableNode(n syntax.Node) bool {
 	case *syntax.CmdSubst:
 		return len(n.Stmts) == 1 && n.Stmts[0].Cmd == nil
 	case *syntax.ForClause:
-		_, cstyle := n.Loop.(*syntax.CStyleLoop)
-		return cstyle
+		switch loop := n.Loop.(type) {
+		case *syntax.CStyleLoop:
+			return true
+		case *syntax.WordIter:
+			return slices.ContainsFunc(loop.Items, glues)
+		}
+		return false
 	case *syntax.Stmt:
 		return n.Background
 	case *syntax.CallExpr:
 		// A break or continue, which guardLoopExits may guard the rest of
 		// its list for; a declaration with prefix assignments
-		// (rewriteDeclPrefix); a tilde prefix (rewriteTildes).
-		return exitsLoops(n, 0) || declPrefixed(n) || tildeRewritable(n)
+		// (rewriteDeclPrefix); a tilde prefix (rewriteTildes); a word
+		// that glues text to "$@" (glueWords).
+		return exitsLoops(n, 0) || declPrefixed(n) || tildeRewritable(n) || slices.ContainsFunc(n.Args, glues)
 	}
 	return false
 }

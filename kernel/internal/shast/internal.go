@@ -24,6 +24,14 @@ const (
 	CmdMatch      = InternalPrefix + "match"       // a [[ ]] or case match under nocasematch, into a variable
 	CmdGlobCall   = InternalPrefix + "glob-call"   // runs its arguments once their marked patterns are expanded
 	CmdOptions    = InternalPrefix + "options"     // prints the value of $SHELLOPTS or $BASHOPTS
+	CmdFrame      = InternalPrefix + "frame"       // starts a function's frame of the call stack
+	CmdSource     = InternalPrefix + "source"      // source, with its frame of the call stack
+	CmdFlags      = InternalPrefix + "flags"       // prints $- as bash has it
+	CmdPipeRec    = InternalPrefix + "pipe-rec"    // notes a pipeline command's failure
+	CmdPipeSet    = InternalPrefix + "pipe-set"    // sets PIPESTATUS after a pipeline
+	CmdReseed     = InternalPrefix + "reseed"      // makes $RANDOM bash's sequence of its seed
+	CmdSubshell   = InternalPrefix + "subshell"    // starts a subshell's BASHPID and BASH_SUBSHELL
+	CmdGlue       = InternalPrefix + "glue"        // glues text to the ends of "$@" or "${a[@]}"
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an

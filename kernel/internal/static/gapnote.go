@@ -104,7 +104,6 @@ type facts struct {
 	errTrap, exitTrap        bool
 	ifsNonBlank              bool // IFS set to a literal holding other than blanks
 	stderrToStdout           bool // a 2>&1 somewhere
-	manyParams               bool // set -- with two parameters or more
 	funcs                    map[string]bool
 	breakFuncs               map[string]bool // functions that break or continue outside a loop
 	fds                      map[string]bool // descriptors above 2 that a redirection opens

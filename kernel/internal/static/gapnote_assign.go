@@ -61,8 +61,6 @@ func (c *GapCheck) assign(as *syntax.Assign, pos syntax.Pos) {
 	}
 	name := as.Name.Value
 	switch name {
-	case "RANDOM":
-		c.note(as.Pos(), &gapRandomSeed)
 	case "CDPATH":
 		c.note(as.Pos(), &gapCdpath)
 	case "DIRSTACK":

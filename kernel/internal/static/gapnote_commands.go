@@ -29,19 +29,12 @@ func (c *GapCheck) call(call *syntax.CallExpr) {
 	if c.late {
 		c.lateCall(call, name)
 	}
-	for _, w := range call.Args[1:] {
-		if expandsDash(w) {
-			c.note(call.Pos(), &gapDollarDash)
-		}
-	}
 	c.extglobSameLine(call.Args[1:])
 	switch name {
 	case "compgen":
 		c.note(call.Pos(), &gapCompgen)
 	case "disown":
 		c.note(call.Pos(), &gapDisown)
-	case "caller":
-		c.note(call.Pos(), &gapCaller)
 	case "exec":
 		if len(call.Args) > 1 {
 			c.noteIf(call.Pos(), &gapExecTrap, func(c *GapCheck) bool { return c.facts.exitTrap })
@@ -119,12 +112,7 @@ func (c *GapCheck) setOptions(args []string) {
 			continue
 		}
 		if len(a) < 2 || a[0] != '-' || a == "--" {
-			// The options end where the parameters start.
-			if a == "--" {
-				i++
-			}
-			c.facts.manyParams = c.facts.manyParams || len(args)-i >= 2
-			return
+			return // the options end where the parameters start
 		}
 		for _, r := range a[1:] {
 			switch r {
@@ -178,9 +166,6 @@ func (c *GapCheck) trap(pos syntax.Pos, args []string) {
 		switch sig {
 		case "ERR":
 			c.facts.errTrap = true
-			if strings.Contains(args[0], "LINENO") || strings.Contains(args[0], "BASH_COMMAND") {
-				c.note(pos, &gapErrTrap)
-			}
 		case "EXIT", "0":
 			c.facts.exitTrap = true
 		case "RETURN":

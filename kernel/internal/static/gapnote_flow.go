@@ -93,11 +93,30 @@ func (c *GapCheck) binaryCmd(b *syntax.BinaryCmd) {
 		if _, pipe := b.Y.Cmd.(*syntax.BinaryCmd); pipe {
 			return
 		}
+		if readsSubshellVars(b.Y) {
+			c.note(b.Pos(), &gapBashpid)
+		}
 		names := assignedIn(b.Y)
 		if len(names) > 0 && !c.facts.lastpipe {
 			c.lastpipeCheck(b, names)
 		}
 	}
+}
+
+// readsSubshellVars reports whether s reads BASHPID or BASH_SUBSHELL
+// outside a subshell of its own.
+func readsSubshellVars(s *syntax.Stmt) bool {
+	found := false
+	shast.Walk(s, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
+			return false
+		case *syntax.ParamExp:
+			found = found || n.Param != nil && (n.Param.Value == "BASHPID" || n.Param.Value == "BASH_SUBSHELL")
+		}
+		return !found
+	})
+	return found
 }
 
 // lastpipeCheck notes a pipeline whose last command sets a variable the

@@ -13,21 +13,14 @@ var (
 	gapNounset          = Gap{"set -u and a variable nothing set", "the shell ends with status 1, not 127", "[[ -v v ]] first, or ${v-}"}
 	gapErrorUnset       = Gap{"${v?msg}", "an unset v ends the shell with status 1, not 127", "[[ -v v ]] || { echo msg >&2; exit 1; }"}
 	gapTransform        = Gap{"${v@Q}, ${v@A}, ${v@a}, ${v@P}", "the text differs from bash's (@Q quotes with \", @A has no declare, @a no -i or -r, @P no prompt escapes)", "printf %q \"$v\"; declare -p v"}
-	gapPositional10     = Gap{"${10} and above", "it expands to nothing", "\"${@:10:1}\""}
-	gapUnderscore       = Gap{"$_", "it is not the last argument of the previous command", "name the argument in a variable"}
-	gapDollarDash       = Gap{"$-", "it holds only some of the options set", "test an option with [[ -o name ]]"}
-	gapAtInString       = Gap{"\"x$@y\"", "the parameters are joined into one word", "\"x$1\" \"${@:2}\""}
+	gapUnderscore       = Gap{"$_ after a function call", "it is the last argument of the function's last command, not of the call", "name the argument in a variable"}
 	gapAtDefault        = Gap{"\"${@:-word}\" and \"${a[@]:-word}\"", "they give nothing when empty, not word", "(( $# )) || set -- word"}
 	gapDefaultBackslash = Gap{"\\\" or \\$ in \"${v:-word}\"", "the backslash is kept", "put the word in a variable: d='\"x\"'; \"${v:-$d}\""}
 	gapAssocCount       = Gap{"${#m[@]} of an associative array", "it counts 1", "keys=(\"${!m[@]}\"); ${#keys[@]}"}
 
 	// Variables bash sets and shelter does not.
-	gapFuncname     = Gap{"FUNCNAME, BASH_LINENO", "they are unset", "pass the function's name as an argument"}
-	gapPipestatus   = Gap{"PIPESTATUS", "it is unset", "set -o pipefail, or run the stages one by one"}
-	gapBashpid      = Gap{"BASHPID, BASH_SUBSHELL", "no other pid or depth in a subshell", "pass depths as arguments"}
+	gapBashpid      = Gap{"BASHPID, BASH_SUBSHELL in a pipeline's last command", "they are the shell's own, as the command runs in the shell", "read them in a subshell: cmd | ( echo $BASH_SUBSHELL )"}
 	gapShellVars    = Gap{"BASH, BASH_VERSION, SHLVL", "they are unset (the environment is hermetic, and shelter is not bash)", "set them in the embedder's Config.Env"}
-	gapSeconds      = Gap{"SECONDS, EPOCHSECONDS, EPOCHREALTIME", "they are unset", "date +%s"}
-	gapRandomSeed   = Gap{"RANDOM=seed", "the numbers that follow are not bash's", "do not rely on a seeded sequence"}
 	gapCdpath       = Gap{"CDPATH", "cd ignores it", "cd full paths"}
 	gapDirstackElem = Gap{"DIRSTACK[i]=dir", "the directory stack does not change", "popd and pushd"}
 
@@ -60,7 +53,6 @@ var (
 	gapExtglobSameLine = Gap{"an extglob group on the line of the shopt -s extglob that turns it on", "the line runs; bash parses a line before it runs it and refuses it (status 2)", "put shopt -s extglob on a line of its own"}
 	gapCompgen         = Gap{"compgen", "there is no compgen", "list the names yourself"}
 	gapDisown          = Gap{"disown", "there is no disown", "let the session's Close end the job"}
-	gapCaller          = Gap{"caller", "there is no caller", "pass the caller's name as an argument"}
 	gapTestLess        = Gap{"[ a \\< b ]", "test and [ have no < and > string operators", "[[ a < b ]]"}
 	gapTestInteger     = Gap{"[ abc -eq 1 ]", "a non-integer operand reads as 0 (status 1, not 2)", "check [[ $v =~ ^-?[0-9]+$ ]] first"}
 	gapPathLexical     = Gap{"a path ending in / or holding /.. in a test", "names are cleaned first: f/ names the file f, nope/.. the working directory", "[[ -d ${f%/} ]]"}
@@ -73,7 +65,7 @@ var (
 	gapBreakInFunction = Gap{"break or continue in a function, outside a loop", "it ends the caller's loop; bash refuses it", "return a status and break in the loop"}
 	gapBreakInCond     = Gap{"break or continue in an if's condition or a case item that falls through", "the rest of the list runs", "put it in a branch of its own: if cond; then break; fi"}
 	gapBreakByEval     = Gap{"eval break", "the rest of its list runs", "break without eval"}
-	gapErrTrap         = Gap{"an ERR trap", "it runs again for each compound command and function call a failing command ends; $LINENO is the trap's line and BASH_COMMAND is unset", "keep the trap idempotent, or test $? after the compound"}
+	gapErrTrap         = Gap{"an ERR trap", "it runs again for each compound command and function call a failing command ends", "keep the trap idempotent, or test $? after the compound"}
 	gapReturnTrap      = Gap{"a RETURN trap", "it is refused when set", "run the cleanup before each return"}
 	gapExitTrapSub     = Gap{"an EXIT trap in a subshell or $( )", "it does not run", "clean up at the end of the subshell"}
 	gapErrexitOr       = Gap{"set -e in ( … ) || … and in a function run under !", "set -e stays on there", "test the status yourself: ( … ); s=$?"}

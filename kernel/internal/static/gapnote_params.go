@@ -9,11 +9,7 @@ import (
 // unsetVars are the variables bash sets that a session leaves unset, by
 // the gap each is part of.
 var unsetVars = map[string]*Gap{
-	"FUNCNAME": &gapFuncname, "BASH_LINENO": &gapFuncname,
-	"PIPESTATUS": &gapPipestatus,
-	"BASHPID":    &gapBashpid, "BASH_SUBSHELL": &gapBashpid,
 	"BASH": &gapShellVars, "BASH_VERSION": &gapShellVars, "SHLVL": &gapShellVars,
-	"SECONDS": &gapSeconds, "EPOCHSECONDS": &gapSeconds, "EPOCHREALTIME": &gapSeconds,
 }
 
 func (c *GapCheck) paramExp(p *syntax.ParamExp) {
@@ -21,14 +17,12 @@ func (c *GapCheck) paramExp(p *syntax.ParamExp) {
 		return
 	}
 	name := p.Param.Value
-	if g, ok := unsetVars[name]; ok && (g != &gapFuncname || c.in(scopeFunc)) {
+	if g, ok := unsetVars[name]; ok {
 		c.note(p.Pos(), g)
 	}
 	switch {
 	case name == "_":
-		c.note(p.Pos(), &gapUnderscore)
-	case len(name) > 1 && allDigits(name):
-		c.note(p.Pos(), &gapPositional10)
+		c.noteIf(p.Pos(), &gapUnderscore, func(c *GapCheck) bool { return len(c.facts.funcs) > 0 })
 	case p.Exp == nil && p.Index == nil && !p.Excl && !p.Length && unboundable(name) && !c.in(scopeSubshell):
 		if c.late && c.facts.nounset && !c.assignedAnywhere()[name] {
 			c.note(p.Pos(), &gapNounset)
@@ -94,10 +88,6 @@ func (c *GapCheck) dblQuoted(d *syntax.DblQuoted) {
 			continue
 		}
 		all := p.Param.Value == "@" || p.Index != nil && allIndex(p.Index)
-		if p.Param.Value == "@" && p.Exp == nil && p.Repl == nil && p.Slice == nil && len(d.Parts) > 1 {
-			inFunc := c.in(scopeFunc)
-			c.noteIf(p.Pos(), &gapAtInString, func(c *GapCheck) bool { return c.facts.manyParams || inFunc })
-		}
 		if p.Exp == nil || p.Exp.Word == nil {
 			continue
 		}
@@ -114,22 +104,6 @@ func (c *GapCheck) dblQuoted(d *syntax.DblQuoted) {
 			}
 		}
 	}
-}
-
-// expandsDash reports whether w expands $-.
-func expandsDash(w *syntax.Word) bool {
-	parts := w.Parts
-	if len(parts) == 1 {
-		if d, ok := parts[0].(*syntax.DblQuoted); ok {
-			parts = d.Parts
-		}
-	}
-	for _, part := range parts {
-		if p, ok := part.(*syntax.ParamExp); ok && p.Param != nil && p.Param.Value == "-" && !p.Excl {
-			return true
-		}
-	}
-	return false
 }
 
 // unboundable reports whether name is one a script would set itself: a

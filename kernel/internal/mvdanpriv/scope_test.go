@@ -1,0 +1,52 @@
+package mvdanpriv
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+)
+
+// Scope is a function's own scope while it runs: a variable set there
+// with Local is the function's, gone when it returns.
+func TestScopeIsTheFunctions(t *testing.T) {
+	var out strings.Builder
+	r, err := interp.New(interp.StdIO(nil, &out, &out), interp.CallHandler(func(ctx context.Context, args []string) ([]string, error) {
+		if args[0] == "mark" {
+			hc := interp.HandlerCtx(ctx)
+			Scope(HandlerRunner(hc)).Set("v", expand.Variable{Set: true, Local: true, Kind: expand.String, Str: "in"})
+			return []string{"true"}, nil
+		}
+		return args, nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, r, `f() { mark; echo "[$v]"; }; f; echo "[$v]"`)
+	if got := out.String(); got != "[in]\n[]\n" {
+		t.Fatalf("output %q, want the mark inside the function only", got)
+	}
+}
+
+type constSource uint64
+
+func (c constSource) Uint64() uint64 { return uint64(c) }
+
+// SetRandom replaces the generator mvdan/sh's $RANDOM draws from.
+func TestSetRandomIsRandoms(t *testing.T) {
+	var out strings.Builder
+	r, err := interp.New(interp.StdIO(nil, &out, &out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, r, `RANDOM=1`)
+	if !SetRandom(r, constSource(40000)) {
+		t.Fatal("SetRandom found no generator field")
+	}
+	run(t, r, `echo $RANDOM`)
+	if got, want := out.String(), "7232\n"; got != want { // 40000 & 32767
+		t.Fatalf("$RANDOM = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,131 @@
+package kernel
+
+import (
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+)
+
+// $_ is the last argument of the previous simple command. mvdan/sh keeps
+// none; in a session whose scripts name it (readsUnderscore), the call
+// handler sets it to each command's last word as the command starts
+// (docs/mvdan.md, "Last argument"). bash sets it as the command ends,
+// so a function's body sees its caller's previous command's word in
+// bash and its own call's here; the commands that are not simple
+// (assignments alone, [[ ]], (( ))) leave it as it was.
+
+// readsUnderscore reports whether src names $_.
+func readsUnderscore(src string) bool {
+	return strings.Contains(src, "$_") || strings.Contains(src, "${_")
+}
+
+// setUnderscore sets $_ to the last of args, in the shell that runs the
+// command; shelter's own commands leave it alone.
+func setUnderscore(hc interp.HandlerContext, args []string) {
+	last := args[len(args)-1]
+	if shelterOwn(args) {
+		return
+	}
+	if scope := mvdanpriv.Scope(mvdanpriv.HandlerRunner(hc)); scope != nil {
+		scope.Set("_", expand.Variable{Set: true, Kind: expand.String, Str: last})
+	}
+}
+
+// traceCommand sets, for the ERR trap, the line of the simple command
+// about to run (bashcompat.CommandLineVar) and BASH_COMMAND, its words,
+// in the shell that runs it; shelter's own commands leave them alone.
+// bash's BASH_COMMAND is the command's text before expansion.
+func traceCommand(hc interp.HandlerContext, args []string) {
+	if shelterOwn(args) {
+		return
+	}
+	if scope := mvdanpriv.Scope(mvdanpriv.HandlerRunner(hc)); scope != nil {
+		scope.Set(bashcompat.CommandLineVar, expand.Variable{Set: true, Kind: expand.String, Str: strconv.FormatUint(uint64(hc.Pos.Line()), 10)})
+		scope.Set("BASH_COMMAND", expand.Variable{Set: true, Kind: expand.String, Str: strings.Join(args, " ")})
+	}
+}
+
+// shelterOwn reports whether args is an internal command, shelter's
+// rather than the script's.
+func shelterOwn(args []string) bool {
+	first := args[0]
+	return first == "" || first[0] == 0 || first[0] == 1
+}
+
+// bookkeeping runs f, which runs shelter's own statements on r between
+// the script's (the EXIT trap's clearing), out of set -x's trace and of
+// what $_ and BASH_COMMAND see.
+func (s *Session) bookkeeping(r *interp.Runner, f func()) {
+	u, c := s.underscore.Swap(false), s.commands.Swap(false)
+	defer func() {
+		s.underscore.Store(u)
+		s.commands.Store(c)
+	}()
+	quietly(r, f)
+}
+
+// dashFlags is $- as bash -c has it in the shell that runs hc's command:
+// the letters of its options, mvdan/sh's and those shelter keeps
+// (bashcompat.OptionFlags), then c (the script came with -c).
+func dashFlags(hc interp.HandlerContext) string {
+	r := mvdanpriv.HandlerRunner(hc)
+	return bashcompat.OptionFlags(func(name string) *bool { return mvdanpriv.Option(r, name) }, hc.Env) + "c"
+}
+
+// enterSubshell answers the subshell command a subshell of a script that
+// reads BASHPID or BASH_SUBSHELL starts with (package rewrite): the
+// subshell gets a BASHPID of its own, which no process has, and
+// BASH_SUBSHELL one deeper. It keeps the status.
+func (s *Session) enterSubshell(hc interp.HandlerContext) []string {
+	if scope := mvdanpriv.Scope(mvdanpriv.HandlerRunner(hc)); scope != nil {
+		depth, _ := strconv.Atoi(hc.Env.Get("BASH_SUBSHELL").String())
+		pid := os.Getpid() + int(s.subshells.Add(1))
+		scope.Set("BASH_SUBSHELL", expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(depth + 1)})
+		scope.Set("BASHPID", expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(pid)})
+	}
+	return bashcompat.StatusArgv(hc.LastExitStatus)
+}
+
+// glue answers the glue command (package rewrite): it sets the array
+// args[1] to the list args[2] ("@" for the parameters, else an indexed
+// array's name) with args[3] glued to its first word and args[4] to its
+// last, one word of both when the list is empty. It keeps the status.
+func glue(hc interp.HandlerContext, args []string) []string {
+	r := mvdanpriv.HandlerRunner(hc)
+	scope := mvdanpriv.Scope(r)
+	if len(args) != 5 || scope == nil {
+		return bashcompat.StatusArgv(hc.LastExitStatus)
+	}
+	var list []string
+	if args[2] == "@" {
+		list = slices.Clone(r.Params)
+	} else {
+		vr := hc.Env.Get(args[2])
+		switch vr.Kind {
+		case expand.Indexed:
+			list = slices.Clone(vr.List)
+		case expand.Associative:
+			list = []string{vr.String()}
+		default:
+			if vr.IsSet() {
+				list = []string{vr.Str}
+			}
+		}
+	}
+	before, after := args[3], args[4]
+	if len(list) == 0 {
+		list = []string{before + after}
+	} else {
+		list[0] = before + list[0]
+		list[len(list)-1] += after
+	}
+	scope.Set(args[1], expand.Variable{Set: true, Kind: expand.Indexed, List: list})
+	return bashcompat.StatusArgv(hc.LastExitStatus)
+}
