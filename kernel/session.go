@@ -108,6 +108,9 @@ type Session struct {
 	// call is the state of the running foreground call, nil between calls.
 	call atomic.Pointer[callState]
 
+	// fds are the descriptors above 2 of the session's shells.
+	fds fdRegistry
+
 	jobs    jobtable.Table
 	lastJob atomic.Int64    // the pid of the latest job, $!
 	life    context.Context // ends with Close: the context of background jobs
@@ -344,6 +347,7 @@ func (s *Session) confine(dir string) (string, error) {
 }
 
 func (s *Session) cleanup() error {
+	s.fds.closeAll()
 	if s.root != nil {
 		defer s.root.Close()
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // set and shopt accept the options of bash's usual strict-mode lines that
@@ -27,20 +29,30 @@ import (
 
 // setCall is set with E and T taken out of its flags and errtrace and
 // functrace out of its -o and +o.
-func setCall(_ context.Context, sh Shell, _ interp.HandlerContext, args []string) []string {
+func setCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	out := args[:1:1]
+	noclobber := 0 // 1 on, -1 off
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a == "--" || a == "-" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
-			return append(out, args[i:]...) // the parameters
+			out = append(out, args[i:]...) // the parameters
+			break
 		}
 		flags := strings.Map(dropTraceFlag, a[1:])
+		if strings.ContainsRune(flags, 'C') {
+			flags = strings.ReplaceAll(flags, "C", "")
+			noclobber = onOff(a)
+		}
 		var name []string // the option -o names, when the flags end with o
 		if strings.HasSuffix(flags, "o") && i+1 < len(args) {
 			i++
-			if args[i] == "errtrace" || args[i] == "functrace" {
+			switch args[i] {
+			case "errtrace", "functrace":
 				flags = flags[:len(flags)-1]
-			} else {
+			case "noclobber":
+				flags = flags[:len(flags)-1]
+				noclobber = onOff(a)
+			default:
 				name = args[i : i+1]
 			}
 		}
@@ -49,10 +61,39 @@ func setCall(_ context.Context, sh Shell, _ interp.HandlerContext, args []string
 		}
 		out = append(out, name...)
 	}
+	if noclobber != 0 {
+		return setNoclobber(sh, hc, noclobber > 0, out)
+	}
 	if len(out) == 1 && len(args) > 1 {
 		return StatusArgv(0) // only options mvdan/sh lacks
 	}
 	return out
+}
+
+// onOff is 1 for an option word that sets (-C), -1 for one that unsets.
+func onOff(word string) int {
+	if word[0] == '+' {
+		return -1
+	}
+	return 1
+}
+
+// setNoclobber is set -C (on) or set +C: shast.NoclobberVar, in the
+// shell's scope, then the rest of set's words, out.
+func setNoclobber(sh Shell, hc interp.HandlerContext, on bool, out []string) []string {
+	src := "unset " + shast.NoclobberVar
+	if on {
+		sh.NoclobberUsed()
+		src = shast.NoclobberVar + "=1"
+	}
+	if len(out) > 1 {
+		quoted := make([]string, len(out))
+		for i, w := range out {
+			quoted[i] = shast.Quote(w)
+		}
+		src += "; " + strings.Join(quoted, " ")
+	}
+	return sh.Eval(hc, src)
 }
 
 func dropTraceFlag(r rune) rune {

@@ -1,0 +1,197 @@
+package kernel
+
+import (
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"mvdan.cc/sh/v3/interp"
+)
+
+// mvdan/sh gives a shell three descriptors; bash, as many as it likes.
+// A session keeps the others in descriptor tables (docs/embedding.md,
+// "Redirections"): a shell variable, shast.FdVar, names the table of the
+// shell that runs a command, so that a subshell starts from its parent's
+// table, as a forked bash does, and what it changes stays its own (it
+// writes a table of its own, copy on write). A table's files are shared
+// between the tables that hold them and closed with the last; every
+// table but the session's own closes when the call that made it ends.
+
+// maxFD bounds the descriptors a script may name, as bash's ulimit -n
+// does, and maxFDFiles the files a session's tables may hold at once.
+const (
+	maxFD      = 1023
+	maxFDFiles = 4096
+)
+
+// fdFile is a file of the tables, shared by those that hold it.
+type fdFile struct {
+	f    *os.File
+	refs int
+}
+
+// fdEntry is one descriptor: a file of the tables, or one of the shell's
+// own streams (file nil), which the table does not close.
+type fdEntry struct {
+	file *fdFile
+	r    io.Reader // nil when not readable
+	w    io.Writer // nil when not writable
+}
+
+// scopeKind says what a table was made for.
+type scopeKind int8
+
+const (
+	scopeNone    scopeKind = iota // a shell's table
+	scopeCommand                  // one statement's redirections; dropped after it
+	scopeExec                     // exec's redirections; the shell's table after it
+)
+
+// fdTable is the descriptors of one shell (or of one statement's
+// redirections, scoped): above 2 only, but while a scope's redirections
+// are made, which see 0 to 2 too.
+type fdTable struct {
+	id      string
+	owner   *interp.Runner // the shell that may change it in place
+	parent  string         // the table a scope goes back to; "" for none
+	scope   scopeKind
+	entries map[int]fdEntry
+}
+
+// fdRegistry is a session's descriptor tables.
+type fdRegistry struct {
+	// used is set once a table is made: a session that never made one
+	// pays nothing for them.
+	used atomic.Bool
+	// noclobber is set once set -C ran in the session: only then does
+	// an open for > look at shast.NoclobberVar.
+	noclobber atomic.Bool
+
+	mu     sync.Mutex
+	tables map[string]*fdTable
+	next   int
+	files  int        // the fdFiles open
+	held   []*os.File // descriptors exec handed to a shell's 0 to 2
+}
+
+// table returns the table id names; nil for none.
+func (g *fdRegistry) table(id string) *fdTable {
+	if id == "" {
+		return nil
+	}
+	return g.tables[id]
+}
+
+// newTable registers an empty table.
+func (g *fdRegistry) newTable(owner *interp.Runner, scope scopeKind) *fdTable {
+	if g.tables == nil {
+		g.tables = map[string]*fdTable{}
+	}
+	g.next++
+	t := &fdTable{id: strconv.Itoa(g.next), owner: owner, scope: scope, entries: map[int]fdEntry{}}
+	g.tables[t.id] = t
+	g.used.Store(true)
+	return t
+}
+
+// addFile makes f a file of the tables, not yet held by any.
+func (g *fdRegistry) addFile(f *os.File) (*fdFile, error) {
+	if g.files >= maxFDFiles {
+		f.Close()
+		return nil, errTooManyFiles
+	}
+	g.files++
+	return &fdFile{f: f}, nil
+}
+
+// set makes e descriptor n of t, letting go of what n was.
+func (g *fdRegistry) set(t *fdTable, n int, e fdEntry) {
+	if e.file != nil {
+		e.file.refs++
+	}
+	g.drop(t, n)
+	t.entries[n] = e
+}
+
+// drop closes descriptor n of t.
+func (g *fdRegistry) drop(t *fdTable, n int) {
+	old, ok := t.entries[n]
+	if !ok {
+		return
+	}
+	delete(t.entries, n)
+	if old.file != nil {
+		old.file.refs--
+		if old.file.refs <= 0 {
+			old.file.f.Close()
+			g.files--
+		}
+	}
+}
+
+// release closes every descriptor of t and forgets it.
+func (g *fdRegistry) release(t *fdTable) {
+	for n := range t.entries {
+		g.drop(t, n)
+	}
+	delete(g.tables, t.id)
+}
+
+// copyAbove gives t the descriptors above 2 of from.
+func (g *fdRegistry) copyAbove(t, from *fdTable) {
+	if from == nil {
+		return
+	}
+	for n, e := range from.entries {
+		if n > 2 {
+			g.set(t, n, e)
+		}
+	}
+}
+
+// lowestFree is the lowest descriptor from 10 up that t does not hold,
+// which a named descriptor ({var}>file) gets.
+func (t *fdTable) lowestFree() int {
+	n := 10
+	for {
+		if _, ok := t.entries[n]; !ok {
+			return n
+		}
+		n++
+	}
+}
+
+// endCall closes what the call made: every table but keep (the session
+// shell's), what keep holds of the call's streams, and what exec handed
+// to the shell's streams.
+func (g *fdRegistry) endCall(keep string) {
+	if !g.used.Load() {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for id, t := range g.tables {
+		if id != keep {
+			g.release(t)
+		}
+	}
+	if t := g.tables[keep]; t != nil {
+		t.scope, t.parent = scopeNone, ""
+		for n, e := range t.entries {
+			if e.file == nil || n <= 2 {
+				g.drop(t, n)
+			}
+		}
+	}
+	for _, f := range g.held {
+		f.Close()
+	}
+	g.held = nil
+}
+
+// closeAll closes every table, when the session closes.
+func (g *fdRegistry) closeAll() {
+	g.endCall("")
+}
