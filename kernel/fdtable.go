@@ -163,32 +163,45 @@ func (t *fdTable) lowestFree() int {
 	}
 }
 
-// endCall closes what the call made: every table but keep (the session
-// shell's), what keep holds of the call's streams, and what exec handed
-// to the shell's streams.
+// endCall closes what the call made: every table but the session
+// shell's (keep names it), what that one holds of the call's streams,
+// and what exec handed to the shell's streams. A call that ended inside
+// a statement's redirections (exit, a timeout) keeps the shell's table
+// from before them, under keep's id too, which the shell still names.
 func (g *fdRegistry) endCall(keep string) {
 	if !g.used.Load() {
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for id, t := range g.tables {
-		if id != keep {
-			g.release(t)
-		}
+	kept := g.table(keep)
+	for kept != nil && kept.scope != scopeNone {
+		kept = g.table(kept.parent)
 	}
-	if t := g.tables[keep]; t != nil {
-		t.scope, t.parent = scopeNone, ""
-		for n, e := range t.entries {
-			if e.file == nil || n <= 2 {
-				g.drop(t, n)
-			}
+	for id, t := range g.tables {
+		switch {
+		case t != kept:
+			g.release(t)
+			delete(g.tables, id)
+		case id != kept.id && id != keep:
+			delete(g.tables, id) // an earlier call's alias
 		}
 	}
 	for _, f := range g.held {
 		f.Close()
 	}
 	g.held = nil
+	if kept == nil {
+		return
+	}
+	if keep != kept.id {
+		g.tables[keep] = kept
+	}
+	for n, e := range kept.entries {
+		if e.file == nil || n <= 2 {
+			g.drop(kept, n)
+		}
+	}
 }
 
 // closeAll closes every table, when the session closes.

@@ -65,7 +65,7 @@ type ShelterDirError = fsroot.ShelterDirError
 // Opener returns the call's opener. The returned opener sees the call's
 // working directory and streams as they are now.
 func (c *Call) Opener() *Opener {
-	streams := fsroot.Streams{Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr}
+	streams := fsroot.Streams{Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, Extra: c.extraFiles}
 	if c.session == nil {
 		return fsroot.New(c.Dir, nil, nil, nil, streams, c.refusedPath, sessionUmask)
 	}
