@@ -137,8 +137,9 @@ func (s *Session) fdEnd(hc interp.HandlerContext, status int) []string {
 
 // fdOp makes one redirection in the scope's table: target is the
 // descriptor (N or {name}), kind open (the file the command's own
-// redirection opened), in (its input: a here-document or here-string)
-// or dup (of the descriptor arg names; - closes).
+// redirection opened), all (that file as 1 and 2: &>), in (its input:
+// a here-document or here-string) or dup and dupin (>& and <&, of the
+// descriptor arg names; - closes).
 func (s *Session) fdOp(hc interp.HandlerContext, target, kind string, arg []string) []string {
 	g := &s.fds
 	g.mu.Lock()
@@ -170,9 +171,9 @@ func (s *Session) fdOp(hc interp.HandlerContext, target, kind string, arg []stri
 		return n
 	}
 	switch kind {
-	case "open", "in":
+	case "open", "all", "in":
 		var rw io.ReadWriteCloser
-		if kind == "open" {
+		if kind != "in" {
 			h, ok := hc.Stdout.(*heldOpen)
 			if !ok {
 				return fail(target, "no file opened")
@@ -198,7 +199,10 @@ func (s *Session) fdOp(hc interp.HandlerContext, target, kind string, arg []stri
 			e.file = file
 		}
 		g.set(t, pick(), e)
-	case "dup":
+		if kind == "all" {
+			g.set(t, 2, e)
+		}
+	case "dup", "dupin":
 		if len(arg) != 1 {
 			return fail(target, "ambiguous redirect")
 		}

@@ -160,12 +160,13 @@ func fdOps(pos syntax.Pos, rd *syntax.Redirect) []*syntax.Stmt {
 		if rd.Op == syntax.AppAll {
 			mode = "a"
 		}
-		out := shast.CallStmt(pos, shast.LitWord(shast.CmdFd), shast.LitWord("1"), shast.LitWord("open"))
-		out.Redirs = []*syntax.Redirect{{OpPos: rd.OpPos, Op: syntax.RdrOut, Word: fdOpenWord(rd.Word, mode)}}
-		errDup := shast.CallStmt(pos, shast.LitWord(shast.CmdFd), shast.LitWord("2"), shast.LitWord("dup"), shast.LitWord("1"))
-		return []*syntax.Stmt{out, errDup}
-	case syntax.DplOut, syntax.DplIn:
+		s := op("all")
+		s.Redirs = []*syntax.Redirect{{OpPos: rd.OpPos, Op: syntax.RdrOut, Word: fdOpenWord(rd.Word, mode)}}
+		return []*syntax.Stmt{s}
+	case syntax.DplOut:
 		return []*syntax.Stmt{op("dup", quotedWord(rd.Word))}
+	case syntax.DplIn:
+		return []*syntax.Stmt{op("dupin", quotedWord(rd.Word))}
 	}
 	// A here-document or here-string: the fd command's own input.
 	s := op("in")
@@ -273,4 +274,128 @@ func fileWord(w *syntax.Word) bool {
 	}
 	_, err := strconv.Atoi(strings.TrimSuffix(text, "-"))
 	return err != nil
+}
+
+// Original is the statement st was before rewriteRedirs, for declare -f
+// and type; ok is false for a statement it did not rewrite.
+func Original(st *syntax.Stmt) (orig *syntax.Stmt, ok bool) {
+	blk, isBlock := st.Cmd.(*syntax.Block)
+	if !isBlock || len(blk.Stmts) != 3 || len(st.Redirs) > 0 {
+		return nil, false
+	}
+	scope, isCall := blk.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !isCall || len(scope.Args) == 0 || scope.Args[0].Lit() != shast.CmdFdScope {
+		return nil, false
+	}
+	orig = &syntax.Stmt{Position: st.Position, Negated: st.Negated, Background: st.Background, Semicolon: st.Semicolon}
+	if len(scope.Args) > 1 {
+		orig.Cmd = &syntax.CallExpr{Args: []*syntax.Word{shast.LitWord("exec")}}
+	}
+	var leaves func(s *syntax.Stmt)
+	leaves = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.AndStmt && len(s.Redirs) == 0 {
+			leaves(b.X)
+			leaves(b.Y)
+			return
+		}
+		if rd, ok := originalRedirect(s); ok {
+			orig.Redirs = append(orig.Redirs, rd)
+			return
+		}
+		if s.Cmd != nil {
+			orig.Cmd = s.Cmd
+		}
+	}
+	leaves(blk.Stmts[1])
+	return orig, true
+}
+
+// originalRedirect is the redirection an fd command makes.
+func originalRedirect(s *syntax.Stmt) (*syntax.Redirect, bool) {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) < 3 || call.Args[0].Lit() != shast.CmdFd {
+		return nil, false
+	}
+	// The script gave the number when the target is quoted (fdTarget);
+	// bash prints a duplication's always.
+	kind := call.Args[2].Lit()
+	var n *syntax.Lit
+	if target, ok := shast.LiteralText(call.Args[1]); ok && (call.Args[1].Lit() == "" || kind == "dup" || kind == "dupin") {
+		n = &syntax.Lit{Value: target}
+	}
+	switch kind {
+	case "dup", "dupin":
+		if len(call.Args) < 4 {
+			return nil, false
+		}
+		op := syntax.DplOut
+		if kind == "dupin" {
+			op = syntax.DplIn
+		}
+		return &syntax.Redirect{Op: op, N: n, Word: call.Args[3]}, true
+	case "open", "all", "in":
+		if len(s.Redirs) != 1 {
+			return nil, false
+		}
+		if kind == "in" {
+			rd := *s.Redirs[0]
+			rd.N = n
+			return &rd, true
+		}
+		rd := OriginalRedirect(s.Redirs[0])
+		if kind == "all" {
+			rd.N = nil
+			rd.Op = syntax.RdrAll
+			if s.Redirs[0].Word != nil && markOf(s.Redirs[0].Word) == "a" {
+				rd.Op = syntax.AppAll
+			}
+		} else if n != nil || rd.Op != syntax.RdrInOut {
+			rd.N = n
+		}
+		return rd, true
+	}
+	return nil, false
+}
+
+// OriginalRedirect is rd before a mark of its mode, for declare -f and
+// type: rd itself when it has none.
+func OriginalRedirect(rd *syntax.Redirect) *syntax.Redirect {
+	mode := markOf(rd.Word)
+	if mode == "" {
+		return rd
+	}
+	orig := *rd
+	orig.Word = &syntax.Word{Parts: rd.Word.Parts[:len(rd.Word.Parts)-1]}
+	switch mode {
+	case "a":
+		orig.Op = syntax.AppOut
+	case "r":
+		orig.Op = syntax.RdrIn
+	case "rw":
+		orig.Op = syntax.RdrInOut
+		if orig.N == nil {
+			orig.N = &syntax.Lit{Value: "0"} // as bash prints it
+		}
+	case "c":
+		orig.Op = syntax.ClbOut
+	default:
+		orig.Op = syntax.RdrOut
+	}
+	return &orig
+}
+
+// markOf is the mode a word's open marker names, "" for none.
+func markOf(w *syntax.Word) string {
+	if w == nil || len(w.Parts) < 2 {
+		return ""
+	}
+	q, ok := w.Parts[len(w.Parts)-1].(*syntax.SglQuoted)
+	if !ok {
+		return ""
+	}
+	if mode, ok := strings.CutPrefix(q.Value, shast.OpenMarker); ok {
+		return mode
+	}
+	mode, _ := strings.CutPrefix(q.Value, shast.FdOpenMarker)
+	return mode
 }
