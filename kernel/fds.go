@@ -98,8 +98,9 @@ func (s *Session) fdScope(hc interp.HandlerContext, exec bool) []string {
 	return fdAssign(hc, t.id, 0)
 }
 
-// fdEnd ends a scope with status: a statement's table goes, exec's
-// becomes the shell's.
+// fdEnd ends a scope with status. A statement's redirections are undone
+// (named descriptors stay open, as in bash); what exec did, there or in
+// the statement's command (`{ exec 3>f; } 4>g`), stays the shell's.
 func (s *Session) fdEnd(hc interp.HandlerContext, status int) []string {
 	g := &s.fds
 	g.mu.Lock()
@@ -108,20 +109,25 @@ func (s *Session) fdEnd(hc interp.HandlerContext, status int) []string {
 	if t == nil || t.scope == scopeNone {
 		return bashcompat.StatusArgv(status)
 	}
+	parent := g.table(t.parent)
 	if t.scope == scopeCommand {
-		parent := t.parent
-		g.release(t)
-		return fdAssign(hc, parent, status)
+		for n := range t.touched {
+			if e, ok := parent.entry(n); ok {
+				g.set(t, n, e)
+			} else {
+				g.drop(t, n)
+			}
+		}
 	}
 	for n := range 3 {
 		g.drop(t, n)
 	}
 	owner := mvdanpriv.HandlerRunner(hc)
-	if parent := g.table(t.parent); parent != nil && parent.owner == owner && parent.scope == scopeNone {
-		// The shell's own table changes in place: a loop of exec
-		// keeps one table.
+	if parent != nil && parent.owner == owner && parent.scope != scopeExec {
+		// The table beneath changes in place: a loop of exec keeps one
+		// table.
 		for n := range parent.entries {
-			if _, kept := t.entries[n]; !kept {
+			if _, kept := t.entries[n]; !kept && n > 2 {
 				g.drop(parent, n)
 			}
 		}
@@ -131,7 +137,11 @@ func (s *Session) fdEnd(hc interp.HandlerContext, status int) []string {
 		g.release(t)
 		return fdAssign(hc, parent.id, status)
 	}
-	t.scope, t.parent, t.owner = scopeNone, "", owner
+	if parent == nil && len(t.entries) == 0 {
+		g.release(t)
+		return fdAssign(hc, "", status)
+	}
+	t.scope, t.parent, t.owner, t.touched = scopeNone, "", owner, nil
 	return fdAssign(hc, t.id, status)
 }
 
@@ -199,8 +209,10 @@ func (s *Session) fdOp(hc interp.HandlerContext, target, kind string, arg []stri
 			e.file = file
 		}
 		g.set(t, pick(), e)
+		t.touch(n, named)
 		if kind == "all" {
 			g.set(t, 2, e)
+			t.touch(2, false)
 		}
 	case "dup", "dupin":
 		if len(arg) != 1 {
@@ -216,6 +228,7 @@ func (s *Session) fdOp(hc interp.HandlerContext, target, kind string, arg []stri
 				n = v
 			}
 			g.drop(t, n)
+			t.touch(n, named)
 			break
 		}
 		from, move := strings.CutSuffix(src, "-")
@@ -229,8 +242,10 @@ func (s *Session) fdOp(hc interp.HandlerContext, target, kind string, arg []stri
 		}
 		if to := pick(); to != m {
 			g.set(t, to, e)
+			t.touch(to, named)
 			if move {
 				g.drop(t, m)
+				t.touch(m, false)
 			}
 		}
 	default:

@@ -58,6 +58,30 @@ type fdTable struct {
 	parent  string         // the table a scope goes back to; "" for none
 	scope   scopeKind
 	entries map[int]fdEntry
+	// touched are the descriptors a statement's redirections changed,
+	// which its end restores.
+	touched map[int]bool
+}
+
+// entry is descriptor n of t; ok is false when t is nil or n closed.
+func (t *fdTable) entry(n int) (e fdEntry, ok bool) {
+	if t == nil {
+		return fdEntry{}, false
+	}
+	e, ok = t.entries[n]
+	return e, ok
+}
+
+// touch notes that a statement's redirection changed descriptor n of
+// t; a named one's stays changed.
+func (t *fdTable) touch(n int, named bool) {
+	if t.scope != scopeCommand || named {
+		return
+	}
+	if t.touched == nil {
+		t.touched = map[int]bool{}
+	}
+	t.touched[n] = true
 }
 
 // fdRegistry is a session's descriptor tables.
