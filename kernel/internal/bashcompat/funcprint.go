@@ -297,7 +297,8 @@ func printNode(n syntax.Node) string {
 	syntax.NewPrinter().Print(&b, n)
 	// A guard of what follows a break reads $? from a variable
 	// (package rewrite): the script wrote $?.
-	return strings.ReplaceAll(b.String(), "${"+rewrite.GuardStatusVar+"}", "$?")
+	text := strings.ReplaceAll(b.String(), "${"+rewrite.GuardStatusVar+"}", "$?")
+	return strings.ReplaceAll(text, rewrite.NoclobberTest, "-o noclobber")
 }
 
 // minified prints a command's arithmetic as bash keeps it when written

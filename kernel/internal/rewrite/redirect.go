@@ -399,3 +399,25 @@ func markOf(w *syntax.Word) string {
 	mode, _ := strings.CutPrefix(q.Value, shast.FdOpenMarker)
 	return mode
 }
+
+// noclobberTest reports whether t is [[ -o noclobber ]]: mvdan/sh knows
+// no such option, which shelter keeps in shast.NoclobberVar.
+func noclobberTest(t *syntax.UnaryTest) bool {
+	w, ok := t.X.(*syntax.Word)
+	return ok && t.Op == syntax.TsOptSet && litValue(w) == "noclobber"
+}
+
+// NoclobberTest is the test [[ -o noclobber ]] becomes, as printed.
+const NoclobberTest = `-n "${` + shast.NoclobberVar + `-}"`
+
+// rewriteNoclobberTest makes [[ -o noclobber ]] [[ NoclobberTest ]].
+func rewriteNoclobberTest(t *syntax.UnaryTest) {
+	if !noclobberTest(t) {
+		return
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader("[[ "+NoclobberTest+" ]]"), "")
+	if err != nil {
+		return
+	}
+	*t = *f.Stmts[0].Cmd.(*syntax.TestClause).X.(*syntax.UnaryTest)
+}

@@ -70,6 +70,8 @@ func Script(file *syntax.File) {
 			renameBang(n)
 		case *syntax.BinaryTest:
 			quoteRegexLiterals(n)
+		case *syntax.UnaryTest:
+			rewriteNoclobberTest(n)
 		case *syntax.Assign:
 			guardArithmNode(n)
 			unescapeAssignValue(n)
@@ -110,7 +112,7 @@ func Rewritable(n syntax.Node) bool {
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
-		*syntax.CallExpr, *syntax.Redirect:
+		*syntax.CallExpr, *syntax.Redirect, *syntax.UnaryTest:
 		return RewritableNode(n)
 	}
 	return false
@@ -140,6 +142,8 @@ func RewritableNode(n syntax.Node) bool {
 		return n.Background
 	case *syntax.Redirect:
 		return redirectRewritable(n)
+	case *syntax.UnaryTest:
+		return noclobberTest(n)
 	case *syntax.CallExpr:
 		// A break or continue, which guardLoopExits may guard the rest of
 		// its list for; a declaration with prefix assignments
