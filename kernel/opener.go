@@ -94,7 +94,7 @@ func (s *Session) rootOpener(dir string) *Opener {
 
 func (s *Session) openHandler(ctx context.Context, path string, flag int, perm fs.FileMode) (io.ReadWriteCloser, error) {
 	o := s.handlerOpener(ctx)
-	if rw, err, ok := s.fdOpen(ctx, &o, path, flag, perm); ok {
+	if rw, ok, err := s.fdOpen(ctx, &o, path, flag, perm); ok {
 		return rw, err
 	}
 	return o.OpenFile(ctx, path, flag, perm)

@@ -48,7 +48,7 @@ func fdRedirect(rd *syntax.Redirect) bool {
 // markedRedirect reports whether rd is a <> or >| on descriptors 0 to 2,
 // which a marked word makes a plain redirection.
 func markedRedirect(rd *syntax.Redirect) bool {
-	return rd.Op == syntax.RdrInOut || rd.Op == syntax.ClbOut
+	return rd.Op == syntax.RdrInOut || rd.Op == syntax.RdrClob
 }
 
 // redirFD is the descriptor rd redirects: its number, the operator's
@@ -151,7 +151,7 @@ func fdOps(pos syntax.Pos, rd *syntax.Redirect) []*syntax.Stmt {
 		return shast.CallStmt(pos, append([]*syntax.Word{shast.LitWord(shast.CmdFd), target, shast.LitWord(kind)}, more...)...)
 	}
 	switch rd.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.RdrIn, syntax.RdrInOut, syntax.ClbOut:
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrIn, syntax.RdrInOut, syntax.RdrClob:
 		s := op("open")
 		s.Redirs = []*syntax.Redirect{{OpPos: rd.OpPos, Op: syntax.RdrOut, Word: fdOpenWord(rd.Word, openMode(rd.Op))}}
 		return []*syntax.Stmt{s}
@@ -194,7 +194,7 @@ func openMode(op syntax.RedirOperator) string {
 		return "r"
 	case syntax.RdrInOut:
 		return "rw"
-	case syntax.ClbOut:
+	case syntax.RdrClob:
 		return "c"
 	}
 	return "w"
@@ -377,7 +377,7 @@ func OriginalRedirect(rd *syntax.Redirect) *syntax.Redirect {
 			orig.N = &syntax.Lit{Value: "0"} // as bash prints it
 		}
 	case "c":
-		orig.Op = syntax.ClbOut
+		orig.Op = syntax.RdrClob
 	default:
 		orig.Op = syntax.RdrOut
 	}
