@@ -34,7 +34,7 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 		return nil, errJobKilled
 	}
 	if args[0] != "" && args[0][0] == 0 {
-		if next, ok := s.fdCall(c.hc, args); ok {
+		if next, ok := s.fdCall(c.hc, c.job, args); ok {
 			return next, nil
 		}
 	}

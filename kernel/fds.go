@@ -24,10 +24,10 @@ var errTooManyFiles = syscall.EMFILE
 
 // fdCall answers the fd commands in the call handler; ok is false for
 // any other command.
-func (s *Session) fdCall(hc interp.HandlerContext, args []string) (argv []string, ok bool) {
+func (s *Session) fdCall(hc interp.HandlerContext, j *job, args []string) (argv []string, ok bool) {
 	switch args[0] {
 	case shast.CmdFdScope:
-		return s.fdScope(hc, len(args) > 1), true
+		return s.fdScope(hc, j, len(args) > 1), true
 	case shast.CmdFd:
 		if len(args) < 3 {
 			return bashcompat.StatusArgv(2), true
@@ -66,7 +66,7 @@ func fdAssign(hc interp.HandlerContext, id string, status int, assigns ...string
 
 // fdScope starts the table a statement's redirections are made in: the
 // shell's descriptors above 2, and its streams as 0 to 2.
-func (s *Session) fdScope(hc interp.HandlerContext, exec bool) []string {
+func (s *Session) fdScope(hc interp.HandlerContext, j *job, exec bool) []string {
 	g := &s.fds
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -76,6 +76,7 @@ func (s *Session) fdScope(hc interp.HandlerContext, exec bool) []string {
 	}
 	cur := g.table(fdTableID(hc))
 	t := g.newTable(mvdanpriv.HandlerRunner(hc), kind)
+	t.job = j
 	if cur != nil {
 		t.parent = cur.id
 	}

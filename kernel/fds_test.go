@@ -28,6 +28,19 @@ func TestDescriptorsPersistAcrossCalls(t *testing.T) {
 	}
 }
 
+// A background job's descriptors outlive the call that started it.
+func TestDescriptorsOfAJobOutliveItsCall(t *testing.T) {
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
+	res := run(t, s, `mkfifo go; { read -r x < go; echo "late $x" >&3; } 3>jobfile &`)
+	if res.ExitCode != 0 {
+		t.Fatalf("start: %+v", res)
+	}
+	res = run(t, s, `echo now > go; wait; cat jobfile`)
+	if res.Stdout != "late now\n" {
+		t.Fatalf("the job's descriptor 3: stdout %q stderr %q", res.Stdout, res.Stderr)
+	}
+}
+
 // Every descriptor a session's redirections open is closed: by the
 // statement, by exec's close, by the call's end (a subshell's, a
 // timeout's) or by Close.

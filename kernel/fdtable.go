@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/shelter-sh/shelter/kernel/internal/jobtable"
 )
 
 // mvdan/sh gives a shell three descriptors; bash, as many as it likes.
@@ -61,6 +63,22 @@ type fdTable struct {
 	// touched are the descriptors a statement's redirections changed,
 	// which its end restores.
 	touched map[int]bool
+	// job is the background job whose shell made the table, which the
+	// end of the call that started it leaves open; nil for a call's.
+	job *jobtable.Entry
+}
+
+// jobRunning reports whether t is a job's that still runs.
+func (t *fdTable) jobRunning() bool {
+	if t.job == nil {
+		return false
+	}
+	select {
+	case <-t.job.Done():
+		return false
+	default:
+		return true
+	}
 }
 
 // entry is descriptor n of t; ok is false when t is nil or n closed.
@@ -188,11 +206,17 @@ func (t *fdTable) lowestFree() int {
 }
 
 // endCall closes what the call made: every table but the session
-// shell's (keep names it), what that one holds of the call's streams,
-// and what exec handed to the shell's streams. A call that ended inside
+// shell's (keep names it) and a running job's, what the session's holds
+// of the call's streams, and what exec handed to the shell's streams. A call that ended inside
 // a statement's redirections (exit, a timeout) keeps the shell's table
 // from before them, under keep's id too, which the shell still names.
 func (g *fdRegistry) endCall(keep string) {
+	g.end(keep, false)
+}
+
+// end is endCall, which closing makes close the tables of running jobs
+// too.
+func (g *fdRegistry) end(keep string, closing bool) {
 	if !g.used.Load() {
 		return
 	}
@@ -204,6 +228,8 @@ func (g *fdRegistry) endCall(keep string) {
 	}
 	for id, t := range g.tables {
 		switch {
+		case t != kept && t.jobRunning() && !closing:
+			// The job's, which goes on after its call.
 		case t != kept:
 			g.release(t)
 			delete(g.tables, id)
@@ -230,5 +256,5 @@ func (g *fdRegistry) endCall(keep string) {
 
 // closeAll closes every table, when the session closes.
 func (g *fdRegistry) closeAll() {
-	g.endCall("")
+	g.end("", true)
 }
