@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/interp"
 
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
@@ -139,19 +140,17 @@ func (s *Session) fdPull(ctx context.Context, num string, read, keep bool) (io.R
 	default:
 		return nil, &fs.PathError{Op: "dup", Path: num, Err: syscall.EBADF}
 	}
-	if f, ok := out.(*os.File); ok && keep {
-		g.held = append(g.held, f)
-	}
 	if c, ok := out.(closedFile); ok {
-		if keep {
-			g.held = append(g.held, c.File)
-		}
-		return c.File, nil
+		out = c.File
+	}
+	if f, ok := out.(*os.File); ok && keep {
+		g.hold(mvdanpriv.HandlerRunner(hc), n, f)
 	}
 	return out, nil
 }
 
-// closedFile is a closed descriptor's stand-in.
+// closedFile is a closed descriptor's stand-in: a file open in the
+// other direction.
 type closedFile struct{ *os.File }
 
 // streamRW is a shell's stream as a redirection's file, which the

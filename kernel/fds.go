@@ -236,6 +236,15 @@ func (s *Session) fdOp(hc interp.HandlerContext, target, kind string, arg []stri
 			return fail(from, "Bad file descriptor")
 		}
 		if to := pick(); to != m {
+			if to > 2 && e.file == nil {
+				// A stream of the shell's that is a file becomes a file
+				// of the table, as dup(2) makes it: it stays open when
+				// the shell's stream changes.
+				var err error
+				if e, err = g.ownStream(e); err != nil {
+					return fail(from, err.Error())
+				}
+			}
 			g.set(t, to, e)
 			t.touch(to, named)
 			if move {

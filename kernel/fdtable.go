@@ -115,7 +115,7 @@ type fdRegistry struct {
 	tables map[string]*fdTable
 	next   int
 	files  int        // the fdFiles open
-	held   []*os.File // descriptors exec handed to a shell's 0 to 2
+	held   map[heldKey]*os.File // the files exec handed to a shell as its 0 to 2
 }
 
 // table returns the table id names; nil for none.
@@ -138,6 +138,26 @@ func (g *fdRegistry) newTable(owner *interp.Runner, scope scopeKind) *fdTable {
 	return t
 }
 
+// heldKey is a shell's descriptor 0, 1 or 2.
+type heldKey struct {
+	shell *interp.Runner
+	fd    int
+}
+
+// hold notes f as what exec made shell's descriptor fd, closing what an
+// earlier exec made it: the shell no longer has that one, so that a loop
+// of `exec >&3` holds one file.
+func (g *fdRegistry) hold(shell *interp.Runner, fd int, f *os.File) {
+	if g.held == nil {
+		g.held = map[heldKey]*os.File{}
+	}
+	k := heldKey{shell, fd}
+	if old := g.held[k]; old != nil {
+		old.Close()
+	}
+	g.held[k] = f
+}
+
 // addFile makes f a file of the tables, not yet held by any.
 func (g *fdRegistry) addFile(f *os.File) (*fdFile, error) {
 	if g.files >= maxFDFiles {
@@ -146,6 +166,33 @@ func (g *fdRegistry) addFile(f *os.File) (*fdFile, error) {
 	}
 	g.files++
 	return &fdFile{f: f}, nil
+}
+
+// ownStream is e, a stream of the shell's, as a copy the tables hold
+// when it is a file; e itself otherwise.
+func (g *fdRegistry) ownStream(e fdEntry) (fdEntry, error) {
+	f, ok := e.w.(*os.File)
+	if !ok {
+		if f, ok = e.r.(*os.File); !ok {
+			return e, nil
+		}
+	}
+	d, err := dupFile(f)
+	if err != nil {
+		return e, err
+	}
+	file, err := g.addFile(d)
+	if err != nil {
+		return e, err
+	}
+	owned := fdEntry{file: file}
+	if e.r != nil {
+		owned.r = d
+	}
+	if e.w != nil {
+		owned.w = d
+	}
+	return owned, nil
 }
 
 // set makes e descriptor n of t, letting go of what n was.
@@ -240,7 +287,7 @@ func (g *fdRegistry) end(keep string, closing bool) {
 	for _, f := range g.held {
 		f.Close()
 	}
-	g.held = nil
+	clear(g.held)
 	if kept == nil {
 		return
 	}
