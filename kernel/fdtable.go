@@ -114,7 +114,7 @@ type fdRegistry struct {
 	mu     sync.Mutex
 	tables map[string]*fdTable
 	next   int
-	files  int        // the fdFiles open
+	files  int                  // the fdFiles open
 	held   map[heldKey]*os.File // the files exec handed to a shell as its 0 to 2
 }
 
