@@ -193,3 +193,9 @@ func (b bashShell) AllowedProgram(name string) (string, bool) {
 func (b bashShell) AfterFuncContext(ctx context.Context) context.Context { return afterFuncs(ctx) }
 
 func (b bashShell) CallEnded(ctx context.Context) bool { return endedFor(ctx) }
+
+func (b bashShell) Input(hc interp.HandlerContext, fd int) (io.ReadCloser, error) {
+	return b.s.fdInput(hc, fd)
+}
+
+func (b bashShell) NoclobberUsed() { b.s.fds.noclobber.Store(true) }

@@ -24,7 +24,9 @@
 // where mvdan/sh would do otherwise than bash (a for (( )) loop's status,
 // quoted regex parts, `$(<file)`); the builtins mvdan/sh lacks or gets
 // wrong (printf, read, echo, mapfile, type, umask, ulimit, pushd…) are
-// shelter's own. docs/embedding.md, "Bash compatibility", lists what
+// shelter's own. mvdan/sh has descriptors 0 to 2 only: the others
+// (exec 3>f, {fd}>f, >&-, read -u 3) live in a descriptor table per
+// shell (fdtable.go, fds.go), which the programs a command starts inherit. docs/embedding.md, "Bash compatibility", lists what
 // still differs.
 //
 // A session costs what it uses: NewSession touches no disk and holds no

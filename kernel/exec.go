@@ -42,6 +42,11 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 		// kill ended the job: it runs nothing more.
 		return nil, errJobKilled
 	}
+	if args[0] != "" && args[0][0] == 0 {
+		if next, ok := s.fdCall(c.hc, c.job, args); ok {
+			return next, nil
+		}
+	}
 	if next, ok := s.containCall(ctx, &c, args); ok {
 		return next, nil
 	}
@@ -175,6 +180,9 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		Env:    childEnv(hc.Env, hc.Dir),
 	}
 	c.Stdin, c.StdinPiped = s.commandInput(hc.Stdin)
+	var release func()
+	c.extraFiles, release = s.childFiles(ctx, hc)
+	defer release()
 	status, err := s.runCommand(ctx, c)
 	if err != nil {
 		return err
@@ -208,6 +216,7 @@ func (s *Session) dispatch(ctx context.Context, parent *Call, argv []string, std
 		Dir:        parent.Dir,
 		Env:        parent.Env,
 		StdinPiped: stdin != nil && parent.StdinPiped,
+		extraFiles: parent.extraFiles,
 	}
 	status, err := s.runCommand(ctx, c)
 	if err != nil && status == 0 {
@@ -328,6 +337,8 @@ func (s *Session) spawn(ctx context.Context, c *Call, path string) (int, error) 
 		Stdin:  c.Stdin,
 		Stdout: c.Stdout,
 		Stderr: c.Stderr,
+		// The shell's descriptors above 2, as bash's children get them.
+		ExtraFiles: c.extraFiles,
 	}
 	if err := s.needTmp(c.Stderr); err != nil {
 		fmt.Fprintf(c.Stderr, "shelter: %s: temporary directory: %v\n", c.Args[0], err)

@@ -15,8 +15,8 @@ import (
 // (docs/sandbox.md). Names are relative to the call's working directory.
 //
 // In every profile, /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N and
-// /proc/self/fd/N are the call's own streams, and shelter's own /proc
-// entries are refused. The file an open gives is checked too, whatever
+// /proc/self/fd/N are the call's own streams and descriptors (above 2,
+// those the shell opened), and shelter's own /proc entries are refused. The file an open gives is checked too, whatever
 // the name: shelter's own stdin, stdout or stderr is the call's stream
 // of that number, and a pipe, terminal or device shelter holds on
 // another descriptor is refused with [ErrShelterDescriptor]. In the
@@ -65,7 +65,7 @@ type ShelterDirError = fsroot.ShelterDirError
 // Opener returns the call's opener. The returned opener sees the call's
 // working directory and streams as they are now.
 func (c *Call) Opener() *Opener {
-	streams := fsroot.Streams{Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr}
+	streams := fsroot.Streams{Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, Extra: c.extraFiles}
 	if c.session == nil {
 		return fsroot.New(c.Dir, nil, nil, nil, streams, c.refusedPath, sessionUmask)
 	}
@@ -94,6 +94,9 @@ func (s *Session) rootOpener(dir string) *Opener {
 
 func (s *Session) openHandler(ctx context.Context, path string, flag int, perm fs.FileMode) (io.ReadWriteCloser, error) {
 	o := s.handlerOpener(ctx)
+	if rw, ok, err := s.fdOpen(ctx, &o, path, flag, perm); ok {
+		return rw, err
+	}
 	return o.OpenFile(ctx, path, flag, perm)
 }
 

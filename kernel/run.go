@@ -24,6 +24,7 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/kernel/internal/static"
 	"github.com/shelter-sh/shelter/spawn"
 )
@@ -480,6 +481,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	s.origOut.set(io.Discard)
 	s.origErr.set(io.Discard)
 	interp.StdIO(s.devnull, io.Discard, io.Discard)(r)
+	s.fds.endCall(r.Vars[shast.FdVar].String())
 
 	res := Result{
 		ExitCode:   exitCode(err),

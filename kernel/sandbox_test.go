@@ -125,6 +125,13 @@ func TestSandboxEscapeCorpus(t *testing.T) {
 		{"source", `source ../outside/script.sh`, "outside the sandbox root"},
 		{"test", `test -e ` + outside + `/secret && echo ` + outsideMarker + `; [ -r rellink/secret ] && echo ` + outsideMarker + `; true`, ""},
 		{"process substitution", `cat <(echo x)`, "process substitution is not available in the sandbox profile"},
+		{"fd read", `exec 3< ../outside/secret; read l <&3; echo "$l"`, "outside the sandbox root"},
+		{"fd write", `exec 4> ` + outside + `/new; echo x >&4`, "outside the sandbox root"},
+		{"fd read-write link", `exec 5<> rellink/secret; cat <&5`, "outside the sandbox root"},
+		{"named fd", `exec {fd}< chain1/secret; read -u "$fd" l; echo "$l"`, "outside the sandbox root"},
+		{"per-command fd", `read l 3< abslink/secret <&3; echo "$l"`, "outside the sandbox root"},
+		{"clobber", `echo x >| rellink/secret`, "outside the sandbox root"},
+		{"fd of shelter", `read l < /dev/fd/3; read m < /proc/self/fd/4; echo "$l$m"`, "bad file descriptor"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := run(t, s, tc.script)

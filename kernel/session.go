@@ -121,6 +121,8 @@ type Session struct {
 	pipes pipeNotes
 	// subshells counts the subshells given a BASHPID (special.go).
 	subshells atomic.Int64
+	// fds are the descriptors above 2 of the session's shells.
+	fds fdRegistry
 
 	jobs    jobtable.Table
 	lastJob atomic.Int64    // the pid of the latest job, $!
@@ -358,6 +360,7 @@ func (s *Session) confine(dir string) (string, error) {
 }
 
 func (s *Session) cleanup() error {
+	s.fds.closeAll()
 	if s.root != nil {
 		defer s.root.Close()
 	}

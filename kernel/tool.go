@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sync/atomic"
 
 	"github.com/shelter-sh/shelter/internal/refusal"
@@ -139,6 +140,9 @@ type Call struct {
 	data    *callState // nil unless the call's stdout is the result's
 	self    *job       // the job a yielded call became, which it does not wait for
 	launch  Launch     // the launch in force, see [Call.Launched]
+	// extraFiles are the shell's descriptors above 2, entry i being
+	// descriptor 3+i, which a program the call starts inherits.
+	extraFiles []*os.File
 
 	// refusedPath is set when the call's opener refused a name as
 	// outside the root: a failure of the call is then a refusal. A

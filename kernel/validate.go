@@ -83,7 +83,10 @@ func (v *validation) visitor() func(syntax.Node) bool {
 		v.gaps.Visit(n)
 		switch n := n.(type) {
 		case nil, *syntax.Word, *syntax.Lit, *syntax.DblQuoted, *syntax.Comment,
-			*syntax.Redirect, *syntax.BinaryCmd, *syntax.Block, *syntax.File:
+			*syntax.BinaryCmd, *syntax.Block, *syntax.File:
+			return true
+		case *syntax.Redirect:
+			v.rewrite = v.rewrite || rewrite.RewritableNode(n)
 			return true
 		case *syntax.SglQuoted:
 			v.rewrite = v.rewrite || n.Dollar && rewrite.RewritableNode(n)

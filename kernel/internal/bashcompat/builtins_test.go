@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"mvdan.cc/sh/v3/expand"
@@ -31,16 +32,18 @@ func (sh shell) Funcs(interp.HandlerContext) map[string]*syntax.Stmt { return sh
 func (shell) Stdout(_ context.Context, hc interp.HandlerContext) io.Writer {
 	return hc.Stdout
 }
-func (shell) LocalHere(interp.HandlerContext, string) bool         { return false }
-func (shell) Alias(interp.HandlerContext, string) (string, bool)   { return "", false }
-func (shell) MemoryExceeded(error) bool                            { return false }
-func (shell) EvalRefusal(*syntax.File) (string, bool)              { return "", false }
-func (shell) OutsideRoot(string, string) error                     { return nil }
-func (shell) ToolKind(string) (string, bool)                       { return "", false }
-func (shell) PathPrograms() bool                                   { return true }
-func (shell) AllowedProgram(string) (string, bool)                 { return "", false }
-func (shell) CallEnded(context.Context) bool                       { return false }
-func (shell) AfterFuncContext(ctx context.Context) context.Context { return ctx }
+func (shell) LocalHere(interp.HandlerContext, string) bool            { return false }
+func (shell) Alias(interp.HandlerContext, string) (string, bool)      { return "", false }
+func (shell) MemoryExceeded(error) bool                               { return false }
+func (shell) EvalRefusal(*syntax.File) (string, bool)                 { return "", false }
+func (shell) OutsideRoot(string, string) error                        { return nil }
+func (shell) ToolKind(string) (string, bool)                          { return "", false }
+func (shell) PathPrograms() bool                                      { return true }
+func (shell) AllowedProgram(string) (string, bool)                    { return "", false }
+func (shell) CallEnded(context.Context) bool                          { return false }
+func (shell) Input(interp.HandlerContext, int) (io.ReadCloser, error) { return nil, syscall.EBADF }
+func (shell) NoclobberUsed()                                          {}
+func (shell) AfterFuncContext(ctx context.Context) context.Context    { return ctx }
 func (shell) EvalSymlinks(dir, name string) (string, error) {
 	return filepath.EvalSymlinks(filepath.Join(dir, name))
 }

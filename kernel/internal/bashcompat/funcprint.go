@@ -118,6 +118,9 @@ func (p *funcPrinter) inline(stmts []*syntax.Stmt, ind int) {
 // stmt writes st; heredoc is true when it ended with here-documents
 // (and so with a newline).
 func (p *funcPrinter) stmt(st *syntax.Stmt, ind int) (heredoc bool) {
+	if orig, ok := rewrite.Original(st); ok {
+		st = orig
+	}
 	if guarded, ok := rewrite.ExitGuarded(st); ok && len(guarded) == 1 {
 		st = guarded[0] // the right side of && or ||
 	}
@@ -148,6 +151,7 @@ func (p *funcPrinter) stmt(st *syntax.Stmt, ind int) (heredoc bool) {
 }
 
 func (p *funcPrinter) redirect(r *syntax.Redirect) {
+	r = rewrite.OriginalRedirect(r)
 	if r.N != nil {
 		p.b.WriteString(r.N.Value)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 
 	"mvdan.cc/sh/v3/interp"
@@ -28,7 +29,8 @@ func mapfileCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args [
 		trim        bool
 		delim       byte = '\n'
 		count, skip int
-		origin      = -1
+		origin                = -1
+		input       io.Reader = hc.Stdin
 	)
 	for _, f := range fa.flags {
 		number := func() (int, bool) {
@@ -57,8 +59,13 @@ func mapfileCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args [
 		case 's':
 			skip, ok = number()
 		case 'u':
-			if f.value != "0" {
-				return refuse(hc, fmt.Sprintf("%s: -u '%s': only file descriptor 0 can be read; redirect instead (%s arr <&%s)", name, f.value, name, f.value))
+			in, found := fdInput(sh, hc, name, f.value)
+			if !found {
+				return StatusArgv(1)
+			}
+			if in != nil {
+				defer in.Close()
+				input = in
 			}
 		}
 		if !ok {
@@ -77,7 +84,7 @@ func mapfileCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args [
 		fmt.Fprintf(hc.Stderr, "%s: `%s': not a valid identifier\n", name, array)
 		return StatusArgv(1)
 	}
-	in := newInputReader(ctx, sh, hc.Stdin, 0)
+	in := newInputReader(ctx, sh, input, 0)
 	var lines []string
 	status := 0
 	for count == 0 || len(lines) < count {

@@ -72,6 +72,10 @@ func setCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []str
 	return applyOptions(ctx, sh, hc, "set", out.String(), held, st, next, 0)
 }
 
+// noclobberOption is set -C, which the session's opens for > read once
+// it was ever on (Shell.NoclobberUsed).
+var noclobberOption, _ = findOption(setOptions, "noclobber")
+
 // verboseOption is set -v, which set - turns off.
 var verboseOption, _ = findOption(setOptions, "verbose")
 
@@ -205,6 +209,9 @@ func shoptCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []s
 // OptionsVar when they are not held's any more, and runs next (mvdan/sh's
 // set or shopt; none when nil), then exits with status.
 func applyOptions(ctx context.Context, sh Shell, hc interp.HandlerContext, name, out, held string, st optionState, next []string, status int) []string {
+	if st.held != held && st.on(noclobberOption) {
+		sh.NoclobberUsed()
+	}
 	if written := writeOut(ctx, sh, hc, name, out); written != 0 {
 		return wroteArgv(sh, hc, written, status)
 	}

@@ -37,6 +37,7 @@ func readCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []st
 		exact         bool
 		timeout       time.Duration
 		timeoutGiven  bool
+		input         io.Reader = hc.Stdin
 	)
 	for _, f := range fa.flags {
 		switch f.name {
@@ -66,8 +67,13 @@ func readCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []st
 			}
 			timeout, timeoutGiven = time.Duration(secs*float64(time.Second)), true
 		case 'u':
-			if f.value != "0" {
-				return refuse(hc, fmt.Sprintf("read: -u '%s': only file descriptor 0 can be read; redirect instead (read x <&%s)", f.value, f.value))
+			in, ok := fdInput(sh, hc, "read", f.value)
+			if !ok {
+				return StatusArgv(1)
+			}
+			if in != nil {
+				defer in.Close()
+				input = in
 			}
 		}
 	}
@@ -82,18 +88,18 @@ func readCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []st
 		}
 	}
 	if timeoutGiven && timeout == 0 {
-		if inputReady(hc.Stdin) {
+		if inputReady(input) {
 			return StatusArgv(0)
 		}
 		return StatusArgv(1)
 	}
-	if prompt != "" && isTerminal(hc.Stdin) {
+	if prompt != "" && isTerminal(input) {
 		io.WriteString(hc.Stderr, prompt)
 	}
 	if limit == 0 {
 		return readAssign(sh, hc, names, array != "", len(names) == 0, nil, nil, 0)
 	}
-	in := newInputReader(ctx, sh, hc.Stdin, timeout)
+	in := newInputReader(ctx, sh, input, timeout)
 	line, escaped, err := readRecord(in, delim, limit, exact, raw)
 	in.close()
 	status := 0

@@ -2,8 +2,10 @@ package bashcompat
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
+	"strconv"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -87,4 +89,32 @@ type Shell interface {
 	// CallEnded reports whether the call or job that ctx belongs to has
 	// ended.
 	CallEnded(ctx context.Context) bool
+
+	// Input is descriptor fd of the shell running hc's command, for
+	// read -u and mapfile -u: a copy the caller closes, or the error of
+	// a descriptor that is not open for reading.
+	Input(hc interp.HandlerContext, fd int) (io.ReadCloser, error)
+
+	// NoclobberUsed tells the session that set -C ran: from then on its
+	// opens for > look at the shell's noclobber option ([HeldOption]).
+	NoclobberUsed()
+}
+
+// fdInput is the input of -u VALUE: nil for 0 (the command's stdin);
+// ok is false, the error said, for a descriptor not open for reading.
+func fdInput(sh Shell, hc interp.HandlerContext, name, value string) (in io.ReadCloser, ok bool) {
+	fd, err := strconv.Atoi(value)
+	if err != nil || fd < 0 {
+		fmt.Fprintf(hc.Stderr, "%s: %s: invalid file descriptor specification\n", name, value)
+		return nil, false
+	}
+	if fd == 0 {
+		return nil, true
+	}
+	in, err = sh.Input(hc, fd)
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "%s: %d: invalid file descriptor: %v\n", name, fd, err)
+		return nil, false
+	}
+	return in, true
 }

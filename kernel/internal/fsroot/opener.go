@@ -15,8 +15,8 @@ import (
 // (docs/sandbox.md). Names are relative to the call's working directory.
 //
 // In every profile, /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N and
-// /proc/self/fd/N are the call's own streams, and shelter's own /proc
-// entries are refused. The file an open gives is checked too, whatever
+// /proc/self/fd/N are the call's own streams and descriptors (above 2,
+// those the shell opened), and shelter's own /proc entries are refused. The file an open gives is checked too, whatever
 // the name: shelter's own stdin, stdout or stderr is the call's stream
 // of that number, and a pipe, terminal or device shelter holds on
 // another descriptor is refused with [ErrShelterDescriptor]. In the

@@ -15,6 +15,17 @@ import (
 type Streams struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Extra are the call's descriptors from 3 up, entry i being
+	// descriptor 3+i, which /dev/fd/N names too; a nil one is closed.
+	Extra []*os.File
+}
+
+// extra is the call's descriptor fd from 3 up, nil when closed.
+func (s Streams) extra(fd int) *os.File {
+	if fd < 3 || fd-3 >= len(s.Extra) {
+		return nil
+	}
+	return s.Extra[fd-3]
 }
 
 // stream returns the call's stream a name stands for, opened with flag.
@@ -39,6 +50,9 @@ func (o *Opener) streamOf(fd int, flag int) (io.ReadWriteCloser, error) {
 	case fd == 2 && o.streams.Stderr != nil && write:
 		return nopCloser{w: o.streams.Stderr}, nil
 	}
+	if f := o.streams.extra(fd); f != nil {
+		return nopCloser{r: f, w: f}, nil
+	}
 	return nil, syscall.EBADF
 }
 
@@ -56,6 +70,9 @@ func (o *Opener) streamFor(abs string) (any, bool) {
 		return o.streams.Stdout, true
 	case fd == 2 && o.streams.Stderr != nil:
 		return o.streams.Stderr, true
+	}
+	if f := o.streams.extra(fd); f != nil {
+		return f, true
 	}
 	return nil, true
 }

@@ -64,6 +64,9 @@ func NewInProcess(id int, command, log string, cancel func()) *Entry {
 // for it return. It follows [Table.Finish], once.
 func (e *Entry) Close() { close(e.done) }
 
+// Done is closed once the job is done ([Entry.Close]).
+func (e *Entry) Done() <-chan struct{} { return e.done }
+
 // pid is the process a job is known by: its $!, the first process it
 // ran (or the id it has while it ran none), which kill, wait and disown
 // take for the whole job, as bash's jobs -p prints the process that runs

@@ -68,6 +68,9 @@ func Script(file *syntax.File) {
 		case *syntax.ProcSubst:
 			nested(&n.Stmts)
 		case *syntax.Stmt:
+			if len(n.Redirs) > 0 {
+				rewriteRedirs(n)
+			}
 			loops.alone(n)
 			readonly = append(readonly, readonlyNames(n)...)
 			splitDeclFlags(n)
@@ -154,7 +157,7 @@ func Rewritable(n syntax.Node) bool {
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
-		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted, *syntax.ExtGlob, *syntax.UnaryTest:
+		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted, *syntax.ExtGlob, *syntax.UnaryTest, *syntax.Redirect:
 		return RewritableNode(n)
 	}
 	return false
@@ -198,6 +201,8 @@ func RewritableNode(n syntax.Node) bool {
 		return false
 	case *syntax.Stmt:
 		return n.Background
+	case *syntax.Redirect:
+		return redirectRewritable(n)
 	case *syntax.CallExpr:
 		// A break or continue, which guardLoopExits may guard the rest of
 		// its list for; a declaration with prefix assignments

@@ -32,7 +32,27 @@ const (
 	CmdReseed     = InternalPrefix + "reseed"      // makes $RANDOM bash's sequence of its seed
 	CmdSubshell   = InternalPrefix + "subshell"    // starts a subshell's BASHPID and BASH_SUBSHELL
 	CmdGlue       = InternalPrefix + "glue"        // glues text to the ends of "$@" or "${a[@]}"
+	CmdFdScope    = InternalPrefix + "fd-scope"    // before a statement's descriptor redirections
+	CmdFd         = InternalPrefix + "fd"          // one redirection of a descriptor, in the scope
+	CmdFdEnd      = InternalPrefix + "fd-end"      // after them: ends the scope with its argument
 )
+
+// The words of the descriptor rewrite (rewrite.Script): a redirection
+// whose word ends with [OpenMarker] and a mode opens its file as that
+// mode says (r, w, a, rw; c for >|), with [FdOpenMarker] for [CmdFd],
+// which takes the file into the descriptor table; a redirection to [FdPath] N or
+// [FdKeepPath] N takes the shell's descriptor N from the table (for
+// exec, the shell keeps it).
+const (
+	OpenMarker   = InternalPrefix + "open="
+	FdOpenMarker = InternalPrefix + "fd-open="
+	FdPath       = InternalPrefix + "fd/"
+	FdKeepPath   = InternalPrefix + "fd-keep/"
+)
+
+// FdVar names the descriptor table of the shell that runs a command
+// (see the kernel's fds.go).
+const FdVar = "SHELTER_FD"
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an
 // eval's source can name it, which the internal prefix's NUL cannot be.

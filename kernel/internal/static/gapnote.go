@@ -106,7 +106,6 @@ type facts struct {
 	stderrToStdout           bool // a 2>&1 somewhere
 	funcs                    map[string]bool
 	breakFuncs               map[string]bool // functions that break or continue outside a loop
-	fds                      map[string]bool // descriptors above 2 that a redirection opens
 }
 
 // pendingNote is a gap seen at pos that is a gap only if need holds of

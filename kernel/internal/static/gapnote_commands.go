@@ -122,8 +122,6 @@ func (c *GapCheck) setOptions(args []string) {
 				c.facts.nounset = true
 			case 'x':
 				c.facts.xtrace = true
-			case 'C':
-				c.note(c.file.Pos(), &gapNoclobber)
 			}
 		}
 	}
@@ -137,8 +135,6 @@ func (c *GapCheck) option(name string) {
 		c.facts.nounset = true
 	case "xtrace":
 		c.facts.xtrace = true
-	case "noclobber":
-		c.note(c.file.Pos(), &gapNoclobber)
 	}
 }
 

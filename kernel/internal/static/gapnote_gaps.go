@@ -42,11 +42,6 @@ var (
 	gapReadElem        = Gap{"read 'a[1]'", "it is refused", "read into a plain name, then assign the element"}
 
 	// Redirections.
-	gapFdAbove2      = Gap{"file descriptors above 2 (exec 3>f, >&3, {fd}>f, 3<<EOF)", "there are none: the redirection fails", "named files and { …; } > f groups"}
-	gapCloseFd       = Gap{">&- and <&-", "the descriptor is not closed", "redirect to /dev/null"}
-	gapClobber       = Gap{">|", "it is refused", "> after [[ -e f ]]"}
-	gapReadWrite     = Gap{"<> on descriptors 0 to 2", "it is refused", "open the file in the child"}
-	gapNoclobber     = Gap{"set -C (noclobber)", "> overwrites files anyway", "[[ -e f ]] || cmd > f"}
 	gapHeredocQuoted = Gap{"a here-document delimiter quoted in part (<<E\"O\"T)", "the body is expanded", "quote the whole delimiter: <<'EOT'"}
 
 	// Options and builtins.

@@ -7,38 +7,11 @@ import (
 )
 
 func (c *GapCheck) redirect(r *syntax.Redirect) {
-	fd := -1 // the descriptor the redirection names, -1 for the default
-	if r.N != nil {
-		if !allDigits(r.N.Value) {
-			c.note(r.Pos(), &gapFdAbove2) // {fd}>
-			return
-		}
-		fd = atoi(r.N.Value)
-	}
-	if fd > 2 {
-		if c.facts.fds == nil {
-			c.facts.fds = make(map[string]bool)
-		}
-		c.facts.fds[r.N.Value] = true
-		c.note(r.Pos(), &gapFdAbove2)
-		return
-	}
 	switch r.Op {
-	case syntax.DplOut, syntax.DplIn:
-		w := r.Word.Lit()
-		switch {
-		case w == "-":
-			c.note(r.Pos(), &gapCloseFd)
-		case allDigits(w) && atoi(w) > 2:
-			// A descriptor nothing opened fails in bash too.
-			c.noteIf(r.Pos(), &gapFdAbove2, func(c *GapCheck) bool { return c.facts.fds[w] })
-		case fd == 2 && w == "1":
+	case syntax.DplOut:
+		if r.N != nil && r.N.Value == "2" && r.Word.Lit() == "1" {
 			c.facts.stderrToStdout = true
 		}
-	case syntax.ClbOut:
-		c.note(r.Pos(), &gapClobber)
-	case syntax.RdrInOut:
-		c.note(r.Pos(), &gapReadWrite)
 	case syntax.Hdoc, syntax.DashHdoc:
 		quoted, plain := false, false
 		for _, part := range r.Word.Parts {
@@ -129,17 +102,6 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
-}
-
-func atoi(s string) int {
-	n := 0
-	for i := range len(s) {
-		n = n*10 + int(s[i]-'0')
-		if n > 1<<20 {
-			return n
-		}
-	}
-	return n
 }
 
 // integer reports whether s is a decimal integer, as test reads one.
