@@ -215,6 +215,8 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		return bashcompat.StatusArgv(n), true
 	case shast.CmdCat:
 		return bashcompat.StatusArgv(budget.Cat(ctx, budgetOf(ctx), hc.Stdin, hc.Stdout, hc.Stderr)), true
+	case shast.CmdArrayKind, shast.CmdArrayCount:
+		return arrayCall(hc, args)
 	case "trap":
 		if st != nil && c.job == nil {
 			st.trapCall(args)

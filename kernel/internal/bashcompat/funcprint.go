@@ -159,7 +159,7 @@ func (p *funcPrinter) redirect(r *syntax.Redirect) {
 
 func (p *funcPrinter) command(cmd syntax.Command, ind int) {
 	in := indentOf(ind)
-	switch c := cmd.(type) {
+	switch c := rewrite.AssignAsWritten(cmd).(type) {
 	case *syntax.CallExpr:
 		var words []string
 		for _, a := range c.Assigns {
@@ -293,7 +293,16 @@ func printNode(n syntax.Node) string {
 	syntax.NewPrinter().Print(&b, n)
 	// A guard of what follows a break reads $? from a variable
 	// (package rewrite): the script wrote $?.
-	return strings.ReplaceAll(b.String(), "${"+rewrite.GuardStatusVar+"}", "$?")
+	text := strings.ReplaceAll(b.String(), "${"+rewrite.GuardStatusVar+"}", "$?")
+	// The count of an associative array: the script wrote ${#NAME[@]}.
+	for {
+		i := strings.Index(text, "$("+shast.CmdArrayCount+" ")
+		j := strings.IndexByte(text[i+1:], ')')
+		if i < 0 || j < 0 {
+			return text
+		}
+		text = text[:i] + "${#" + text[i+len("$("+shast.CmdArrayCount+" "):i+1+j] + "}" + text[i+2+j:]
+	}
 }
 
 // minified prints a command's arithmetic as bash keeps it when written

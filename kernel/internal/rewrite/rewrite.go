@@ -19,6 +19,7 @@ func Script(file *syntax.File) {
 	var loops loopRewrite
 	attrs := false
 	var readonly []string // the names the script makes readonly
+	var arrays arrayRewrite
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -61,6 +62,9 @@ func Script(file *syntax.File) {
 			rewriteLocalNames(n)
 			attrs = attrs || declAttrs(n)
 			rewriteLetCall(n)
+			arrays.note(n)
+		case *syntax.DeclClause, *syntax.UnaryTest, *syntax.Word, *syntax.DblQuoted:
+			arrays.note(n)
 		case *syntax.ParamExp:
 			rewriteExpansion(n)
 			guardArithmNode(n)
@@ -70,6 +74,7 @@ func Script(file *syntax.File) {
 		case *syntax.Assign:
 			guardArithmNode(n)
 			unescapeAssignValue(n)
+			arrays.note(n)
 		case *syntax.ArithmExp, *syntax.LetClause, *syntax.TestClause:
 			guardArithmNode(n)
 		}
@@ -82,6 +87,7 @@ func Script(file *syntax.File) {
 	if len(readonly) > 0 {
 		guardReadonlyAssigns(file, readonly)
 	}
+	arrays.finish()
 	// Last: a guard's two branches share their list, which no rewrite
 	// may meet twice.
 	guardLoopExits(file)
@@ -94,7 +100,9 @@ func Script(file *syntax.File) {
 // It is exact for the nodes every script is full of, so that a script of
 // plain commands, assignments and expansions is not walked again:
 // a parameter expansion is changed only for $DIRSTACK, $!, an index or a
-// slice; an assignment only for an index or a backslash in its value; a
+// slice; an assignment only for an index, a backslash in its value or a
+// list of keyed elements or none (arrayRewrite); an arithmetic command
+// only for a write to an array element; a [[ -v ]] only for an element; a
 // command substitution only in the $(< FILE) shape; a for loop only in
 // the (( )) form; an arithmetic expansion only for an operator that can
 // fail or a constant bash rejects (see guardExpr); a [[ ]] only for an
@@ -107,7 +115,7 @@ func Rewritable(n syntax.Node) bool {
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
-		*syntax.CallExpr:
+		*syntax.CallExpr, *syntax.ArithmCmd, *syntax.UnaryTest:
 		return RewritableNode(n)
 	}
 	return false
@@ -127,7 +135,12 @@ func RewritableNode(n syntax.Node) bool {
 		return n.Index != nil || n.Slice != nil ||
 			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!")
 	case *syntax.Assign:
-		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value)
+		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || dispatchable(n)
+	case *syntax.ArithmCmd:
+		return shast.ElementWrite(n.X) != nil
+	case *syntax.UnaryTest:
+		_, _, ok := subscripted(n.X)
+		return n.Op == syntax.TsVarSet && ok
 	case *syntax.CmdSubst:
 		return len(n.Stmts) == 1 && n.Stmts[0].Cmd == nil
 	case *syntax.ForClause:

@@ -19,6 +19,8 @@ const (
 	CmdLoopEnd    = InternalPrefix + "loop-end"    // the end of a rewritten loop's body
 	CmdGoOn       = InternalPrefix + "go-on"       // fails while a break or continue is pending
 	CmdReadonly   = InternalPrefix + "readonly"    // after a failed assignment: exits if it wrote a readonly name
+	CmdArrayKind  = InternalPrefix + "array-kind"  // prints A when its argument names an associative array
+	CmdArrayCount = InternalPrefix + "array-count" // prints how many elements its argument's array holds
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an

@@ -1,0 +1,416 @@
+package rewrite
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
+)
+
+// arrayRewrite gathers, during the walk, the array constructs mvdan/sh
+// runs otherwise than bash, and rewrites them once the walk is done
+// (finish): the rewrites share words between the forms they make, which
+// no other rewrite may meet twice. Each is in docs/mvdan.md:
+//
+//   - `NAME=([k]=v …)`, `NAME=()` and `NAME+=([k]=v …)` make an
+//     associative array indexed, or are dropped (assocAssign): they
+//     become a case on the array's kind, run as written for an indexed
+//     array and in the forms mvdan/sh gets right for an associative one;
+//   - `NAME[k]+=STR` appends to element 0 (appendElement): it becomes
+//     `NAME[k]=${NAME[k]}STR`;
+//   - `(( a[k]++ ))` and the other arithmetic writes to an element panic
+//     (elementWrite): the statement becomes the assignment and a test of
+//     the value the expression had;
+//   - `[[ -v NAME[k] ]]` is always false (elementTest): it becomes
+//     `[[ -n ${NAME[k]+x} ]]`;
+//   - `${#NAME[@]}` of an associative array is 1: for a name the script
+//     declares -A it becomes `$(array-count NAME[@])`, the internal
+//     command that counts it.
+type arrayRewrite struct {
+	stmts   []*syntax.Stmt
+	appends []*syntax.Assign
+	tests   []*syntax.UnaryTest
+	words   [][]syntax.WordPart // the parts of words holding ${#NAME[@]}
+	assoc   map[string]bool     // the names declared -A
+}
+
+// note gathers n when it is a construct finish rewrites.
+func (a *arrayRewrite) note(n syntax.Node) {
+	switch n := n.(type) {
+	case *syntax.Stmt:
+		switch c := n.Cmd.(type) {
+		case *syntax.CallExpr:
+			if dispatchedAssign(c) != nil {
+				a.stmts = append(a.stmts, n)
+			}
+		case *syntax.ArithmCmd:
+			if shast.ElementWrite(c.X) != nil {
+				a.stmts = append(a.stmts, n)
+			}
+		}
+	case *syntax.Assign:
+		if appendsElement(n) {
+			a.appends = append(a.appends, n)
+		}
+	case *syntax.UnaryTest:
+		if n.Op == syntax.TsVarSet {
+			if _, _, ok := subscripted(n.X); ok {
+				a.tests = append(a.tests, n)
+			}
+		}
+	case *syntax.DeclClause:
+		a.declared(n)
+	case *syntax.Word:
+		if countsElems(n.Parts) {
+			a.words = append(a.words, n.Parts)
+		}
+	case *syntax.DblQuoted:
+		if countsElems(n.Parts) {
+			a.words = append(a.words, n.Parts)
+		}
+	}
+}
+
+// declared notes the names a declaration makes associative arrays.
+func (a *arrayRewrite) declared(d *syntax.DeclClause) {
+	assoc := false
+	for _, as := range d.Args {
+		if as.Name == nil {
+			if lit := orEmpty(as.Value).Lit(); strings.HasPrefix(lit, "-") && strings.Contains(lit, "A") {
+				assoc = true
+			}
+			continue
+		}
+		if assoc {
+			if a.assoc == nil {
+				a.assoc = make(map[string]bool)
+			}
+			a.assoc[as.Name.Value] = true
+		}
+	}
+}
+
+func (a *arrayRewrite) finish() {
+	for _, st := range a.stmts {
+		switch c := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			st.Cmd = assocAssign(st, dispatchedAssign(c))
+		case *syntax.ArithmCmd:
+			st.Cmd = elementWrite(st, c)
+		}
+	}
+	for _, as := range a.appends {
+		appendElement(as)
+	}
+	for _, t := range a.tests {
+		elementTest(t)
+	}
+	for _, parts := range a.words {
+		for i, p := range parts {
+			if name, sub, ok := elemCount(p); ok && a.assoc[name] {
+				parts[i] = &syntax.CmdSubst{Left: p.Pos(), Right: p.End(), Stmts: []*syntax.Stmt{
+					shast.CallStmt(p.Pos(), shast.LitWord(shast.CmdArrayCount), shast.LitWord(name+"["+sub+"]")),
+				}}
+			}
+		}
+	}
+}
+
+// dispatchedAssign is the assignment of c that assocAssign rewrites: c's
+// only one, when it is dispatchable; nil for any other.
+func dispatchedAssign(c *syntax.CallExpr) *syntax.Assign {
+	if len(c.Args) != 0 || len(c.Assigns) != 1 || !dispatchable(c.Assigns[0]) {
+		return nil
+	}
+	return c.Assigns[0]
+}
+
+// dispatchable reports whether as assigns a list whose every element has
+// a key that is a word (`m=([k]=v)`, `m+=([$k]=v)`), or an empty list
+// (`m=()`): what an associative array takes otherwise than an indexed one.
+func dispatchable(as *syntax.Assign) bool {
+	if as.Name == nil || as.Array == nil || as.Index != nil {
+		return false
+	}
+	if len(as.Array.Elems) == 0 {
+		return !as.Append
+	}
+	for _, e := range as.Array.Elems {
+		if _, ok := e.Index.(*syntax.Word); !ok {
+			return false
+		}
+	}
+	// The first key goes in double quotes, where a backslash means
+	// another thing.
+	return !hasBackslashLit(as.Array.Elems[0].Index.(*syntax.Word))
+}
+
+func orEmpty(w *syntax.Word) *syntax.Word {
+	if w == nil {
+		return &syntax.Word{}
+	}
+	return w
+}
+
+func orNil(as *syntax.Assign, ok bool) *syntax.Assign {
+	if ok {
+		return as
+	}
+	return nil
+}
+
+// assocAssign is the case on the kind of as's array that st, a statement
+// of as alone, becomes: as written for any array but an associative one,
+// for which `m=([k]=v …)` quotes its first key (mvdan/sh then makes the
+// array associative), `m+=([k]=v …)` sets each element in turn, and
+// `m=()` sets and unsets one key.
+func assocAssign(st *syntax.Stmt, as *syntax.Assign) syntax.Command {
+	name := as.Name.Value
+	pos := st.Position
+	var assoc []*syntax.Stmt
+	switch {
+	case len(as.Array.Elems) == 0:
+		const key = "_"
+		assoc = []*syntax.Stmt{
+			{Position: pos, Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{{
+				Name: as.Name, Array: &syntax.ArrayExpr{Elems: []*syntax.ArrayElem{{
+					Index: &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: key}}},
+				}}},
+			}}}},
+			shast.CallStmt(pos, shast.LitWord("unset"), shast.LitWord(name+"["+key+"]")),
+		}
+	case as.Append:
+		c := &syntax.CallExpr{}
+		for _, e := range as.Array.Elems {
+			c.Assigns = append(c.Assigns, &syntax.Assign{Name: as.Name, Index: e.Index, Value: e.Value})
+		}
+		assoc = []*syntax.Stmt{{Position: pos, Cmd: c}}
+	default:
+		elems := append([]*syntax.ArrayElem(nil), as.Array.Elems...)
+		first := *elems[0]
+		first.Index = quotedKey(first.Index.(*syntax.Word))
+		elems[0] = &first
+		quoted := *as
+		quoted.Array = &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen, Elems: elems}
+		assoc = []*syntax.Stmt{{Position: pos, Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{&quoted}}}}
+	}
+	kind := &syntax.CmdSubst{Stmts: []*syntax.Stmt{
+		shast.CallStmt(pos, shast.LitWord(shast.CmdArrayKind), shast.LitWord(name)),
+	}}
+	return &syntax.CaseClause{
+		Case: pos, In: pos, Esac: pos,
+		Word: &syntax.Word{Parts: []syntax.WordPart{kind}},
+		Items: []*syntax.CaseItem{
+			{Op: syntax.Break, Patterns: []*syntax.Word{shast.LitWord("A")}, Stmts: assoc},
+			{Op: syntax.Break, Patterns: []*syntax.Word{shast.LitWord("*")}, Stmts: []*syntax.Stmt{{Position: pos, Cmd: st.Cmd}}},
+		},
+	}
+}
+
+// quotedKey is the key w in double quotes, unless it is quoted whole.
+func quotedKey(w *syntax.Word) *syntax.Word {
+	if len(w.Parts) == 1 {
+		switch w.Parts[0].(type) {
+		case *syntax.DblQuoted, *syntax.SglQuoted:
+			return w
+		}
+	}
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Left: w.Pos(), Right: w.End(), Parts: w.Parts}}}
+}
+
+// AssignAsWritten is the command the script wrote where the array
+// rewrites made c: the assignment of a case on an array's kind; c
+// itself for any other command.
+func AssignAsWritten(c syntax.Command) syntax.Command {
+	cc, ok := c.(*syntax.CaseClause)
+	if !ok || len(cc.Items) != 2 || len(cc.Word.Parts) != 1 {
+		return c
+	}
+	cs, ok := cc.Word.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return c
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != shast.CmdArrayKind {
+		return c
+	}
+	return cc.Items[1].Stmts[0].Cmd
+}
+
+// appendsElement reports whether as is `NAME[k]+=STR` with a key that
+// can be read again (appendElement).
+func appendsElement(as *syntax.Assign) bool {
+	idx, ok := as.Index.(*syntax.Word)
+	if !as.Append || as.Name == nil || as.Value == nil || !ok || !shast.PureWord(idx) {
+		return false
+	}
+	if lit, ok := as.Value.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
+		return false // a tilde the value would no longer start with
+	}
+	return true
+}
+
+// appendElement makes `NAME[k]+=STR` the `NAME[k]=${NAME[k]}STR` it
+// means, for both kinds of array.
+func appendElement(as *syntax.Assign) {
+	idx := *as.Index.(*syntax.Word)
+	elem := &syntax.ParamExp{Dollar: as.Value.Pos(), Rbrace: as.Value.Pos(), Param: as.Name, Index: &idx}
+	as.Value = &syntax.Word{Parts: append([]syntax.WordPart{elem}, as.Value.Parts...)}
+	as.Append = false
+}
+
+// elementWrite is what st, the arithmetic command c that writes an array
+// element, becomes: the assignment of the new value, then an arithmetic
+// command of the value the expression had, for the status.
+func elementWrite(st *syntax.Stmt, c *syntax.ArithmCmd) syntax.Command {
+	pe := shast.ElementWrite(c.X)
+	read := func() syntax.ArithmExpr {
+		cp := *pe
+		idx := *pe.Index.(*syntax.Word)
+		cp.Index = &idx
+		return &syntax.Word{Parts: []syntax.WordPart{&cp}}
+	}
+	one := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}
+	var value, status syntax.ArithmExpr
+	switch x := c.X.(type) {
+	case *syntax.UnaryArithm:
+		op, undo := syntax.Add, syntax.Sub
+		if x.Op == syntax.Dec {
+			op, undo = syntax.Sub, syntax.Add
+		}
+		value = &syntax.BinaryArithm{Op: op, X: read(), Y: one}
+		status = read()
+		if x.Post {
+			status = &syntax.BinaryArithm{Op: undo, X: read(), Y: one}
+		}
+	case *syntax.BinaryArithm:
+		value = x.Y
+		if op, ok := binaryOf[x.Op]; ok {
+			value = &syntax.BinaryArithm{Op: op, X: read(), Y: &syntax.ParenArithm{X: x.Y}}
+		}
+		value, _ = guardExpr(value)
+		status = read()
+	}
+	idx := *pe.Index.(*syntax.Word)
+	set := &syntax.CallExpr{Assigns: []*syntax.Assign{{
+		Name: pe.Param, Index: &idx,
+		Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.ArithmExp{Left: c.Left, Right: c.Right, X: value}}},
+	}}}
+	return &syntax.Block{Lbrace: c.Left, Rbrace: c.Right, Stmts: []*syntax.Stmt{
+		{Position: st.Position, Cmd: set},
+		{Position: st.Position, Cmd: &syntax.ArithmCmd{Left: c.Left, Right: c.Right, X: status}},
+	}}
+}
+
+// binaryOf is the operator each compound arithmetic assignment applies.
+var binaryOf = map[syntax.BinAritOperator]syntax.BinAritOperator{
+	syntax.AddAssgn: syntax.Add, syntax.SubAssgn: syntax.Sub, syntax.MulAssgn: syntax.Mul,
+	syntax.QuoAssgn: syntax.Quo, syntax.RemAssgn: syntax.Rem, syntax.AndAssgn: syntax.And,
+	syntax.OrAssgn: syntax.Or, syntax.XorAssgn: syntax.Xor, syntax.ShlAssgn: syntax.Shl,
+	syntax.ShrAssgn: syntax.Shr,
+}
+
+// subscripted splits x, the operand of [[ -v ]], into the array's name
+// and the subscript's word, when it is NAME[SUBSCRIPT] with a subscript
+// that is a key or index as it stands: a name, an integer, or a word of
+// parameters and quotes (not arithmetic, which a key would not be).
+func subscripted(x syntax.TestExpr) (string, *syntax.Word, bool) {
+	w, ok := x.(*syntax.Word)
+	if !ok || len(w.Parts) == 0 {
+		return "", nil, false
+	}
+	// The name and the [ are in the leading literals.
+	var head strings.Builder
+	i := 0
+	for ; i < len(w.Parts); i++ {
+		lit, ok := w.Parts[i].(*syntax.Lit)
+		if !ok {
+			return "", nil, false
+		}
+		if j := strings.IndexByte(lit.Value, '['); j >= 0 {
+			head.WriteString(lit.Value[:j])
+			rest := lit.Value[j+1:]
+			parts := append([]syntax.WordPart{}, w.Parts[i+1:]...)
+			if rest != "" {
+				parts = append([]syntax.WordPart{&syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: rest}}, parts...)
+			}
+			return subscriptOf(head.String(), parts)
+		}
+		head.WriteString(lit.Value)
+	}
+	return "", nil, false
+}
+
+// subscriptOf is subscripted's end: parts, after the [, must end with the
+// ].
+func subscriptOf(name string, parts []syntax.WordPart) (string, *syntax.Word, bool) {
+	if !syntax.ValidName(name) || len(parts) == 0 {
+		return "", nil, false
+	}
+	last, ok := parts[len(parts)-1].(*syntax.Lit)
+	if !ok || !strings.HasSuffix(last.Value, "]") {
+		return "", nil, false
+	}
+	parts = parts[:len(parts)-1]
+	if v := strings.TrimSuffix(last.Value, "]"); v != "" {
+		parts = append(parts, &syntax.Lit{ValuePos: last.ValuePos, ValueEnd: last.ValueEnd, Value: v})
+	}
+	idx := &syntax.Word{Parts: parts}
+	if len(parts) == 0 || !shast.PureWord(idx) {
+		return "", nil, false
+	}
+	if lit, ok := shast.LiteralText(idx); ok && !plainSubscript(lit) {
+		return "", nil, false
+	}
+	return name, idx, true
+}
+
+// plainSubscript reports whether a literal subscript means the same as a
+// key and as an index: a name or an integer.
+func plainSubscript(s string) bool {
+	if syntax.ValidName(s) {
+		return true
+	}
+	s = strings.TrimPrefix(s, "-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// elementTest makes t, `-v NAME[k]`, the `-n ${NAME[k]+x}` it means.
+func elementTest(t *syntax.UnaryTest) {
+	name, idx, _ := subscripted(t.X)
+	w := t.X.(*syntax.Word)
+	t.Op = syntax.TsNempStr
+	t.X = &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{
+		Dollar: w.Pos(), Rbrace: w.End(),
+		Param: &syntax.Lit{ValuePos: w.Pos(), ValueEnd: w.Pos(), Value: name}, Index: idx,
+		Exp: &syntax.Expansion{Op: syntax.AlternateUnset, Word: shast.LitWord("x")},
+	}}}
+}
+
+// countsElems reports whether parts hold a ${#NAME[@]}.
+func countsElems(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		if _, _, ok := elemCount(p); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// elemCount is the array p counts: ${#NAME[@]} or ${#NAME[*]}.
+func elemCount(p syntax.WordPart) (name, sub string, ok bool) {
+	pe, ok := p.(*syntax.ParamExp)
+	if !ok || !pe.Length || pe.Param == nil || pe.Index == nil {
+		return "", "", false
+	}
+	idx, ok := pe.Index.(*syntax.Word)
+	if !ok {
+		return "", "", false
+	}
+	switch sub := idx.Lit(); sub {
+	case "@", "*":
+		return pe.Param.Value, sub, true
+	}
+	return "", "", false
+}
