@@ -2,13 +2,17 @@ package kernel
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
+	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
@@ -40,4 +44,171 @@ func arrayCall(hc interp.HandlerContext, args []string) (next []string, ok bool)
 	}
 	fmt.Fprint(hc.Stdout, out)
 	return bashcompat.StatusArgv(0), true
+}
+
+// indirectCall answers the internal indirect command of the indirection
+// rewrite (rewrite.IndirectPrefix): args are the status before it, then
+// the names whose `${!ref}` the next command expands, and the NAME[@] of
+// the name references whose whole array it reads, which it copies to
+// rewrite.NamerefPrefix+NAME, and the NAME[!] of the arrays whose keys it
+// reads, which it lists in rewrite.KeysPrefix+NAME. For each ref it sets
+// SHELTER_INDIRECT_ref as `${TARGET}` expands, TARGET being ref's value
+// (a name, an element NAME[SUB], a positional or special parameter), or
+// unsets it when TARGET is not set; ref itself when it is a name
+// reference, as bash does. A ref that is unset or names no parameter
+// ends the shell with status 1, as the expansion error does in bash.
+func indirectCall(hc interp.HandlerContext, args []string) []string {
+	var src strings.Builder
+	for _, ref := range args[2:] {
+		if name, ok := strings.CutSuffix(ref, "[@]"); ok {
+			src.WriteString(arrayCopy(hc.Env, name))
+			continue
+		}
+		if name, ok := strings.CutSuffix(ref, "[!]"); ok {
+			src.WriteString(keysCopy(hc.Env, name))
+			continue
+		}
+		v := rewrite.IndirectPrefix + ref
+		vr := hc.Env.Get(ref)
+		if vr.Kind == expand.NameRef {
+			fmt.Fprintf(&src, "%s=%s; ", v, shast.Quote(vr.Str))
+			continue
+		}
+		target, ok := indirectTarget(hc.Env, vr)
+		if !ok {
+			if vr.IsSet() {
+				fmt.Fprintf(hc.Stderr, "%s: invalid variable name\n", vr.String())
+			} else {
+				fmt.Fprintf(hc.Stderr, "%s: invalid indirect expansion\n", ref)
+			}
+			return []string{"exit", "1"}
+		}
+		fmt.Fprintf(&src, "unset %s; [[ -z ${%s+x} ]] || %s=${%s}; ", v, target, v, target)
+	}
+	status, _ := strconv.Atoi(args[1])
+	fmt.Fprintf(&src, "%s=%d", rewrite.IndirectStatusVar, status)
+	return quietEval(hc, src.String())
+}
+
+// indirectTarget is the parameter vr's value names, as it goes between
+// ${ and }: an associative array's key in single quotes; ok is false when
+// the value names none, or has a subscript shelter does not take (one
+// that would run a command or hold a quote).
+func indirectTarget(env expand.Environ, vr expand.Variable) (string, bool) {
+	if !vr.IsSet() {
+		return "", false
+	}
+	t := vr.String()
+	if len(t) == 1 && strings.Contains("@*#?-$!0", t) || t != "" && strings.Trim(t, "0123456789") == "" {
+		return t, true
+	}
+	name, sub, elem := strings.Cut(t, "[")
+	if !syntax.ValidName(name) {
+		return "", false
+	}
+	if !elem {
+		return t, true
+	}
+	sub, ok := strings.CutSuffix(sub, "]")
+	if !ok || sub == "" {
+		return "", false
+	}
+	if _, arr := env.Get(name).Resolve(env); arr.Kind == expand.Associative && sub != "@" && sub != "*" {
+		if strings.Contains(sub, "'") {
+			return "", false
+		}
+		return name + "['" + sub + "']", true
+	}
+	if strings.Trim(sub, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$@*+-/% ()") != "" ||
+		strings.Contains(sub, "$(") {
+		return "", false
+	}
+	return t, true
+}
+
+// arrayCopy is the source that copies the array name refers to (through
+// name references) to rewrite.NamerefPrefix+name, keys and all, or unsets
+// the copy.
+func arrayCopy(env expand.Environ, name string) string {
+	v := rewrite.NamerefPrefix + name
+	_, vr := env.Get(name).Resolve(env)
+	var b strings.Builder
+	switch vr.Kind {
+	case expand.Indexed:
+		b.WriteString(v + "=(")
+		for i, e := range vr.List {
+			idx := i
+			if vr.Indexes != nil {
+				idx = vr.Indexes[i]
+			}
+			fmt.Fprintf(&b, "[%d]=%s ", idx, shast.Quote(e))
+		}
+		b.WriteString("); ")
+	case expand.Associative:
+		if len(vr.Map) == 0 {
+			return "unset " + v + "; "
+		}
+		b.WriteString(v + "=(")
+		for _, k := range slices.Sorted(maps.Keys(vr.Map)) {
+			// A key in single quotes: mvdan/sh makes the list
+			// associative.
+			fmt.Fprintf(&b, "[%s]=%s ", singleQuoted(k), shast.Quote(vr.Map[k]))
+		}
+		b.WriteString("); ")
+	default:
+		if !vr.IsSet() {
+			return "unset " + v + "; "
+		}
+		fmt.Fprintf(&b, "%s=(%s); ", v, shast.Quote(vr.String()))
+	}
+	return b.String()
+}
+
+// keysCopy is the source that sets rewrite.KeysPrefix+name to the keys of
+// the array name refers to (through name references): an associative
+// array's sorted, an indexed array's in order, none for an unset name.
+func keysCopy(env expand.Environ, name string) string {
+	_, vr := env.Get(name).Resolve(env)
+	var keys []string
+	switch vr.Kind {
+	case expand.Associative:
+		keys = slices.Sorted(maps.Keys(vr.Map))
+	case expand.Indexed:
+		for i := range vr.List {
+			idx := i
+			if vr.Indexes != nil {
+				idx = vr.Indexes[i]
+			}
+			keys = append(keys, strconv.Itoa(idx))
+		}
+	default:
+		if vr.IsSet() {
+			keys = []string{"0"}
+		}
+	}
+	var b strings.Builder
+	b.WriteString(rewrite.KeysPrefix + name + "=(")
+	for _, k := range keys {
+		b.WriteString(shast.Quote(k) + " ")
+	}
+	b.WriteString("); ")
+	return b.String()
+}
+
+// singleQuoted is s in single quotes, whatever it holds.
+func singleQuoted(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// namerefSetCall answers the internal nameref-set command of the nameref
+// rewrite: args are the name reference and the subscript as the script
+// wrote it; it assigns rewrite.NamerefValueVar to that element of the
+// array the reference names (of the name itself when it is not a
+// reference), then unsets it.
+func namerefSetCall(hc interp.HandlerContext, args []string) []string {
+	name := args[1]
+	if n, vr := hc.Env.Get(name).Resolve(hc.Env); n != "" && syntax.ValidName(n) && vr.Kind != expand.NameRef {
+		name = n
+	}
+	return quietEval(hc, fmt.Sprintf(`%s[%s]="$%s"; unset %s`, name, args[2], rewrite.NamerefValueVar, rewrite.NamerefValueVar))
 }

@@ -217,6 +217,10 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		return bashcompat.StatusArgv(budget.Cat(ctx, budgetOf(ctx), hc.Stdin, hc.Stdout, hc.Stderr)), true
 	case shast.CmdArrayKind, shast.CmdArrayCount:
 		return arrayCall(hc, args)
+	case shast.CmdIndirect:
+		return indirectCall(hc, args), true
+	case shast.CmdNamerefSet:
+		return namerefSetCall(hc, args), true
 	case "trap":
 		if st != nil && c.job == nil {
 			st.trapCall(args)

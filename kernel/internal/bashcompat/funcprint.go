@@ -159,7 +159,7 @@ func (p *funcPrinter) redirect(r *syntax.Redirect) {
 
 func (p *funcPrinter) command(cmd syntax.Command, ind int) {
 	in := indentOf(ind)
-	switch c := rewrite.AssignAsWritten(cmd).(type) {
+	switch c := rewrite.AsWritten(cmd).(type) {
 	case *syntax.CallExpr:
 		var words []string
 		for _, a := range c.Assigns {
@@ -293,7 +293,7 @@ func printNode(n syntax.Node) string {
 	syntax.NewPrinter().Print(&b, n)
 	// A guard of what follows a break reads $? from a variable
 	// (package rewrite): the script wrote $?.
-	text := strings.ReplaceAll(b.String(), "${"+rewrite.GuardStatusVar+"}", "$?")
+	text := rewrite.IndirectText(strings.ReplaceAll(b.String(), "${"+rewrite.GuardStatusVar+"}", "$?"))
 	// The count of an associative array: the script wrote ${#NAME[@]}.
 	for {
 		i := strings.Index(text, "$("+shast.CmdArrayCount+" ")

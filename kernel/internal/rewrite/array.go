@@ -33,6 +33,11 @@ type arrayRewrite struct {
 	tests   []*syntax.UnaryTest
 	words   [][]syntax.WordPart // the parts of words holding ${#NAME[@]}
 	assoc   map[string]bool     // the names declared -A
+	// namerefs are the names declared -n: their ${#NAME[@]} is counted
+	// too, and package rewrite's nameref.go rewrites their reads of the
+	// whole array and their writes to elements.
+	namerefs map[string]bool
+	elems    []*syntax.Stmt // the statements of one assignment to an element
 }
 
 // note gathers n when it is a construct finish rewrites.
@@ -43,6 +48,9 @@ func (a *arrayRewrite) note(n syntax.Node) {
 		case *syntax.CallExpr:
 			if dispatchedAssign(c) != nil {
 				a.stmts = append(a.stmts, n)
+			}
+			if len(c.Args) == 0 && len(c.Assigns) == 1 && c.Assigns[0].Index != nil {
+				a.elems = append(a.elems, n) // NAME[k]+=v too, once appendElement made it NAME[k]=…
 			}
 		case *syntax.ArithmCmd:
 			if shast.ElementWrite(c.X) != nil {
@@ -72,22 +80,62 @@ func (a *arrayRewrite) note(n syntax.Node) {
 	}
 }
 
-// declared notes the names a declaration makes associative arrays.
+// declared splits the declaration's words of several flags, and notes
+// the names it makes associative arrays (-A) or name references (-n).
 func (a *arrayRewrite) declared(d *syntax.DeclClause) {
-	assoc := false
+	splitFlags(d)
+	kind := ""
+	if d.Variant.Value == "nameref" {
+		kind = "n"
+	}
 	for _, as := range d.Args {
 		if as.Name == nil {
-			if lit := orEmpty(as.Value).Lit(); strings.HasPrefix(lit, "-") && strings.Contains(lit, "A") {
-				assoc = true
+			if lit := orEmpty(as.Value).Lit(); strings.HasPrefix(lit, "-") {
+				if i := strings.LastIndexAny(lit, "aAn"); i > 0 {
+					kind = lit[i : i+1]
+				}
 			}
 			continue
 		}
-		if assoc {
-			if a.assoc == nil {
-				a.assoc = make(map[string]bool)
-			}
-			a.assoc[as.Name.Value] = true
+		switch kind {
+		case "A":
+			a.assoc = addName(a.assoc, as.Name.Value)
+		case "n":
+			a.namerefs = addName(a.namerefs, as.Name.Value)
 		}
+	}
+}
+
+func addName(names map[string]bool, name string) map[string]bool {
+	if names == nil {
+		names = make(map[string]bool)
+	}
+	names[name] = true
+	return names
+}
+
+// splitFlags makes each word of several flags of d, such as -rA or -gA,
+// one word a flag: mvdan/sh takes the first flag of a word only, so that
+// `declare -rA m=([k]=v)` made an indexed array.
+func splitFlags(d *syntax.DeclClause) {
+	var args []*syntax.Assign
+	for i, as := range d.Args {
+		lit := orEmpty(as.Value).Lit()
+		if as.Name != nil || len(lit) < 3 || lit[0] != '-' || strings.Trim(lit[1:], "aAnrxg") != "" {
+			if args != nil {
+				args = append(args, as)
+			}
+			continue
+		}
+		if args == nil {
+			args = append(make([]*syntax.Assign, 0, len(d.Args)+2), d.Args[:i]...)
+		}
+		for _, f := range lit[1:] {
+			args = append(args, &syntax.Assign{Naked: true, Value: shast.LitWord("-" + string(f))})
+		}
+	}
+	if args != nil {
+		d.Args = args
 	}
 }
 
@@ -97,7 +145,9 @@ func (a *arrayRewrite) finish() {
 		case *syntax.CallExpr:
 			st.Cmd = assocAssign(st, dispatchedAssign(c))
 		case *syntax.ArithmCmd:
-			st.Cmd = elementWrite(st, c)
+			b := elementWrite(st, c)
+			st.Cmd = b
+			a.elems = append(a.elems, b.Stmts[0])
 		}
 	}
 	for _, as := range a.appends {
@@ -106,9 +156,14 @@ func (a *arrayRewrite) finish() {
 	for _, t := range a.tests {
 		elementTest(t)
 	}
+	for _, st := range a.elems {
+		if as := elementAssign(st.Cmd.(*syntax.CallExpr)); as != nil && a.namerefs[as.Name.Value] {
+			st.Cmd = namerefElementWrite(st, as)
+		}
+	}
 	for _, parts := range a.words {
 		for i, p := range parts {
-			if name, sub, ok := elemCount(p); ok && a.assoc[name] {
+			if name, sub, ok := elemCount(p); ok && (a.assoc[name] || a.namerefs[name]) {
 				parts[i] = &syntax.CmdSubst{Left: p.Pos(), Right: p.End(), Stmts: []*syntax.Stmt{
 					shast.CallStmt(p.Pos(), shast.LitWord(shast.CmdArrayCount), shast.LitWord(name+"["+sub+"]")),
 				}}
@@ -219,10 +274,15 @@ func quotedKey(w *syntax.Word) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Left: w.Pos(), Right: w.End(), Parts: w.Parts}}}
 }
 
-// AssignAsWritten is the command the script wrote where the array
-// rewrites made c: the assignment of a case on an array's kind; c
-// itself for any other command.
-func AssignAsWritten(c syntax.Command) syntax.Command {
+// AsWritten is the command the script wrote where the rewrites of arrays
+// and indirections made c; c itself for any other command.
+func AsWritten(c syntax.Command) syntax.Command {
+	return assignAsWritten(NamerefAsWritten(elementWriteAsWritten(IndirectAsWritten(c))))
+}
+
+// assignAsWritten is the assignment of a case on an array's kind
+// (assocAssign); c itself for any other command.
+func assignAsWritten(c syntax.Command) syntax.Command {
 	cc, ok := c.(*syntax.CaseClause)
 	if !ok || len(cc.Items) != 2 || len(cc.Word.Parts) != 1 {
 		return c
@@ -263,7 +323,7 @@ func appendElement(as *syntax.Assign) {
 // elementWrite is what st, the arithmetic command c that writes an array
 // element, becomes: the assignment of the new value, then an arithmetic
 // command of the value the expression had, for the status.
-func elementWrite(st *syntax.Stmt, c *syntax.ArithmCmd) syntax.Command {
+func elementWrite(st *syntax.Stmt, c *syntax.ArithmCmd) *syntax.Block {
 	pe := shast.ElementWrite(c.X)
 	read := func() syntax.ArithmExpr {
 		cp := *pe
@@ -301,6 +361,45 @@ func elementWrite(st *syntax.Stmt, c *syntax.ArithmCmd) syntax.Command {
 		{Position: st.Position, Cmd: set},
 		{Position: st.Position, Cmd: &syntax.ArithmCmd{Left: c.Left, Right: c.Right, X: status}},
 	}}
+}
+
+// elementWriteAsWritten is the arithmetic command elementWrite made c
+// of; c itself for any other command.
+func elementWriteAsWritten(c syntax.Command) syntax.Command {
+	b, ok := c.(*syntax.Block)
+	if !ok || len(b.Stmts) != 2 {
+		return c
+	}
+	status, ok := b.Stmts[1].Cmd.(*syntax.ArithmCmd)
+	set, ok2 := NamerefAsWritten(b.Stmts[0].Cmd).(*syntax.CallExpr)
+	if !ok || !ok2 || status.Left != b.Lbrace || len(set.Assigns) != 1 || set.Assigns[0].Index == nil ||
+		set.Assigns[0].Value == nil || len(set.Assigns[0].Value.Parts) != 1 {
+		return c
+	}
+	as := set.Assigns[0]
+	ae, ok := as.Value.Parts[0].(*syntax.ArithmExp)
+	if !ok || ae.Left != b.Lbrace {
+		return c
+	}
+	elem := &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Short: true, Param: as.Name, Index: as.Index}}}
+	var x syntax.ArithmExpr = &syntax.BinaryArithm{Op: syntax.Assgn, X: elem, Y: ae.X}
+	if v, ok := ae.X.(*syntax.BinaryArithm); ok {
+		if one, ok := v.Y.(*syntax.Word); ok && one.Lit() == "1" && (v.Op == syntax.Add || v.Op == syntax.Sub) {
+			op := syntax.Inc
+			if v.Op == syntax.Sub {
+				op = syntax.Dec
+			}
+			_, post := status.X.(*syntax.BinaryArithm)
+			x = &syntax.UnaryArithm{Op: op, Post: post, X: elem}
+		} else if paren, ok := v.Y.(*syntax.ParenArithm); ok {
+			for assign, op := range binaryOf {
+				if op == v.Op {
+					x = &syntax.BinaryArithm{Op: assign, X: elem, Y: paren.X}
+				}
+			}
+		}
+	}
+	return &syntax.ArithmCmd{Left: status.Left, Right: status.Right, X: x}
 }
 
 // binaryOf is the operator each compound arithmetic assignment applies.

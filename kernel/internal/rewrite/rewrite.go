@@ -20,6 +20,7 @@ func Script(file *syntax.File) {
 	attrs := false
 	var readonly []string // the names the script makes readonly
 	var arrays arrayRewrite
+	var indirect indirections
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -29,6 +30,7 @@ func Script(file *syntax.File) {
 	// Each node kind goes to the rewrites that act on it, in the order
 	// they apply: the expansion's, the arithmetic guard, then the rest.
 	shast.Walk(file, func(n syntax.Node) bool {
+		indirect.track(n)
 		switch n := n.(type) {
 		case *syntax.File:
 			loops.list(&n.Stmts)
@@ -88,6 +90,7 @@ func Script(file *syntax.File) {
 		guardReadonlyAssigns(file, readonly)
 	}
 	arrays.finish()
+	indirect.finish(arrays.namerefs, arrays.assoc)
 	// Last: a guard's two branches share their list, which no rewrite
 	// may meet twice.
 	guardLoopExits(file)
@@ -99,8 +102,8 @@ func Script(file *syntax.File) {
 //
 // It is exact for the nodes every script is full of, so that a script of
 // plain commands, assignments and expansions is not walked again:
-// a parameter expansion is changed only for $DIRSTACK, $!, an index or a
-// slice; an assignment only for an index, a backslash in its value or a
+// a parameter expansion is changed only for $DIRSTACK, $!, ${!ref}, an
+// index or a slice; an assignment only for an index, a backslash in its value or a
 // list of keyed elements or none (arrayRewrite); an arithmetic command
 // only for a write to an array element; a [[ -v ]] only for an element; a
 // command substitution only in the $(< FILE) shape; a for loop only in
@@ -132,7 +135,7 @@ func RewritableNode(n syntax.Node) bool {
 	case *syntax.ArithmExp:
 		return n.Left.IsValid() && mayGuard(n.X)
 	case *syntax.ParamExp:
-		return n.Index != nil || n.Slice != nil ||
+		return n.Index != nil || n.Slice != nil || indirection(n) ||
 			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!")
 	case *syntax.Assign:
 		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || dispatchable(n)

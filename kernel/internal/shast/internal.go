@@ -21,6 +21,8 @@ const (
 	CmdReadonly   = InternalPrefix + "readonly"    // after a failed assignment: exits if it wrote a readonly name
 	CmdArrayKind  = InternalPrefix + "array-kind"  // prints A when its argument names an associative array
 	CmdArrayCount = InternalPrefix + "array-count" // prints how many elements its argument's array holds
+	CmdIndirect   = InternalPrefix + "indirect"    // sets the variables of a statement's ${!ref}
+	CmdNamerefSet = InternalPrefix + "nameref-set" // assigns an element through a name reference
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an
