@@ -212,3 +212,22 @@ func namerefSetCall(hc interp.HandlerContext, args []string) []string {
 	}
 	return quietEval(hc, fmt.Sprintf(`%s[%s]="$%s"; unset %s`, name, args[2], rewrite.NamerefValueVar, rewrite.NamerefValueVar))
 }
+
+// unsetRefCall answers the internal unset-ref command, put before a
+// declaration of name references (package rewrite, unsetRefs): `unset -n`
+// of each argument that is a name reference now, so that the declaration
+// points it anew instead of assigning through it. A name that is not a
+// reference is left alone: it may be a caller's variable that a local
+// reference shadows.
+func unsetRefCall(hc interp.HandlerContext, args []string) []string {
+	next := []string{"unset", "-n"}
+	for _, name := range args[1:] {
+		if hc.Env.Get(name).Kind == expand.NameRef {
+			next = append(next, name)
+		}
+	}
+	if len(next) == 2 {
+		return bashcompat.StatusArgv(0)
+	}
+	return next
+}

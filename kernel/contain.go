@@ -221,6 +221,8 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		return indirectCall(hc, args), true
 	case shast.CmdNamerefSet:
 		return namerefSetCall(hc, args), true
+	case shast.CmdUnsetRef:
+		return unsetRefCall(hc, args), true
 	case "trap":
 		if st != nil && c.job == nil {
 			st.trapCall(args)

@@ -32,7 +32,7 @@ type arrayRewrite struct {
 	appends []*syntax.Assign
 	tests   []*syntax.UnaryTest
 	words   [][]syntax.WordPart // the parts of words holding ${#NAME[@]}
-	assoc   map[string]bool     // the names declared -A
+	assoc   map[string]bool     // the names declared -A, or assigned a list whose first key is quoted
 	// namerefs are the names declared -n: their ${#NAME[@]} is counted
 	// too, and package rewrite's nameref.go rewrites their reads of the
 	// whole array and their writes to elements.
@@ -56,14 +56,21 @@ func (a *arrayRewrite) note(n syntax.Node) {
 			if shast.ElementWrite(c.X) != nil {
 				a.stmts = append(a.stmts, n)
 			}
+		case *syntax.DeclClause:
+			if refNames(c) != nil {
+				a.stmts = append(a.stmts, n)
+			}
 		}
 	case *syntax.Assign:
-		if appendsElement(n) {
+		if shast.AppendsElement(n) {
 			a.appends = append(a.appends, n)
+		}
+		if n.Name != nil && shast.QuotedFirstKey(n) {
+			a.assoc = addName(a.assoc, n.Name.Value)
 		}
 	case *syntax.UnaryTest:
 		if n.Op == syntax.TsVarSet {
-			if _, _, ok := subscripted(n.X); ok {
+			if _, _, ok := shast.ElementOperand(n.X); ok {
 				a.tests = append(a.tests, n)
 			}
 		}
@@ -148,6 +155,8 @@ func (a *arrayRewrite) finish() {
 			b := elementWrite(st, c)
 			st.Cmd = b
 			a.elems = append(a.elems, b.Stmts[0])
+		case *syntax.DeclClause:
+			st.Cmd = unsetRefs(st, refNames(c))
 		}
 	}
 	for _, as := range a.appends {
@@ -175,30 +184,10 @@ func (a *arrayRewrite) finish() {
 // dispatchedAssign is the assignment of c that assocAssign rewrites: c's
 // only one, when it is dispatchable; nil for any other.
 func dispatchedAssign(c *syntax.CallExpr) *syntax.Assign {
-	if len(c.Args) != 0 || len(c.Assigns) != 1 || !dispatchable(c.Assigns[0]) {
+	if len(c.Args) != 0 || len(c.Assigns) != 1 || !shast.KeyedList(c.Assigns[0]) {
 		return nil
 	}
 	return c.Assigns[0]
-}
-
-// dispatchable reports whether as assigns a list whose every element has
-// a key that is a word (`m=([k]=v)`, `m+=([$k]=v)`), or an empty list
-// (`m=()`): what an associative array takes otherwise than an indexed one.
-func dispatchable(as *syntax.Assign) bool {
-	if as.Name == nil || as.Array == nil || as.Index != nil {
-		return false
-	}
-	if len(as.Array.Elems) == 0 {
-		return !as.Append
-	}
-	for _, e := range as.Array.Elems {
-		if _, ok := e.Index.(*syntax.Word); !ok {
-			return false
-		}
-	}
-	// The first key goes in double quotes, where a backslash means
-	// another thing.
-	return !hasBackslashLit(as.Array.Elems[0].Index.(*syntax.Word))
 }
 
 func orEmpty(w *syntax.Word) *syntax.Word {
@@ -206,13 +195,6 @@ func orEmpty(w *syntax.Word) *syntax.Word {
 		return &syntax.Word{}
 	}
 	return w
-}
-
-func orNil(as *syntax.Assign, ok bool) *syntax.Assign {
-	if ok {
-		return as
-	}
-	return nil
 }
 
 // assocAssign is the case on the kind of as's array that st, a statement
@@ -296,19 +278,6 @@ func assignAsWritten(c syntax.Command) syntax.Command {
 		return c
 	}
 	return cc.Items[1].Stmts[0].Cmd
-}
-
-// appendsElement reports whether as is `NAME[k]+=STR` with a key that
-// can be read again (appendElement).
-func appendsElement(as *syntax.Assign) bool {
-	idx, ok := as.Index.(*syntax.Word)
-	if !as.Append || as.Name == nil || as.Value == nil || !ok || !shast.PureWord(idx) {
-		return false
-	}
-	if lit, ok := as.Value.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
-		return false // a tilde the value would no longer start with
-	}
-	return true
 }
 
 // appendElement makes `NAME[k]+=STR` the `NAME[k]=${NAME[k]}STR` it
@@ -410,74 +379,9 @@ var binaryOf = map[syntax.BinAritOperator]syntax.BinAritOperator{
 	syntax.ShrAssgn: syntax.Shr,
 }
 
-// subscripted splits x, the operand of [[ -v ]], into the array's name
-// and the subscript's word, when it is NAME[SUBSCRIPT] with a subscript
-// that is a key or index as it stands: a name, an integer, or a word of
-// parameters and quotes (not arithmetic, which a key would not be).
-func subscripted(x syntax.TestExpr) (string, *syntax.Word, bool) {
-	w, ok := x.(*syntax.Word)
-	if !ok || len(w.Parts) == 0 {
-		return "", nil, false
-	}
-	// The name and the [ are in the leading literals.
-	var head strings.Builder
-	i := 0
-	for ; i < len(w.Parts); i++ {
-		lit, ok := w.Parts[i].(*syntax.Lit)
-		if !ok {
-			return "", nil, false
-		}
-		if j := strings.IndexByte(lit.Value, '['); j >= 0 {
-			head.WriteString(lit.Value[:j])
-			rest := lit.Value[j+1:]
-			parts := append([]syntax.WordPart{}, w.Parts[i+1:]...)
-			if rest != "" {
-				parts = append([]syntax.WordPart{&syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: rest}}, parts...)
-			}
-			return subscriptOf(head.String(), parts)
-		}
-		head.WriteString(lit.Value)
-	}
-	return "", nil, false
-}
-
-// subscriptOf is subscripted's end: parts, after the [, must end with the
-// ].
-func subscriptOf(name string, parts []syntax.WordPart) (string, *syntax.Word, bool) {
-	if !syntax.ValidName(name) || len(parts) == 0 {
-		return "", nil, false
-	}
-	last, ok := parts[len(parts)-1].(*syntax.Lit)
-	if !ok || !strings.HasSuffix(last.Value, "]") {
-		return "", nil, false
-	}
-	parts = parts[:len(parts)-1]
-	if v := strings.TrimSuffix(last.Value, "]"); v != "" {
-		parts = append(parts, &syntax.Lit{ValuePos: last.ValuePos, ValueEnd: last.ValueEnd, Value: v})
-	}
-	idx := &syntax.Word{Parts: parts}
-	if len(parts) == 0 || !shast.PureWord(idx) {
-		return "", nil, false
-	}
-	if lit, ok := shast.LiteralText(idx); ok && !plainSubscript(lit) {
-		return "", nil, false
-	}
-	return name, idx, true
-}
-
-// plainSubscript reports whether a literal subscript means the same as a
-// key and as an index: a name or an integer.
-func plainSubscript(s string) bool {
-	if syntax.ValidName(s) {
-		return true
-	}
-	s = strings.TrimPrefix(s, "-")
-	return s != "" && strings.Trim(s, "0123456789") == ""
-}
-
 // elementTest makes t, `-v NAME[k]`, the `-n ${NAME[k]+x}` it means.
 func elementTest(t *syntax.UnaryTest) {
-	name, idx, _ := subscripted(t.X)
+	name, idx, _ := shast.ElementOperand(t.X)
 	w := t.X.(*syntax.Word)
 	t.Op = syntax.TsNempStr
 	t.X = &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{

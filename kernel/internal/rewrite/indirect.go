@@ -144,15 +144,16 @@ func (in *indirections) finish(namerefs, assoc map[string]bool) {
 }
 
 // IndirectAsWritten is the command the script wrote where the
-// indirection rewrite made c: the command after the internal indirect
-// command; c itself for any other.
+// indirection rewrite or the declaration of references (unsetRefs) made
+// c: the command after the internal command they put first; c itself for
+// any other.
 func IndirectAsWritten(c syntax.Command) syntax.Command {
 	b, ok := c.(*syntax.Block)
 	if !ok || len(b.Stmts) != 2 {
 		return c
 	}
 	call, ok := b.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != shast.CmdIndirect {
+	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != shast.CmdIndirect && call.Args[0].Lit() != shast.CmdUnsetRef {
 		return c
 	}
 	return b.Stmts[1].Cmd

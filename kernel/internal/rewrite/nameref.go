@@ -79,3 +79,43 @@ func NamerefAsWritten(c syntax.Command) syntax.Command {
 		Name: &syntax.Lit{Value: call.Args[1].Lit()}, Index: shast.LitWord(call.Args[2].Lit()), Value: set.Assigns[0].Value,
 	}}}
 }
+
+// mvdan/sh's `declare -n r=b` of a name that is a name reference already
+// assigns through the old reference: the variable r named becomes a
+// reference to b, and r still names it. Bash points r at b. A
+// declaration that makes references becomes the internal unset-ref
+// command (shast.CmdUnsetRef), an `unset -n` of the names it assigns,
+// then the declaration.
+
+// refNames are the names d makes name references with a value: those
+// after a -n flag, or of `declare -n`'s nameref variant.
+func refNames(d *syntax.DeclClause) []string {
+	ref := d.Variant.Value == "nameref"
+	var names []string
+	for _, as := range d.Args {
+		if as.Name == nil {
+			if lit := orEmpty(as.Value).Lit(); strings.HasPrefix(lit, "-") {
+				if i := strings.LastIndexAny(lit, "aAn"); i > 0 {
+					ref = lit[i] == 'n'
+				}
+			}
+			continue
+		}
+		if ref && !as.Naked && as.Index == nil && as.Array == nil {
+			names = append(names, as.Name.Value)
+		}
+	}
+	return names
+}
+
+// unsetRefs is what st, a declaration that makes the references names,
+// becomes.
+func unsetRefs(st *syntax.Stmt, names []string) *syntax.Block {
+	args := []*syntax.Word{shast.LitWord(shast.CmdUnsetRef)}
+	for _, n := range names {
+		args = append(args, shast.LitWord(n))
+	}
+	inner := *st
+	inner.Negated, inner.Background, inner.Redirs, inner.Comments = false, false, nil, nil
+	return &syntax.Block{Lbrace: st.Position, Rbrace: st.End(), Stmts: []*syntax.Stmt{shast.CallStmt(st.Position, args...), &inner}}
+}

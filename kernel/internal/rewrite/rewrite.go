@@ -138,11 +138,11 @@ func RewritableNode(n syntax.Node) bool {
 		return n.Index != nil || n.Slice != nil || indirection(n) ||
 			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!")
 	case *syntax.Assign:
-		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || dispatchable(n)
+		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || shast.KeyedList(n)
 	case *syntax.ArithmCmd:
 		return shast.ElementWrite(n.X) != nil
 	case *syntax.UnaryTest:
-		_, _, ok := subscripted(n.X)
+		_, _, ok := shast.ElementOperand(n.X)
 		return n.Op == syntax.TsVarSet && ok
 	case *syntax.CmdSubst:
 		return len(n.Stmts) == 1 && n.Stmts[0].Cmd == nil

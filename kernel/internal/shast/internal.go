@@ -23,6 +23,7 @@ const (
 	CmdArrayCount = InternalPrefix + "array-count" // prints how many elements its argument's array holds
 	CmdIndirect   = InternalPrefix + "indirect"    // sets the variables of a statement's ${!ref}
 	CmdNamerefSet = InternalPrefix + "nameref-set" // assigns an element through a name reference
+	CmdUnsetRef   = InternalPrefix + "unset-ref"   // unset -n of its arguments, before they are declared again
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an

@@ -19,6 +19,10 @@ var tracedBuiltins = map[string]bool{
 }
 
 func (c *GapCheck) call(call *syntax.CallExpr) {
+	c.alone = nil
+	if len(call.Args) == 0 && len(call.Assigns) == 1 {
+		c.alone = call.Assigns[0]
+	}
 	for _, as := range call.Assigns {
 		c.assign(as, call.Pos())
 	}
