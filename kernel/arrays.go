@@ -83,6 +83,12 @@ func indirectCall(hc interp.HandlerContext, args []string) []string {
 			}
 			return []string{"exit", "1"}
 		}
+		if len(target) == 1 && !syntax.ValidName(target) && (target < "0" || target > "9") {
+			// A special parameter, always set; ${#+x} would be the
+			// length of +x.
+			fmt.Fprintf(&src, "%s=${%s}; ", v, target)
+			continue
+		}
 		fmt.Fprintf(&src, "unset %s; [[ -z ${%s+x} ]] || %s=${%s}; ", v, target, v, target)
 	}
 	status, _ := strconv.Atoi(args[1])
