@@ -16,8 +16,8 @@ import (
 // crashCases are scripts bare mvdan/sh panics on, each with the line the
 // static pass refuses it with.
 var crashCases = []struct{ src, line string }{
-	{"(( a[i+1]++ ))", "shelter: line 1:4: arithmetic cannot write to an array element: 'a[i + 1]++'; write 'a[i + 1]=$(( a[i + 1] + 1 ))'"},
-	{"a=(1); (( --a[j-1] ))", "shelter: line 1:11: arithmetic cannot write to an array element: '--a[j - 1]'; write 'a[j - 1]=$(( a[j - 1] - 1 ))'"},
+	{"(( a[i++]++ ))", "shelter: line 1:4: arithmetic cannot write to an array element: 'a[i++]++'; write 'a[i++]=$(( a[i++] + 1 ))'"},
+	{"a=(1); (( x + --a[0] ))", "shelter: line 1:15: arithmetic cannot write to an array element: '--a[0]'; write 'a[0]=$(( a[0] - 1 ))'"},
 	{"(( x = a[0]++ ))", "shelter: line 1:8: arithmetic cannot write to an array element: 'a[0]++'; write 'a[0]=$(( a[0] + 1 ))'"},
 	{"echo $(( a[1] = 7 ))", "shelter: line 1:10: arithmetic cannot write to an array element: 'a[1] = 7'; write 'a[1]=$(( 7 ))'"},
 	{"let a[0]++", "shelter: line 1:5: arithmetic cannot write to an array element: 'a[0]++'; write 'a[0]=$(( a[0] + 1 ))'"},

@@ -296,8 +296,7 @@ func elementWrite(st *syntax.Stmt, c *syntax.ArithmCmd) *syntax.Block {
 	pe := shast.ElementWrite(c.X)
 	read := func() syntax.ArithmExpr {
 		cp := *pe
-		idx := *pe.Index.(*syntax.Word)
-		cp.Index = &idx
+		cp.Index = indexCopy(pe.Index)
 		return &syntax.Word{Parts: []syntax.WordPart{&cp}}
 	}
 	one := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}
@@ -321,9 +320,8 @@ func elementWrite(st *syntax.Stmt, c *syntax.ArithmCmd) *syntax.Block {
 		value, _ = guardExpr(value)
 		status = read()
 	}
-	idx := *pe.Index.(*syntax.Word)
 	set := &syntax.CallExpr{Assigns: []*syntax.Assign{{
-		Name: pe.Param, Index: &idx,
+		Name: pe.Param, Index: indexCopy(pe.Index),
 		Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.ArithmExp{Left: c.Left, Right: c.Right, X: value}}},
 	}}}
 	return &syntax.Block{Lbrace: c.Left, Rbrace: c.Right, Stmts: []*syntax.Stmt{
@@ -369,6 +367,16 @@ func elementWriteAsWritten(c syntax.Command) syntax.Command {
 		}
 	}
 	return &syntax.ArithmCmd{Left: status.Left, Right: status.Right, X: x}
+}
+
+// indexCopy is x for one more place: a word is copied, an expression
+// shared (no rewrite changes a subscript's expression after this one).
+func indexCopy(x syntax.ArithmExpr) syntax.ArithmExpr {
+	if w, ok := x.(*syntax.Word); ok {
+		cp := *w
+		return &cp
+	}
+	return x
 }
 
 // binaryOf is the operator each compound arithmetic assignment applies.

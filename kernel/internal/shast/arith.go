@@ -28,10 +28,11 @@ func PlainName(x syntax.ArithmExpr) bool {
 
 // ElementWrite is the array element that x, an arithmetic expression,
 // writes as a whole: `a[i]++`, `--m[$k]`, `c[$w] += 2`, `a[0] = 7`; nil
-// for any other expression. The element's subscript is a word with no
-// side effect (literals, quotes and plain parameters), so that it can be
-// read and written again with the same meaning, and so that it is a key
-// when the array is associative.
+// for any other expression. The element's subscript has no side effect
+// (literals, quotes, plain parameters and the operators that assign
+// nothing), so that it can be read and written again with the same
+// meaning. An associative array's subscript that is not a word is refused
+// by the static pass (static.CrashCheck) when the array is known.
 func ElementWrite(x syntax.ArithmExpr) *syntax.ParamExp {
 	switch x := x.(type) {
 	case *syntax.UnaryArithm:
@@ -57,15 +58,33 @@ func element(x syntax.ArithmExpr) *syntax.ParamExp {
 		pe.Slice != nil || pe.Repl != nil || pe.Exp != nil || pe.Names != 0 {
 		return nil
 	}
-	idx, ok := pe.Index.(*syntax.Word)
-	if !ok || !PureWord(idx) {
+	if !pureArith(pe.Index) {
 		return nil
 	}
-	switch idx.Lit() {
-	case "@", "*":
-		return nil
+	if idx, ok := pe.Index.(*syntax.Word); ok {
+		switch idx.Lit() {
+		case "@", "*":
+			return nil
+		}
 	}
 	return pe
+}
+
+// pureArith reports whether evaluating x has no side effect: no
+// assignment, increment or command, only pure words (PureWord).
+func pureArith(x syntax.ArithmExpr) bool {
+	switch x := x.(type) {
+	case *syntax.Word:
+		return PureWord(x)
+	case *syntax.ParenArithm:
+		return pureArith(x.X)
+	case *syntax.UnaryArithm:
+		return x.Op != syntax.Inc && x.Op != syntax.Dec && pureArith(x.X)
+	case *syntax.BinaryArithm:
+		_, assign := ArithAssignOp(x.Op)
+		return !assign && pureArith(x.X) && pureArith(x.Y)
+	}
+	return false
 }
 
 // PureWord reports whether expanding w has no side effect: it is made of

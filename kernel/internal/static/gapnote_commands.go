@@ -67,9 +67,6 @@ func (c *GapCheck) builtin(pos syntax.Pos, name string, args []string) {
 		c.trap(pos, args)
 	case "read":
 		for _, a := range args {
-			if !strings.HasPrefix(a, "-") && strings.Contains(a, "[") {
-				c.note(pos, &gapReadElem)
-			}
 			if strings.ContainsAny(c.attrs[a], "ilu") {
 				c.note(pos, &gapAttrRead)
 			}

@@ -49,7 +49,6 @@ var (
 	gapNamerefCycle    = Gap{"name references that name each other", "the assignment does nothing and the script goes on; bash ends it", "break the loop"}
 	gapExportF         = Gap{"export -f", "nothing is exported", "define the function in the child"}
 	gapAssignRedir     = Gap{"x=$(cmd) 2>&1 (an assignment with redirections)", "the redirections apply before the substitution runs, not after", "x=$(cmd 2>&1)"}
-	gapReadElem        = Gap{"read 'a[1]'", "it is refused", "read into a plain name, then assign the element"}
 
 	// Redirections.
 	gapFdAbove2      = Gap{"file descriptors above 2 (exec 3>f, >&3, {fd}>f, 3<<EOF)", "there are none: the redirection fails", "named files and { …; } > f groups"}
