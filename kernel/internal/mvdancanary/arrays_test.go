@@ -84,6 +84,14 @@ var arrayCanaries = []canary{{
 	Bash:   "1 9\n",
 	Mvdan:  "9\n",
 }, {
+	Name:   "nameref-arith-write",
+	Bug:    "(( r += 2 )) writes the name reference r, not the variable it names",
+	Gap:    "nameref-element-write",
+	Code:   "kernel/internal/rewrite/array.go: nameWrite",
+	Script: `declare -n r=x; x=5; (( r += 2 )); echo "$x"`,
+	Bash:   "7\n",
+	Mvdan:  "5\n",
+}, {
 	Name:   "nameref-array-read",
 	Bug:    `"${r[@]}" of a name reference is one word`,
 	Gap:    "nameref-array-read",

@@ -53,7 +53,7 @@ func (a *arrayRewrite) note(n syntax.Node) {
 				a.elems = append(a.elems, n) // NAME[k]+=v too, once appendElement made it NAME[k]=…
 			}
 		case *syntax.ArithmCmd:
-			if shast.ElementWrite(c.X) != nil {
+			if shast.ElementWrite(c.X) != nil || nameWrite(c.X) != nil {
 				a.stmts = append(a.stmts, n)
 			}
 		case *syntax.DeclClause:
@@ -152,7 +152,13 @@ func (a *arrayRewrite) finish() {
 		case *syntax.CallExpr:
 			st.Cmd = assocAssign(st, dispatchedAssign(c))
 		case *syntax.ArithmCmd:
-			b := elementWrite(st, c)
+			pe := shast.ElementWrite(c.X)
+			if pe == nil {
+				if pe = nameWrite(c.X); !a.namerefs[pe.Param.Value] {
+					continue // a plain name's write, which mvdan/sh runs
+				}
+			}
+			b := elementWrite(st, c, pe)
 			st.Cmd = b
 			a.elems = append(a.elems, b.Stmts[0])
 		case *syntax.DeclClause:
@@ -289,14 +295,44 @@ func appendElement(as *syntax.Assign) {
 	as.Append = false
 }
 
-// elementWrite is what st, the arithmetic command c that writes an array
-// element, becomes: the assignment of the new value, then an arithmetic
-// command of the value the expression had, for the status.
-func elementWrite(st *syntax.Stmt, c *syntax.ArithmCmd) *syntax.Block {
-	pe := shast.ElementWrite(c.X)
+// nameWrite is the variable that x, an arithmetic expression, writes as a
+// whole when it is a plain name (`n++`, `n += 2`), as a parameter
+// expansion; nil for any other expression. mvdan/sh's arithmetic writes a
+// name reference itself, not the variable it names: for a name the script
+// declares -n, elementWrite rewrites it as it does an element's write.
+func nameWrite(x syntax.ArithmExpr) *syntax.ParamExp {
+	var operand syntax.ArithmExpr
+	switch x := x.(type) {
+	case *syntax.UnaryArithm:
+		if x.Op == syntax.Inc || x.Op == syntax.Dec {
+			operand = x.X
+		}
+	case *syntax.BinaryArithm:
+		if _, ok := shast.ArithAssignOp(x.Op); ok {
+			operand = x.X
+		}
+	}
+	w, ok := operand.(*syntax.Word)
+	if !ok || len(w.Parts) != 1 {
+		return nil
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || !syntax.ValidName(lit.Value) {
+		return nil
+	}
+	return &syntax.ParamExp{Short: true, Param: lit}
+}
+
+// elementWrite is what st, the arithmetic command c that writes pe (an
+// array element, or a name reference), becomes: the assignment of the
+// new value, then an arithmetic command of the value the expression had,
+// for the status.
+func elementWrite(st *syntax.Stmt, c *syntax.ArithmCmd, pe *syntax.ParamExp) *syntax.Block {
 	read := func() syntax.ArithmExpr {
 		cp := *pe
-		cp.Index = indexCopy(pe.Index)
+		if pe.Index != nil {
+			cp.Index = indexCopy(pe.Index)
+		}
 		return &syntax.Word{Parts: []syntax.WordPart{&cp}}
 	}
 	one := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}
@@ -320,8 +356,12 @@ func elementWrite(st *syntax.Stmt, c *syntax.ArithmCmd) *syntax.Block {
 		value, _ = guardExpr(value)
 		status = read()
 	}
+	var index syntax.ArithmExpr
+	if pe.Index != nil {
+		index = indexCopy(pe.Index)
+	}
 	set := &syntax.CallExpr{Assigns: []*syntax.Assign{{
-		Name: pe.Param, Index: indexCopy(pe.Index),
+		Name: pe.Param, Index: index,
 		Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.ArithmExp{Left: c.Left, Right: c.Right, X: value}}},
 	}}}
 	return &syntax.Block{Lbrace: c.Left, Rbrace: c.Right, Stmts: []*syntax.Stmt{
@@ -339,7 +379,7 @@ func elementWriteAsWritten(c syntax.Command) syntax.Command {
 	}
 	status, ok := b.Stmts[1].Cmd.(*syntax.ArithmCmd)
 	set, ok2 := NamerefAsWritten(b.Stmts[0].Cmd).(*syntax.CallExpr)
-	if !ok || !ok2 || status.Left != b.Lbrace || len(set.Assigns) != 1 || set.Assigns[0].Index == nil ||
+	if !ok || !ok2 || status.Left != b.Lbrace || len(set.Assigns) != 1 ||
 		set.Assigns[0].Value == nil || len(set.Assigns[0].Value.Parts) != 1 {
 		return c
 	}
@@ -349,6 +389,9 @@ func elementWriteAsWritten(c syntax.Command) syntax.Command {
 		return c
 	}
 	elem := &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Short: true, Param: as.Name, Index: as.Index}}}
+	if as.Index == nil {
+		elem = &syntax.Word{Parts: []syntax.WordPart{as.Name}}
+	}
 	var x syntax.ArithmExpr = &syntax.BinaryArithm{Op: syntax.Assgn, X: elem, Y: ae.X}
 	if v, ok := ae.X.(*syntax.BinaryArithm); ok {
 		if one, ok := v.Y.(*syntax.Word); ok && one.Lit() == "1" && (v.Op == syntax.Add || v.Op == syntax.Sub) {
@@ -369,7 +412,7 @@ func elementWriteAsWritten(c syntax.Command) syntax.Command {
 	return &syntax.ArithmCmd{Left: status.Left, Right: status.Right, X: x}
 }
 
-// indexCopy is x for one more place: a word is copied, an expression
+// indexCopy is x, not nil, for one more place: a word is copied, an expression
 // shared (no rewrite changes a subscript's expression after this one).
 func indexCopy(x syntax.ArithmExpr) syntax.ArithmExpr {
 	if w, ok := x.(*syntax.Word); ok {
