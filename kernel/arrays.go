@@ -18,32 +18,46 @@ import (
 
 // arrayCall answers the internal commands of the array rewrites (package
 // rewrite, arrayRewrite), which read what mvdan/sh keeps of the array
-// args[1] names (NAME or NAME[@]), through a name reference: array-kind prints A for an
-// associative array and nothing for another, array-count prints how many
-// elements it holds. ok is false for any other command.
+// args[1] names (NAME or NAME[@]), through name references: array-assoc
+// succeeds for an associative array and fails for any other (a third
+// argument is the status before it, kept in rewrite.IndirectStatusVar
+// for the assignment that reads $?), assoc-reset empties one, and
+// array-count prints how many elements it holds. ok is false for any
+// other command.
 func arrayCall(hc interp.HandlerContext, args []string) (next []string, ok bool) {
-	if len(args) != 2 || args[0] != shast.CmdArrayKind && args[0] != shast.CmdArrayCount {
+	if len(args) < 2 {
 		return nil, false
 	}
 	name, _, _ := strings.Cut(args[1], "[")
 	_, vr := hc.Env.Get(name).Resolve(hc.Env)
-	out := ""
-	switch {
-	case args[0] == shast.CmdArrayKind:
+	switch args[0] {
+	case shast.CmdArrayAssoc:
+		status := 1
 		if vr.Kind == expand.Associative {
-			out = "A"
+			status = 0
 		}
-	case vr.Kind == expand.Associative:
-		out = strconv.Itoa(len(vr.Map))
-	case vr.Kind == expand.Indexed:
-		out = strconv.Itoa(len(vr.List))
-	case vr.IsSet():
-		out = "1"
-	default:
-		out = "0"
+		if len(args) > 2 {
+			return quietEval(hc, fmt.Sprintf("%s=%s; %s %d", rewrite.IndirectStatusVar, shast.Quote(args[2]), shast.Quote(shast.StatusWord), status)), true
+		}
+		return bashcompat.StatusArgv(status), true
+	case shast.CmdAssocReset:
+		// A list with a quoted key keeps the array associative, and
+		// unsetting that key leaves it empty.
+		return quietEval(hc, name+"=(['_']=); unset '"+name+"[_]'"), true
+	case shast.CmdArrayCount:
+		n := 0
+		switch {
+		case vr.Kind == expand.Associative:
+			n = len(vr.Map)
+		case vr.Kind == expand.Indexed:
+			n = len(vr.List)
+		case vr.IsSet():
+			n = 1
+		}
+		fmt.Fprint(hc.Stdout, n)
+		return bashcompat.StatusArgv(0), true
 	}
-	fmt.Fprint(hc.Stdout, out)
-	return bashcompat.StatusArgv(0), true
+	return nil, false
 }
 
 // indirectCall answers the internal indirect command of the indirection

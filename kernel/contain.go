@@ -215,7 +215,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		return bashcompat.StatusArgv(n), true
 	case shast.CmdCat:
 		return bashcompat.StatusArgv(budget.Cat(ctx, budgetOf(ctx), hc.Stdin, hc.Stdout, hc.Stderr)), true
-	case shast.CmdArrayKind, shast.CmdArrayCount:
+	case shast.CmdArrayAssoc, shast.CmdAssocReset, shast.CmdArrayCount:
 		return arrayCall(hc, args)
 	case shast.CmdIndirect:
 		return indirectCall(hc, args), true

@@ -15,7 +15,7 @@ import (
 //
 //   - `NAME=([k]=v …)`, `NAME=()` and `NAME+=([k]=v …)` make an
 //     associative array indexed, or are dropped (assocAssign): they
-//     become a case on the array's kind, run as written for an indexed
+//     become an if on the array's kind, run as written for an indexed
 //     array and in the forms mvdan/sh gets right for an associative one;
 //   - `NAME[k]+=STR` appends to element 0 (appendElement, element.go): it
 //     becomes `NAME[k]=${NAME[k]}STR`;
@@ -208,26 +208,20 @@ func orEmpty(w *syntax.Word) *syntax.Word {
 	return w
 }
 
-// assocAssign is the case on the kind of as's array that st, a statement
+// assocAssign is the if on the kind of as's array that st, a statement
 // of as alone, becomes: as written for any array but an associative one,
 // for which `m=([k]=v …)` quotes its first key (mvdan/sh then makes the
 // array associative), `m+=([k]=v …)` sets each element in turn, and
-// `m=()` sets and unsets one key.
+// `m=()` is the internal assoc-reset command. The condition is the
+// internal array-assoc command; a `$?` the assignment reads is the status
+// before it, which it keeps in IndirectStatusVar.
 func assocAssign(st *syntax.Stmt, as *syntax.Assign) syntax.Command {
 	name := as.Name.Value
 	pos := st.Position
 	var assoc []*syntax.Stmt
 	switch {
 	case len(as.Array.Elems) == 0:
-		const key = "_"
-		assoc = []*syntax.Stmt{
-			{Position: pos, Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{{
-				Name: as.Name, Array: &syntax.ArrayExpr{Elems: []*syntax.ArrayElem{{
-					Index: &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: key}}},
-				}}},
-			}}}},
-			shast.CallStmt(pos, shast.LitWord("unset"), shast.LitWord(name+"["+key+"]")),
-		}
+		assoc = []*syntax.Stmt{shast.CallStmt(pos, shast.LitWord(shast.CmdAssocReset), shast.LitWord(name))}
 	case as.Append:
 		c := &syntax.CallExpr{}
 		for _, e := range as.Array.Elems {
@@ -243,17 +237,37 @@ func assocAssign(st *syntax.Stmt, as *syntax.Assign) syntax.Command {
 		quoted.Array = &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen, Elems: elems}
 		assoc = []*syntax.Stmt{{Position: pos, Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{&quoted}}}}
 	}
-	kind := &syntax.CmdSubst{Stmts: []*syntax.Stmt{
-		shast.CallStmt(pos, shast.LitWord(shast.CmdArrayKind), shast.LitWord(name)),
-	}}
-	return &syntax.CaseClause{
-		Case: pos, In: pos, Esac: pos,
-		Word: &syntax.Word{Parts: []syntax.WordPart{kind}},
-		Items: []*syntax.CaseItem{
-			{Op: syntax.Break, Patterns: []*syntax.Word{shast.LitWord("A")}, Stmts: assoc},
-			{Op: syntax.Break, Patterns: []*syntax.Word{shast.LitWord("*")}, Stmts: []*syntax.Stmt{{Position: pos, Cmd: st.Cmd}}},
-		},
+	test := []*syntax.Word{shast.LitWord(shast.CmdArrayAssoc), shast.LitWord(name)}
+	if statusFromVar(as) {
+		test = append(test, shast.QuotedParam("?"))
 	}
+	return &syntax.IfClause{
+		Position: pos, ThenPos: pos, FiPos: pos,
+		Cond: []*syntax.Stmt{shast.CallStmt(pos, test...)},
+		Then: assoc,
+		Else: &syntax.IfClause{Position: pos, FiPos: pos, Then: []*syntax.Stmt{{Position: pos, Cmd: st.Cmd}}},
+	}
+}
+
+// statusFromVar makes as read $? (outside a command substitution, whose
+// $? is its own) from IndirectStatusVar, and reports whether it reads it
+// at all.
+func statusFromVar(as *syntax.Assign) bool {
+	found := false
+	shast.Walk(as, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			return false
+		case *syntax.ParamExp:
+			if n.Param != nil && n.Param.Value == "?" && !n.Excl && n.Index == nil {
+				n.Param = &syntax.Lit{ValuePos: n.Param.ValuePos, ValueEnd: n.Param.ValueEnd, Value: IndirectStatusVar}
+				n.Short = false
+				found = true
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // quotedKey is the key w in double quotes, unless it is quoted whole.
@@ -273,22 +287,18 @@ func AsWritten(c syntax.Command) syntax.Command {
 	return assignAsWritten(NamerefAsWritten(elementWriteAsWritten(IndirectAsWritten(c))))
 }
 
-// assignAsWritten is the assignment of a case on an array's kind
+// assignAsWritten is the assignment of an if on an array's kind
 // (assocAssign); c itself for any other command.
 func assignAsWritten(c syntax.Command) syntax.Command {
-	cc, ok := c.(*syntax.CaseClause)
-	if !ok || len(cc.Items) != 2 || len(cc.Word.Parts) != 1 {
+	ic, ok := c.(*syntax.IfClause)
+	if !ok || len(ic.Cond) != 1 || ic.Else == nil || len(ic.Else.Then) != 1 {
 		return c
 	}
-	cs, ok := cc.Word.Parts[0].(*syntax.CmdSubst)
-	if !ok || len(cs.Stmts) != 1 {
+	call, ok := ic.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != shast.CmdArrayAssoc {
 		return c
 	}
-	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != shast.CmdArrayKind {
-		return c
-	}
-	return cc.Items[1].Stmts[0].Cmd
+	return ic.Else.Then[0].Cmd
 }
 
 // countsElems reports whether parts hold a ${#NAME[@]}.

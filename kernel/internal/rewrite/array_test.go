@@ -27,9 +27,10 @@ func printed(t *testing.T, src string) string {
 // takes is left as written.
 func TestArrayRewrites(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{`m=([k]=v [j]=w)`, `case $(@array-kind m) in A) m=(["k"]=v [j]=w) ;; *) m=([k]=v [j]=w) ;; esac`},
-		{`m=()`, `case $(@array-kind m) in A) m=(['_']=); unset m[_] ;; *) m=() ;; esac`},
-		{`m+=([k]=v)`, `case $(@array-kind m) in A) m[k]=v ;; *) m+=([k]=v) ;; esac`},
+		{`m=([k]=v [j]=w)`, `if @array-assoc m; then m=(["k"]=v [j]=w); else m=([k]=v [j]=w); fi`},
+		{`m=()`, `if @array-assoc m; then @assoc-reset m; else m=(); fi`},
+		{`m+=([k]=v)`, `if @array-assoc m; then m[k]=v; else m+=([k]=v); fi`},
+		{`m=([k]=$? [j]=$(f $?))`, `if @array-assoc m "$?"; then m=(["k"]=${SHELTER_IND_STATUS} [j]=$(f $?)); else m=([k]=${SHELTER_IND_STATUS} [j]=$(f $?)); fi`},
 		{`a=(x y)`, `a=(x y)`},
 		{`a+=(x)`, `a+=(x)`},
 		{`m=([k]=v) n=1`, `m=([k]=v) n=1`},

@@ -19,7 +19,8 @@ const (
 	CmdLoopEnd    = InternalPrefix + "loop-end"    // the end of a rewritten loop's body
 	CmdGoOn       = InternalPrefix + "go-on"       // fails while a break or continue is pending
 	CmdReadonly   = InternalPrefix + "readonly"    // after a failed assignment: exits if it wrote a readonly name
-	CmdArrayKind  = InternalPrefix + "array-kind"  // prints A when its argument names an associative array
+	CmdArrayAssoc = InternalPrefix + "array-assoc" // succeeds when its argument names an associative array
+	CmdAssocReset = InternalPrefix + "assoc-reset" // empties the associative array its argument names
 	CmdArrayCount = InternalPrefix + "array-count" // prints how many elements its argument's array holds
 	CmdIndirect   = InternalPrefix + "indirect"    // sets the variables of a statement's ${!ref}
 	CmdNamerefSet = InternalPrefix + "nameref-set" // assigns an element through a name reference
