@@ -221,16 +221,20 @@ func singleQuoted(s string) string {
 }
 
 // namerefSetCall answers the internal nameref-set command of the nameref
-// rewrite: args are the name reference and the subscript as the script
-// wrote it; it assigns rewrite.NamerefValueVar to that element of the
+// rewrite: args are the name reference, the subscript as the script
+// wrote it and the value (several words when it expanded "${a[@]}", which
+// an assignment joins); it assigns the value to that element of the
 // array the reference names (of the name itself when it is not a
-// reference), then unsets it.
+// reference).
 func namerefSetCall(hc interp.HandlerContext, args []string) []string {
+	if len(args) < 3 {
+		return bashcompat.StatusArgv(2)
+	}
 	name := args[1]
 	if n, vr := hc.Env.Get(name).Resolve(hc.Env); n != "" && syntax.ValidName(n) && vr.Kind != expand.NameRef {
 		name = n
 	}
-	return quietEval(hc, fmt.Sprintf(`%s[%s]="$%s"; unset %s`, name, args[2], rewrite.NamerefValueVar, rewrite.NamerefValueVar))
+	return quietEval(hc, name+"["+args[2]+"]="+shast.Quote(strings.Join(args[3:], " ")))
 }
 
 // unsetRefCall answers the internal unset-ref command, put before a

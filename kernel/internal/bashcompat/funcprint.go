@@ -63,7 +63,13 @@ func rewriteAdded(st *syntax.Stmt) bool {
 	}
 	switch c := st.Cmd.(type) {
 	case *syntax.CallExpr:
-		return len(c.Args) > 0 && strings.HasPrefix(c.Args[0].Lit(), shast.InternalPrefix) && c.Args[0].Lit() != shast.CmdCat
+		// $(< f) and an element's assignment through a name reference
+		// are the script's own.
+		name := ""
+		if len(c.Args) > 0 {
+			name = c.Args[0].Lit()
+		}
+		return strings.HasPrefix(name, shast.InternalPrefix) && name != shast.CmdCat && name != shast.CmdNamerefSet
 	case *syntax.BinaryCmd:
 		return rewriteAdded(c.X)
 	}

@@ -11,26 +11,21 @@ import (
 // mvdan/sh writes `ref[k]=v`, ref a name reference, as if the target
 // were empty: `declare -n r=x; r[0]=9` leaves x with the one element 9,
 // and makes an associative target indexed. For a name the script
-// declares -n, such a statement becomes the assignment of the value to
-// NamerefValueVar and the internal nameref-set command
-// (shast.CmdNamerefSet), which assigns it to the element of the array
-// the reference names.
+// declares -n, such a statement becomes the internal nameref-set command
+// (shast.CmdNamerefSet), which assigns the value to the element of the
+// array the reference names.
 //
 // mvdan/sh expands "${ref[@]}" and "${!ref[@]}" of a name reference as
 // one word, or nothing: a statement that holds one, for a name the script
 // declares -n, runs after the internal indirect command, which copies the
 // array the reference names to NamerefPrefix+ref (indirections).
 
-// NamerefValueVar holds the value of an element's assignment through a
-// name reference, for the internal nameref-set command.
-const NamerefValueVar = "SHELTER_NAMEREF_VALUE"
-
 // NamerefPrefix starts the copies of the arrays name references name:
 // SHELTER_NAMEREF_ref.
 const NamerefPrefix = "SHELTER_NAMEREF_"
 
 // elementAssign is c's assignment when c assigns one element and nothing
-// else: `NAME[k]=v`.
+// else: `NAME[k]=v`, with a value that does not start with ~.
 func elementAssign(c *syntax.CallExpr) *syntax.Assign {
 	if len(c.Args) != 0 || len(c.Assigns) != 1 {
 		return nil
@@ -39,19 +34,26 @@ func elementAssign(c *syntax.CallExpr) *syntax.Assign {
 	if as.Name == nil || as.Index == nil || as.Array != nil || as.Append || as.Naked {
 		return nil
 	}
+	if as.Value != nil && len(as.Value.Parts) > 0 {
+		if lit, ok := as.Value.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
+			return nil
+		}
+	}
 	return as
 }
 
 // namerefElementWrite is what st, the assignment as to an element of a
-// name reference, becomes.
-func namerefElementWrite(st *syntax.Stmt, as *syntax.Assign) *syntax.Block {
-	value := &syntax.Assign{Name: &syntax.Lit{ValuePos: as.Pos(), ValueEnd: as.Pos(), Value: NamerefValueVar}, Value: as.Value}
-	if value.Value == nil {
-		value.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{}}}
+// name reference, becomes: the internal nameref-set command, whose last
+// word is the value in double quotes, where it expands as in the
+// assignment (but for a leading ~, which elementAssign leaves out).
+func namerefElementWrite(st *syntax.Stmt, as *syntax.Assign) *syntax.CallExpr {
+	var parts []syntax.WordPart
+	if as.Value != nil {
+		parts = as.Value.Parts
 	}
-	return &syntax.Block{Lbrace: st.Position, Rbrace: st.End(), Stmts: []*syntax.Stmt{
-		{Position: st.Position, Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{value}}},
-		shast.CallStmt(st.Position, shast.LitWord(shast.CmdNamerefSet), shast.LitWord(as.Name.Value), shast.LitWord(indexText(as.Index))),
+	value := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Left: as.Pos(), Right: as.End(), Parts: parts}}}
+	return &syntax.CallExpr{Args: []*syntax.Word{
+		shast.LitWord(shast.CmdNamerefSet), shast.LitWord(as.Name.Value), shast.LitWord(indexText(as.Index)), value,
 	}}
 }
 
@@ -66,17 +68,17 @@ func indexText(x syntax.ArithmExpr) string {
 // NamerefAsWritten is the command the script wrote where the nameref
 // rewrite made c; c itself for any other.
 func NamerefAsWritten(c syntax.Command) syntax.Command {
-	b, ok := c.(*syntax.Block)
-	if !ok || len(b.Stmts) != 2 {
+	call, ok := c.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 4 || call.Args[0].Lit() != shast.CmdNamerefSet || len(call.Args[3].Parts) != 1 {
 		return c
 	}
-	set, ok1 := b.Stmts[0].Cmd.(*syntax.CallExpr)
-	call, ok2 := b.Stmts[1].Cmd.(*syntax.CallExpr)
-	if !ok1 || !ok2 || len(set.Assigns) != 1 || len(call.Args) != 3 || call.Args[0].Lit() != shast.CmdNamerefSet {
+	value, ok := call.Args[3].Parts[0].(*syntax.DblQuoted)
+	if !ok {
 		return c
 	}
 	return &syntax.CallExpr{Assigns: []*syntax.Assign{{
-		Name: &syntax.Lit{Value: call.Args[1].Lit()}, Index: shast.LitWord(call.Args[2].Lit()), Value: set.Assigns[0].Value,
+		Name: &syntax.Lit{Value: call.Args[1].Lit()}, Index: shast.LitWord(call.Args[2].Lit()),
+		Value: &syntax.Word{Parts: value.Parts},
 	}}}
 }
 
