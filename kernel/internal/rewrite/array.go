@@ -155,7 +155,11 @@ func (a *arrayRewrite) finish() {
 	for _, st := range a.stmts {
 		switch c := st.Cmd.(type) {
 		case *syntax.CallExpr:
-			st.Cmd = assocAssign(st, dispatchedAssign(c))
+			ic := assocAssign(st, dispatchedAssign(c))
+			st.Cmd = ic
+			if c.Assigns[0].Append {
+				a.elems = append(a.elems, ic.Then...)
+			}
 		case *syntax.ArithmCmd:
 			pe := shast.ElementWrite(c.X)
 			if pe == nil {
@@ -211,11 +215,12 @@ func orEmpty(w *syntax.Word) *syntax.Word {
 // assocAssign is the if on the kind of as's array that st, a statement
 // of as alone, becomes: as written for any array but an associative one,
 // for which `m=([k]=v …)` quotes its first key (mvdan/sh then makes the
-// array associative), `m+=([k]=v …)` sets each element in turn, and
+// array associative), `m+=([k]=v …)` sets each element in turn (a
+// statement each), and
 // `m=()` is the internal assoc-reset command. The condition is the
 // internal array-assoc command; a `$?` the assignment reads is the status
 // before it, which it keeps in IndirectStatusVar.
-func assocAssign(st *syntax.Stmt, as *syntax.Assign) syntax.Command {
+func assocAssign(st *syntax.Stmt, as *syntax.Assign) *syntax.IfClause {
 	name := as.Name.Value
 	pos := st.Position
 	var assoc []*syntax.Stmt
@@ -223,11 +228,10 @@ func assocAssign(st *syntax.Stmt, as *syntax.Assign) syntax.Command {
 	case len(as.Array.Elems) == 0:
 		assoc = []*syntax.Stmt{shast.CallStmt(pos, shast.LitWord(shast.CmdAssocReset), shast.LitWord(name))}
 	case as.Append:
-		c := &syntax.CallExpr{}
+		// One statement an element, which the nameref rewrite may take.
 		for _, e := range as.Array.Elems {
-			c.Assigns = append(c.Assigns, &syntax.Assign{Name: as.Name, Index: e.Index, Value: e.Value})
+			assoc = append(assoc, &syntax.Stmt{Position: pos, Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{{Name: as.Name, Index: e.Index, Value: e.Value}}}})
 		}
-		assoc = []*syntax.Stmt{{Position: pos, Cmd: c}}
 	default:
 		elems := append([]*syntax.ArrayElem(nil), as.Array.Elems...)
 		first := *elems[0]
