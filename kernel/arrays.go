@@ -73,7 +73,21 @@ func arrayCall(hc interp.HandlerContext, args []string) (next []string, ok bool)
 // ends the shell with status 1, as the expansion error does in bash.
 func indirectCall(hc interp.HandlerContext, args []string) []string {
 	var src strings.Builder
-	for _, ref := range args[2:] {
+	for i := 2; i < len(args); i++ {
+		ref := args[i]
+		if n, ok := strings.CutPrefix(ref, "@"); ok && i+1 < len(args) {
+			// A positional parameter, and its value: bash expands an
+			// empty one to nothing, with no error.
+			i++
+			if args[i] == "" {
+				src.WriteString("unset " + rewrite.IndirectPrefix + n + "; ")
+				continue
+			}
+			if !indirectTo(&src, hc, n, expand.Variable{Set: true, Kind: expand.String, Str: args[i]}) {
+				return []string{"exit", "1"}
+			}
+			continue
+		}
 		if name, ok := strings.CutSuffix(ref, "[@]"); ok {
 			src.WriteString(arrayCopy(hc.Env, name))
 			continue
@@ -82,32 +96,41 @@ func indirectCall(hc interp.HandlerContext, args []string) []string {
 			src.WriteString(keysCopy(hc.Env, name))
 			continue
 		}
-		v := rewrite.IndirectPrefix + ref
-		vr := hc.Env.Get(ref)
-		if vr.Kind == expand.NameRef {
-			fmt.Fprintf(&src, "%s=%s; ", v, shast.Quote(vr.Str))
-			continue
-		}
-		target, ok := indirectTarget(hc.Env, vr)
-		if !ok {
-			if vr.IsSet() {
-				fmt.Fprintf(hc.Stderr, "%s: invalid variable name\n", vr.String())
-			} else {
-				fmt.Fprintf(hc.Stderr, "%s: invalid indirect expansion\n", ref)
-			}
+		if !indirectTo(&src, hc, ref, hc.Env.Get(ref)) {
 			return []string{"exit", "1"}
 		}
-		if len(target) == 1 && !syntax.ValidName(target) && (target < "0" || target > "9") {
-			// A special parameter, always set; ${#+x} would be the
-			// length of +x.
-			fmt.Fprintf(&src, "%s=${%s}; ", v, target)
-			continue
-		}
-		fmt.Fprintf(&src, "unset %s; [[ -z ${%s+x} ]] || %s=${%s}; ", v, target, v, target)
 	}
 	status, _ := strconv.Atoi(args[1])
 	fmt.Fprintf(&src, "%s=%d", rewrite.IndirectStatusVar, status)
 	return quietEval(hc, src.String())
+}
+
+// indirectTo writes to src the source that sets
+// rewrite.IndirectPrefix+ref as ${!ref} expands, vr being ref's variable;
+// false, after bash's error, when ref names no parameter.
+func indirectTo(src *strings.Builder, hc interp.HandlerContext, ref string, vr expand.Variable) bool {
+	v := rewrite.IndirectPrefix + ref
+	if vr.Kind == expand.NameRef {
+		fmt.Fprintf(src, "%s=%s; ", v, shast.Quote(vr.Str))
+		return true
+	}
+	target, ok := indirectTarget(hc.Env, vr)
+	if !ok {
+		if vr.IsSet() {
+			fmt.Fprintf(hc.Stderr, "%s: invalid variable name\n", vr.String())
+		} else {
+			fmt.Fprintf(hc.Stderr, "%s: invalid indirect expansion\n", ref)
+		}
+		return false
+	}
+	if len(target) == 1 && !syntax.ValidName(target) && (target < "0" || target > "9") {
+		// A special parameter, always set; ${#+x} would be the length
+		// of +x.
+		fmt.Fprintf(src, "%s=${%s}; ", v, target)
+		return true
+	}
+	fmt.Fprintf(src, "unset %s; [[ -z ${%s+x} ]] || %s=${%s}; ", v, target, v, target)
+	return true
 }
 
 // indirectTarget is the parameter vr's value names, as it goes between

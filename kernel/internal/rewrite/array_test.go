@@ -47,6 +47,7 @@ func TestArrayRewrites(t *testing.T) {
 		{`declare -rA m`, `declare -r -A m`},
 		{`echo ${!r:-d}`, `{ @indirect "$?" r; echo ${SHELTER_INDIRECT_r:-d}; }`},
 		{`echo ${!#} ${!p*}`, `echo ${!#} ${!p*}`},
+		{`echo ${!1}`, `{ @indirect "$?" @1 "${1}"; echo ${SHELTER_INDIRECT_1}; }`},
 	} {
 		if got := printed(t, tc.src); got != tc.want {
 			t.Errorf("%s\n got %s\nwant %s", tc.src, got, tc.want)

@@ -84,11 +84,17 @@ func listRead(pe *syntax.ParamExp) bool {
 }
 
 // indirection reports whether pe is `${!ref}`, with or without an
-// operator but assignment, of a variable (not of a positional or special
-// parameter, which mvdan/sh gets right).
+// operator but assignment, of a variable or a positional parameter (not
+// of a special parameter: `${!#}` is mvdan/sh's).
 func indirection(pe *syntax.ParamExp) bool {
-	return pe.Excl && pe.Names == 0 && pe.Index == nil && pe.Param != nil && syntax.ValidName(pe.Param.Value) &&
+	return pe.Excl && pe.Names == 0 && pe.Index == nil && pe.Param != nil &&
+		(syntax.ValidName(pe.Param.Value) || positional(pe.Param.Value)) &&
 		!pe.Length && !pe.Width && !assigns(pe.Exp)
+}
+
+// positional reports whether name is a positional parameter's, 1 and up.
+func positional(name string) bool {
+	return name != "" && name != "0" && strings.Trim(name, "0123456789") == ""
 }
 
 // assigns reports whether x is the operator of ${v=word} or ${v:=word},
@@ -107,7 +113,15 @@ func (in *indirections) finish(namerefs, assoc map[string]bool) {
 		rename := func(pe *syntax.ParamExp, prefix, arg string) {
 			if !seen[arg] {
 				seen[arg] = true
-				refs = append(refs, shast.LitWord(arg))
+				if positional(arg) {
+					// The handler sees no positional parameters:
+					// @N, then the value of N.
+					refs = append(refs, shast.LitWord("@"+arg), &syntax.Word{Parts: []syntax.WordPart{
+						&syntax.DblQuoted{Parts: []syntax.WordPart{&syntax.ParamExp{Param: &syntax.Lit{Value: arg}}}},
+					}})
+				} else {
+					refs = append(refs, shast.LitWord(arg))
+				}
 			}
 			pe.Short = false
 			pe.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: prefix + pe.Param.Value}
