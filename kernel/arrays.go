@@ -62,7 +62,8 @@ func arrayCall(hc interp.HandlerContext, args []string) (next []string, ok bool)
 
 // indirectCall answers the internal indirect command of the indirection
 // rewrite (rewrite.IndirectPrefix): args are the status before it, then
-// the names whose `${!ref}` the next command expands, and the NAME[@] of
+// the names whose `${!ref}` the next command expands (@N and its value
+// for a positional parameter N), and the NAME[@] of
 // the name references whose whole array it reads, which it copies to
 // rewrite.NamerefPrefix+NAME, and the NAME[!] of the arrays whose keys it
 // reads, which it lists in rewrite.KeysPrefix+NAME. For each ref it sets
@@ -72,6 +73,9 @@ func arrayCall(hc interp.HandlerContext, args []string) (next []string, ok bool)
 // reference, as bash does. A ref that is unset or names no parameter
 // ends the shell with status 1, as the expansion error does in bash.
 func indirectCall(hc interp.HandlerContext, args []string) []string {
+	if len(args) < 2 {
+		return bashcompat.StatusArgv(2)
+	}
 	var src strings.Builder
 	for i := 2; i < len(args); i++ {
 		ref := args[i]
