@@ -108,14 +108,6 @@ var arrayCanaries = []canary{{
 	Bash:   "v_A v_B\n",
 	Mvdan:  "v_B v_B\n",
 }, {
-	Name:   "declaration-flag-word",
-	Bug:    "a word of several flags (-rA) counts for its first flag only",
-	Gap:    "declaration-flag-words",
-	Code:   "kernel/internal/rewrite/array.go: splitFlags",
-	Script: `declare -rA m=([k]=v); echo "${m[k]} ${m[0]}"`,
-	Bash:   "v \n",
-	Mvdan:  "v v\n",
-}, {
 	Name:   "unset-nameref",
 	Bug:    "unset of a name reference leaves the variable it names",
 	Gap:    "unset-nameref",

@@ -28,8 +28,7 @@ import (
 //   - `${#NAME[@]}` of an associative array is 1: for a name the script
 //     declares -A or -n it becomes `$(array-count NAME[@])`, the internal
 //     command that counts it;
-//   - a declaration's word of several flags counts for its first
-//     (splitFlags), and one of name references assigns through the old
+//   - a declaration of name references assigns through the old
 //     reference (unsetRefs, nameref.go); an element's assignment through
 //     a reference replaces the array (namerefElementWrite).
 type arrayRewrite struct {
@@ -92,10 +91,9 @@ func (a *arrayRewrite) note(n syntax.Node) {
 	}
 }
 
-// declared splits the declaration's words of several flags, and notes
-// the names it makes associative arrays (-A) or name references (-n).
+// declared notes the names a declaration makes associative arrays (-A)
+// or name references (-n).
 func (a *arrayRewrite) declared(d *syntax.DeclClause) {
-	splitFlags(d)
 	kind := ""
 	if d.Variant.Value == "nameref" {
 		kind = "n"
@@ -126,62 +124,53 @@ func addName(names map[string]bool, name string) map[string]bool {
 	return names
 }
 
-// splitFlags makes each word of several flags of d, such as -rA or -gA,
-// one word a flag: mvdan/sh takes the first flag of a word only, so that
-// `declare -rA m=([k]=v)` made an indexed array.
-func splitFlags(d *syntax.DeclClause) {
-	var args []*syntax.Assign
-	for i, as := range d.Args {
-		lit := orEmpty(as.Value).Lit()
-		if as.Name != nil || len(lit) < 3 || lit[0] != '-' || strings.Trim(lit[1:], "aAnrxg") != "" {
-			if args != nil {
-				args = append(args, as)
-			}
-			continue
-		}
-		if args == nil {
-			args = append(make([]*syntax.Assign, 0, len(d.Args)+2), d.Args[:i]...)
-		}
-		for _, f := range lit[1:] {
-			args = append(args, &syntax.Assign{Naked: true, Value: shast.LitWord("-" + string(f))})
-		}
-	}
-	if args != nil {
-		d.Args = args
-	}
-}
-
 func (a *arrayRewrite) finish() {
+	// Each statement is judged again: a rewrite that runs before this one
+	// (the readonly guard, the attributes') may have changed it.
 	for _, st := range a.stmts {
 		switch c := st.Cmd.(type) {
 		case *syntax.CallExpr:
-			ic := assocAssign(st, dispatchedAssign(c))
+			as := dispatchedAssign(c)
+			if as == nil {
+				continue
+			}
+			ic := assocAssign(st, as)
 			st.Cmd = ic
-			if c.Assigns[0].Append {
+			if as.Append {
 				a.elems = append(a.elems, ic.Then...)
 			}
 		case *syntax.ArithmCmd:
 			pe := shast.ElementWrite(c.X)
 			if pe == nil {
-				if pe = nameWrite(c.X); !a.namerefs[pe.Param.Value] {
-					continue // a plain name's write, which mvdan/sh runs
+				// A plain name's write, which mvdan/sh runs but for a
+				// name reference.
+				if pe = nameWrite(c.X); pe == nil || !a.namerefs[pe.Param.Value] {
+					continue
 				}
 			}
 			b := elementWrite(st, c, pe)
 			st.Cmd = b
 			a.elems = append(a.elems, b.Stmts[0])
 		case *syntax.DeclClause:
-			st.Cmd = unsetRefs(st, refNames(c))
+			if names := refNames(c); names != nil {
+				st.Cmd = unsetRefs(st, names)
+			}
 		}
 	}
 	for _, as := range a.appends {
-		appendElement(as)
+		if shast.AppendsElement(as) { // still: the attributes' rewrite may have taken it
+			appendElement(as)
+		}
 	}
 	for _, t := range a.tests {
 		elementTest(t)
 	}
 	for _, st := range a.elems {
-		if as := elementAssign(st.Cmd.(*syntax.CallExpr)); as != nil && a.namerefs[as.Name.Value] {
+		c, ok := st.Cmd.(*syntax.CallExpr) // not when a readonly guard took it
+		if !ok {
+			continue
+		}
+		if as := elementAssign(c); as != nil && a.namerefs[as.Name.Value] {
 			st.Cmd = namerefElementWrite(st, as)
 		}
 	}

@@ -78,3 +78,17 @@ func TestArrayAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// Script takes every script of the corpus, and each of its lines, without
+// a panic: the array rewrites judge each statement again when they act,
+// after the rewrites that may have changed it.
+func TestScriptCorpus(t *testing.T) {
+	for _, src := range append(scriptCorpus(t), rewritableSeeds...) {
+		for _, s := range append([]string{src}, strings.Split(src, "\n")...) {
+			f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+			if err == nil {
+				Script(f)
+			}
+		}
+	}
+}

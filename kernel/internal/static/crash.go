@@ -292,8 +292,8 @@ func arrayType(as *syntax.Assign, valType string) string {
 
 // declWalk calls fn for every named argument of a declaration, with the
 // -a, -A or -n in force for it. As in mvdan/sh, a word of flags counts
-// for its first flag only, but for the words the rewrites split (-rA,
-// -gA: every flag counts), and the type lasts to the end of the
+// for its first flag only, but for the words of letters the rewrites
+// split (-rA, -gA: every flag counts), and the type lasts to the end of the
 // declaration; a flag in an expansion is not known and not counted.
 func declWalk(d *syntax.DeclClause, fn func(as *syntax.Assign, valType string)) {
 	valType := ""
@@ -310,8 +310,8 @@ func declWalk(d *syntax.DeclClause, fn func(as *syntax.Assign, valType string)) 
 				continue
 			}
 			flags := w.Text[1:2]
-			if strings.Trim(w.Text[1:], "aAnrxg") == "" {
-				flags = w.Text[1:] // split by the rewrite (rewrite.splitFlags)
+			if strings.Trim(w.Text[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+				flags = w.Text[1:] // split by the rewrite (package rewrite, splitDeclFlags)
 			}
 			for _, f := range flags {
 				switch f {
