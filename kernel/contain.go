@@ -241,6 +241,14 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 		return bashcompat.SubstStart(hc, mvdanpriv.Option(mvdanpriv.HandlerRunner(hc), "errexit"), args), true
 	case shast.CmdCat:
 		return bashcompat.StatusArgv(budget.Cat(ctx, budgetOf(ctx), hc.Stdin, hc.Stdout, hc.Stderr)), true
+	case shast.CmdArrayAssoc, shast.CmdAssocReset, shast.CmdArrayCount:
+		return arrayCall(hc, args)
+	case shast.CmdIndirect:
+		return indirectCall(hc, args), true
+	case shast.CmdNamerefSet:
+		return namerefSetCall(hc, args), true
+	case shast.CmdUnsetRef:
+		return unsetRefCall(hc, args), true
 	case "trap":
 		if st != nil && c.job == nil {
 			st.trapCall(args)

@@ -16,9 +16,9 @@ import (
 // crashCases are scripts bare mvdan/sh panics on, each with the line the
 // static pass refuses it with.
 var crashCases = []struct{ src, line string }{
-	{"(( a[0]++ ))", "shelter: line 1:4: arithmetic cannot write to an array element: 'a[0]++'; write 'a[0]=$(( a[0] + 1 ))'"},
-	{"a=(1); (( --a[0] ))", "shelter: line 1:11: arithmetic cannot write to an array element: '--a[0]'; write 'a[0]=$(( a[0] - 1 ))'"},
-	{"declare -A m; (( m[k] += 1 ))", "shelter: line 1:18: arithmetic cannot write to an array element: 'm[k] += 1'; write 'm[k]=$(( m[k] + (1) ))'"},
+	{"(( a[i++]++ ))", "shelter: line 1:4: arithmetic cannot write to an array element: 'a[i++]++'; write 'a[i++]=$(( a[i++] + 1 ))'"},
+	{"a=(1); (( x + --a[0] ))", "shelter: line 1:15: arithmetic cannot write to an array element: '--a[0]'; write 'a[0]=$(( a[0] - 1 ))'"},
+	{"(( x = a[0]++ ))", "shelter: line 1:8: arithmetic cannot write to an array element: 'a[0]++'; write 'a[0]=$(( a[0] + 1 ))'"},
 	{"echo $(( a[1] = 7 ))", "shelter: line 1:10: arithmetic cannot write to an array element: 'a[1] = 7'; write 'a[1]=$(( 7 ))'"},
 	{"let a[0]++", "shelter: line 1:5: arithmetic cannot write to an array element: 'a[0]++'; write 'a[0]=$(( a[0] + 1 ))'"},
 	{"for (( a[0]=0; a[0]<2; a[0]++ )); do :; done", "shelter: line 1:8: arithmetic cannot write to an array element: 'a[0] = 0'; write 'a[0]=$(( 0 ))'"},
@@ -47,7 +47,7 @@ var nearMisses = []string{
 	"for (( i=0; i<2; i++ )); do :; done",
 	"declare -A A=([k]=v [\"a+1\"]=w); echo ${A[k]} ${A[\"a+1\"]} ${A[$k]} ${A[@]} ${#A[*]}",
 	"declare -A a; a[k]=3; echo ${a[k]}; a[k+1]=4; A+=([k+1]=v)",
-	"declare -gA G=(1 2 3)",
+	"declare -ga G=(1 2 3)",
 	"declare -A x -a A=(1 2)",
 	"declare -A A; A=(1 2 3)",
 	"a=(1 2 3); echo ${a[1+1]}",

@@ -14,6 +14,8 @@ import (
 // crashSeeds are scripts that crashed mvdan/sh, panics and stack
 // overflows, and their near misses: the fuzz targets start from them.
 var crashSeeds = []string{
+	"declare -A m; m=([k]=v); m+=([j]=w); m=(); echo ${#m[@]} \"${!m[@]}\"; (( m[$k]++ )); [[ -v m[k] ]]",
+	"a=(1); a[0]+=x; ref='a[0]'; echo ${!ref} ${!ref:-d}; declare -n r=a; r[1]=2; echo \"${r[@]}\"; unset r",
 	"(( a[0]++ ))",
 	"(( m[k] += 1 ))",
 	"echo $(( a[1] = 7 ))",

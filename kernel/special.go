@@ -108,6 +108,10 @@ func glue(hc interp.HandlerContext, args []string) []string {
 		list = slices.Clone(r.Params)
 	} else {
 		vr := hc.Env.Get(args[2])
+		// Through name references to the array they name, as bash.
+		for i := 0; vr.Kind == expand.NameRef && i < maxNamerefDepth; i++ {
+			vr = hc.Env.Get(vr.Str)
+		}
 		switch vr.Kind {
 		case expand.Indexed:
 			list = slices.Clone(vr.List)

@@ -34,11 +34,13 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 	}
 	v := &s.check
 	*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: static.NewGapCheck(file, s.assocVarFn)}
+	v.crash.Rewritten()
 	shast.WalkBranches(file, s.checkVisit)
 	if v.found != nil {
 		// A function may be called before it is defined: judge the
 		// commands again, knowing every function of the script.
 		*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: static.NewGapCheck(file, s.assocVarFn), funcs: v.found}
+		v.crash.Rewritten()
 		shast.WalkBranches(file, s.checkVisit)
 	}
 	issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob = v.issues, v.found, v.rewrite, v.procSubst, v.errexit, v.nocase, v.failglob

@@ -241,16 +241,20 @@ func assignable(name string) bool {
 // keeps it but reports success); the other names are unset.
 func unsetCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	i := 1
-	funcsOnly := false
+	funcsOnly, refsOnly := false, false
 	for ; i < len(args) && len(args[i]) > 1 && args[i][0] == '-'; i++ {
 		if args[i] == "--" {
 			i++
 			break
 		}
 		funcsOnly = strings.Contains(args[i], "f")
+		refsOnly = refsOnly || strings.Contains(args[i], "n")
 	}
 	if funcsOnly {
 		return args
+	}
+	if !refsOnly {
+		args = unsetTargets(hc, args, i)
 	}
 	var keep []string
 	var errs strings.Builder
@@ -274,6 +278,29 @@ func unsetCall(_ context.Context, sh Shell, hc interp.HandlerContext, args []str
 		assigns = append(assigns, strings.Join(words, " "))
 	}
 	return assignArgv(sh, hc, assigns, 1)
+}
+
+// unsetTargets is args with each name from i on that is a name reference
+// replaced by the variable it names: bash unsets that one (mvdan/sh
+// unsets the reference), and `unset -n` the reference.
+func unsetTargets(hc interp.HandlerContext, args []string, i int) []string {
+	var out []string
+	for j := i; j < len(args); j++ {
+		vr := hc.Env.Get(args[j])
+		if vr.Kind != expand.NameRef {
+			continue
+		}
+		if target, tv := vr.Resolve(hc.Env); target != "" && tv.Kind != expand.NameRef {
+			if out == nil {
+				out = slices.Clone(args)
+			}
+			out[j] = target
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
 
 // unexport takes the export attribute off names: mvdan/sh has no way to,
@@ -360,7 +387,8 @@ func declareLine(n string, vr expand.Variable) string {
 	switch {
 	case vr.Kind == expand.Indexed:
 		line += "=" + arrayText(vr)
-	case vr.Kind == expand.Associative:
+	case vr.Kind == expand.Associative && (vr.IsSet() || len(vr.Map) > 0):
+		// declared -A and never assigned: bash shows no value.
 		line += "=" + assocText(vr)
 	case vr.IsSet():
 		line += "=" + declareQuote(vr.Str)

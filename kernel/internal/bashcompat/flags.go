@@ -6,17 +6,20 @@ import (
 	"strings"
 	"sync"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shelter-sh/shelter/internal/refusal"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // What the builtins share of bash's grammar: flags, the names they assign
 // to, and their refusals.
 
-// safeSubscript is what an array subscript of printf -v or read may hold:
-// an index or simple arithmetic, nothing the eval would expand.
+// safeSubscript is what the subscript of an indexed array's element that
+// printf -v or read assigns may hold: an index or simple arithmetic,
+// nothing the eval would expand.
 var safeSubscript = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_ +*/%-]+$`) })
 
 // validTarget checks a variable name a builtin assigns to; elem allows
@@ -29,7 +32,37 @@ func validTarget(name string, elem bool) bool {
 		return false
 	}
 	base, sub, ok := strings.Cut(name[:len(name)-1], "[")
-	return ok && syntax.ValidName(base) && safeSubscript().MatchString(sub)
+	return ok && syntax.ValidName(base) && sub != ""
+}
+
+// assignTarget is the source that sets name, a valid target (validTarget),
+// to value: for an element, of the array its name references (mvdan/sh
+// assigns an element through a reference as if the array were empty), a
+// key in single quotes for an associative array, and an indexed array's
+// subscript as written when safeSubscript allows it. ok is false for a
+// subscript it does not.
+func assignTarget(env expand.Environ, name, value string) (src string, ok bool) {
+	base, sub, elem := strings.Cut(name, "[")
+	if !elem {
+		return assignScalar(name, value), true
+	}
+	sub = strings.TrimSuffix(sub, "]")
+	target, vr := env.Get(base).Resolve(env)
+	if target != "" && syntax.ValidName(target) {
+		base = target
+	}
+	if vr.Kind == expand.Associative {
+		return base + "[" + singleQuotedKey(sub) + "]=" + shast.Quote(value), true
+	}
+	if !safeSubscript().MatchString(sub) {
+		return "", false
+	}
+	return assignScalar(base+"["+sub+"]", value), true
+}
+
+// singleQuotedKey is an associative array's key in single quotes.
+func singleQuotedKey(k string) string {
+	return "'" + strings.ReplaceAll(k, "'", `'\''`) + "'"
 }
 
 // invalidIdentifier is bash's line for a bad variable name.

@@ -66,7 +66,13 @@ func rewriteAdded(st *syntax.Stmt) bool {
 	}
 	switch c := st.Cmd.(type) {
 	case *syntax.CallExpr:
-		return len(c.Args) > 0 && strings.HasPrefix(c.Args[0].Lit(), shast.InternalPrefix) && c.Args[0].Lit() != shast.CmdCat
+		// $(< f) and an element's assignment through a name reference
+		// are the script's own.
+		name := ""
+		if len(c.Args) > 0 {
+			name = c.Args[0].Lit()
+		}
+		return strings.HasPrefix(name, shast.InternalPrefix) && name != shast.CmdCat && name != shast.CmdNamerefSet
 	case *syntax.BinaryCmd:
 		return rewriteAdded(c.X)
 	}
@@ -166,7 +172,7 @@ func (p *funcPrinter) redirect(r *syntax.Redirect) {
 
 func (p *funcPrinter) command(cmd syntax.Command, ind int) {
 	in := indentOf(ind)
-	switch c := cmd.(type) {
+	switch c := rewrite.AsWritten(cmd).(type) {
 	case *syntax.CallExpr:
 		var words []string
 		for _, a := range c.Assigns {
@@ -300,7 +306,16 @@ func printNode(n syntax.Node) string {
 	syntax.NewPrinter().Print(&b, n)
 	// A guard of what follows a break reads $? from a variable
 	// (package rewrite): the script wrote $?.
-	return strings.ReplaceAll(b.String(), "${"+rewrite.GuardStatusVar+"}", "$?")
+	text := rewrite.IndirectText(strings.ReplaceAll(b.String(), "${"+rewrite.GuardStatusVar+"}", "$?"))
+	// The count of an associative array: the script wrote ${#NAME[@]}.
+	for {
+		i := strings.Index(text, "$("+shast.CmdArrayCount+" ")
+		j := strings.IndexByte(text[i+1:], ')')
+		if i < 0 || j < 0 {
+			return text
+		}
+		text = text[:i] + "${#" + text[i+len("$("+shast.CmdArrayCount+" "):i+1+j] + "}" + text[i+2+j:]
+	}
 }
 
 // minified prints a command's arithmetic as bash keeps it when written

@@ -36,7 +36,12 @@ func printfCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []
 	}
 	out, errs, status := bashfmt.Printf(fa.rest[0], fa.rest[1:], zoneOf(hc))
 	io.WriteString(hc.Stderr, errs)
-	return assignArgv(sh, hc, []string{assignScalar(target, out)}, status)
+	src, ok := assignTarget(hc.Env, target, out)
+	if !ok {
+		fmt.Fprintf(hc.Stderr, "printf: `%s': not a valid identifier\n", target)
+		return StatusArgv(2)
+	}
+	return assignArgv(sh, hc, []string{src}, status)
 }
 
 // zoneOf is the time zone the command's TZ names, the process's otherwise.

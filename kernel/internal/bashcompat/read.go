@@ -82,7 +82,7 @@ func readCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []st
 		names = []string{array}
 	}
 	for _, n := range names {
-		if !validTarget(n, false) {
+		if !validTarget(n, array == "") {
 			io.WriteString(hc.Stderr, invalidIdentifier("read", n))
 			return StatusArgv(1)
 		}
@@ -139,7 +139,7 @@ func readAssign(sh Shell, hc interp.HandlerContext, names []string, isArray, rep
 		if i < len(names)-1 {
 			var w string
 			w, rest = nextField(rest, ifs)
-			assigns = append(assigns, assignScalar(n, w))
+			assigns = append(assigns, assignRead(hc, n, w))
 			continue
 		}
 		// The last name takes the rest, less trailing IFS whitespace; a
@@ -153,9 +153,21 @@ func readAssign(sh Shell, hc interp.HandlerContext, names []string, isArray, rep
 				value = trimTrailingIFSSpace(rest, ifs).String()
 			}
 		}
-		assigns = append(assigns, assignScalar(n, value))
+		assigns = append(assigns, assignRead(hc, n, value))
 	}
 	return assignArgv(sh, hc, assigns, status)
+}
+
+// assignRead is the source that sets n, a name or an element, to value:
+// nothing (and an error) for an element whose subscript assignTarget
+// does not take, as bash reports a bad subscript and reads the rest.
+func assignRead(hc interp.HandlerContext, n, value string) string {
+	src, ok := assignTarget(hc.Env, n, value)
+	if !ok {
+		fmt.Fprintf(hc.Stderr, "read: `%s': bad array subscript\n", n)
+		return ":"
+	}
+	return src
 }
 
 // ifsOf is the command's IFS, unset meaning space, tab and newline.

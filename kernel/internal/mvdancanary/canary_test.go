@@ -49,7 +49,7 @@ type canary struct {
 
 // canaries are every canary, each table in its turn.
 func canaries() []canary {
-	return slices.Concat(rewriteCanaries, builtinCanaries, crashCanaries, setupCanaries, parseCanaries)
+	return slices.Concat(rewriteCanaries, arrayCanaries, builtinCanaries, crashCanaries, setupCanaries, parseCanaries)
 }
 
 // runTimeout bounds a canary's run: none hangs, so only a loaded machine

@@ -46,6 +46,11 @@ var rewritableSeeds = []string{
 	"a & b; (c & d); declare -n r=x; f <(g)",
 	"[[ $a == x* && -n $b ]]; [[ a -lt b || ( x =~ 'y'. ) ]]; [[ $(( 1/x )) == 1 ]]; [[ $([[ 1 -eq 2 ]]) ]]",
 	"[[ ! 09 -ne 1 ]]; [[ a = \"x\" ]]; [[ x =~ $re ]]; [[ -f $f ]]",
+	"declare -A m; m=([k]=v); m=(); m+=([a]=1 [$b]=2); a=(x y); a+=(z); m[k]+=s; a[$i]+=t; a[1]+=",
+	"(( c[$w]++ )); (( --a[0] )); (( m[k] += 2 )); (( a[i] = 7 )); (( a[i+1]++ )); (( x++ ))",
+	"[[ -v m[k] ]]; [[ -v a[$i] ]]; [[ -v a[-1] ]]; [[ -v a[i+1] ]]; [[ -v x ]]",
+	"echo ${#m[@]} \"${!m[@]}\" ${!ref} ${!ref:-d} ${!ref:=d} ${!p*} ${!#} $?",
+	"declare -n r=x; r[0]=1; echo \"${r[@]}\" ${!r[*]}; declare -rA q; local -gA g; typeset -n s=t",
 }
 
 // rewritesExactly fails t when Script changes how src prints but

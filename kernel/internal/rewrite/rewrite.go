@@ -25,6 +25,8 @@ func Script(file *syntax.File) {
 	var matchVars int     // the prelude variables' numbers
 	pipestatus, subshells := false, false
 	var seeds map[*syntax.Stmt]bool // the statements reseedRandom and glueWords rewrote
+	var arrays arrayRewrite
+	var indirect indirections
 	// nested rewrites a list below the top level: its loops, and its
 	// backgrounds for kill (markBackgrounds).
 	nested := func(stmts *[]*syntax.Stmt) {
@@ -34,6 +36,7 @@ func Script(file *syntax.File) {
 	// Each node kind goes to the rewrites that act on it, in the order
 	// they apply: the expansion's, the arithmetic guard, then the rest.
 	shast.Walk(file, func(n syntax.Node) bool {
+		indirect.track(n)
 		switch n := n.(type) {
 		case *syntax.File:
 			loops.list(&n.Stmts)
@@ -55,9 +58,11 @@ func Script(file *syntax.File) {
 			rewriteTildes(n)
 			rewriteOptionVars(n.Parts)
 			rewriteFlagsParts(n.Parts)
+			arrays.note(n)
 		case *syntax.Word:
 			rewriteOptionVars(n.Parts)
 			rewriteFlagsParts(n.Parts)
+			arrays.note(n)
 		case *syntax.SglQuoted:
 			decodeANSIC(n)
 		case *syntax.CaseItem:
@@ -94,6 +99,9 @@ func Script(file *syntax.File) {
 					seeds[inner] = true
 				}
 			}
+			arrays.note(n)
+		case *syntax.DeclClause, *syntax.UnaryTest:
+			arrays.note(n)
 		case *syntax.ParamExp:
 			pipestatus = pipestatus || readsPipestatus(n)
 			subshells = subshells || readsSubshellVars(n)
@@ -107,6 +115,7 @@ func Script(file *syntax.File) {
 			guardArithmNode(n)
 			unescapeAssignValue(n)
 			rewriteTildes(n)
+			arrays.note(n)
 		case *syntax.TestClause:
 			n.X = rewriteOptionTests(n.X)
 			guardArithmNode(n)
@@ -122,6 +131,8 @@ func Script(file *syntax.File) {
 	if len(readonly) > 0 {
 		guardReadonlyAssigns(file, readonly)
 	}
+	arrays.finish()
+	indirect.finish(arrays.namerefs, arrays.assoc)
 	if subshells {
 		markSubshells(file)
 	}
@@ -139,11 +150,13 @@ func Script(file *syntax.File) {
 //
 // It is exact for the nodes every script is full of, so that a script of
 // plain commands, assignments and expansions is not walked again:
-// a parameter expansion is changed only for $DIRSTACK, $!, $-, ${10} and
-// beyond, an index or a slice, and PIPESTATUS, BASHPID or BASH_SUBSHELL
-// (whose scripts' pipelines and subshells change); an assignment only
-// for an index, a backslash in its value, RANDOM or an array element
-// that glues text to "$@" or "${a[@]}" (glueWords); a command
+// a parameter expansion is changed only for $DIRSTACK, $!, $-, ${!ref},
+// ${10} and beyond, an index or a slice, and PIPESTATUS, BASHPID or
+// BASH_SUBSHELL (whose scripts' pipelines and subshells change); an
+// assignment only for an index, a backslash in its value, RANDOM, a list
+// of keyed elements or none (arrayRewrite) or an array element that glues
+// text to "$@" or "${a[@]}" (glueWords); an arithmetic command only for a
+// write to an array element; a [[ -v ]] only for an element; a command
 // substitution only in the $(< FILE) shape; a for loop only in the (( ))
 // form or for a word that glues; an arithmetic expansion only for an
 // operator that can fail or a constant bash rejects (see guardExpr); a
@@ -157,7 +170,7 @@ func Rewritable(n syntax.Node) bool {
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
-		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted, *syntax.ExtGlob, *syntax.UnaryTest, *syntax.Redirect:
+		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted, *syntax.ExtGlob, *syntax.UnaryTest, *syntax.Redirect, *syntax.ArithmCmd:
 		return RewritableNode(n)
 	}
 	return false
@@ -177,15 +190,21 @@ func RewritableNode(n syntax.Node) bool {
 		if _, ok := positionalBeyondNine(n); ok || plainFlags(n) || readsPipestatus(n) || readsSubshellVars(n) {
 			return true
 		}
-		return n.Index != nil || n.Slice != nil ||
+		return n.Index != nil || n.Slice != nil || indirection(n) ||
 			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!") ||
 			tildeRewritable(n) || extglobRewritable(n) || isOptionVar(n)
 	case *syntax.Assign:
 		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || tildeRewritable(n) || seedsRandom(n) ||
+			shast.KeyedList(n) ||
 			n.Array != nil && slices.ContainsFunc(n.Array.Elems, func(el *syntax.ArrayElem) bool { return el.Value != nil && glues(el.Value) })
+	case *syntax.ArithmCmd:
+		return shast.ElementWrite(n.X) != nil
 	case *syntax.WordIter:
 		return tildeRewritable(n)
 	case *syntax.UnaryTest:
+		if _, _, ok := shast.ElementOperand(n.X); n.Op == syntax.TsVarSet && ok {
+			return true
+		}
 		return optionTestRewritable(n)
 	case *syntax.SglQuoted:
 		return ansiCRewritable(n)

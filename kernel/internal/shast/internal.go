@@ -35,6 +35,12 @@ const (
 	CmdFdScope    = InternalPrefix + "fd-scope"    // before a statement's descriptor redirections
 	CmdFd         = InternalPrefix + "fd"          // one redirection of a descriptor, in the scope
 	CmdFdEnd      = InternalPrefix + "fd-end"      // after them: ends the scope with its argument
+	CmdArrayAssoc = InternalPrefix + "array-assoc" // succeeds when its argument names an associative array
+	CmdAssocReset = InternalPrefix + "assoc-reset" // empties the associative array its argument names
+	CmdArrayCount = InternalPrefix + "array-count" // prints how many elements its argument's array holds
+	CmdIndirect   = InternalPrefix + "indirect"    // sets the variables of a statement's ${!ref}
+	CmdNamerefSet = InternalPrefix + "nameref-set" // assigns an element through a name reference
+	CmdUnsetRef   = InternalPrefix + "unset-ref"   // unset -n of its arguments, before they are declared again
 )
 
 // The words of the descriptor rewrite (rewrite.Script): a redirection

@@ -49,12 +49,23 @@ type CrashCheck struct {
 	assoc    func(name string) bool
 	names    map[string]bool // the script's associative arrays, found when first asked
 	findings []Finding
+	// rewritten: the script runs rewritten (rewrite.Script), which makes
+	// an arithmetic command's one write to an element an assignment;
+	// elementWrite is the write of the command being walked.
+	rewritten    bool
+	elementWrite syntax.ArithmExpr
 }
 
 // NewCrashCheck starts a check of f; assoc is as for [Crashes].
 func NewCrashCheck(f *syntax.File, assoc func(name string) bool) CrashCheck {
 	return CrashCheck{file: f, assoc: assoc}
 }
+
+// Rewritten tells c that its script runs rewritten (rewrite.Script):
+// what the rewrites turn into a form that runs, such as `(( a[i]++ ))`
+// (shast.ElementWrite), is not refused. Source given at run time (eval,
+// source, a trap) is not rewritten.
+func (c *CrashCheck) Rewritten() { c.rewritten = true }
 
 // Findings are what the walk found so far, in the order it met them.
 func (c *CrashCheck) Findings() []Finding { return c.findings }
@@ -83,14 +94,21 @@ func (c *CrashCheck) add(pos syntax.Pos, format string, a ...any) {
 // Visit checks n; it always walks on.
 func (c *CrashCheck) Visit(n syntax.Node) bool {
 	switch n := n.(type) {
+	case *syntax.ArithmCmd:
+		if c.rewritten && shast.ElementWrite(n.X) != nil {
+			c.elementWrite = n.X
+		}
 	case *syntax.UnaryArithm:
+		if c.elementWrite == syntax.ArithmExpr(n) {
+			break
+		}
 		if (n.Op == syntax.Inc || n.Op == syntax.Dec) && !shast.PlainName(n.X) {
 			x := arithText(n.X)
 			c.add(n.Pos(), "arithmetic cannot write to an array element: '%s'; write '%s=$(( %s %s 1 ))'",
 				arithText(n), x, x, n.Op.String()[:1])
 		}
 	case *syntax.BinaryArithm:
-		if op, ok := shast.ArithAssignOp(n.Op); ok && !shast.PlainName(n.X) {
+		if op, ok := shast.ArithAssignOp(n.Op); ok && !shast.PlainName(n.X) && c.elementWrite != syntax.ArithmExpr(n) {
 			x, y := arithText(n.X), arithText(n.Y)
 			fix := fmt.Sprintf("%s=$(( %s ))", x, y)
 			if op != "" {
@@ -274,7 +292,8 @@ func arrayType(as *syntax.Assign, valType string) string {
 
 // declWalk calls fn for every named argument of a declaration, with the
 // -a, -A or -n in force for it. As in mvdan/sh, a word of flags counts
-// for its first flag only, and the type lasts to the end of the
+// for its first flag only, but for the words of letters the rewrites
+// split (-rA, -gA: every flag counts), and the type lasts to the end of the
 // declaration; a flag in an expansion is not known and not counted.
 func declWalk(d *syntax.DeclClause, fn func(as *syntax.Assign, valType string)) {
 	valType := ""
@@ -287,10 +306,17 @@ func declWalk(d *syntax.DeclClause, fn func(as *syntax.Assign, valType string)) 
 				continue
 			}
 			w := shast.StaticWord(as.Value)
-			if !w.Opaque && len(w.Text) >= 2 && w.Text[0] == '-' {
-				switch w.Text[1] {
+			if w.Opaque || len(w.Text) < 2 || w.Text[0] != '-' {
+				continue
+			}
+			flags := w.Text[1:2]
+			if strings.Trim(w.Text[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+				flags = w.Text[1:] // split by the rewrite (package rewrite, splitDeclFlags)
+			}
+			for _, f := range flags {
+				switch f {
 				case 'a', 'A', 'n':
-					valType = w.Text[:2]
+					valType = "-" + string(f)
 				}
 			}
 			continue

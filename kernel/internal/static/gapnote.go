@@ -47,6 +47,9 @@ type GapCheck struct {
 	pending []pendingNote
 	facts   facts
 
+	alone   *syntax.Assign    // the assignment of the command met last, when it is the command's only word
+	refs    map[string]int    // the script's declare -n of each name, counted when first asked
+	targets map[string]string // the literal targets of the name references declared above
 	attrs   map[string]string // the flags of names declared -i, -l or -u above
 	noValue map[string]bool   // arrays declared without a value above
 	loopEnd syntax.Pos        // the end of the while or until loop met last
@@ -170,6 +173,17 @@ func (c *GapCheck) isAssoc(name string) bool {
 	return c.names[name] || c.assoc != nil && c.assoc(name)
 }
 
+// assocOfSession reports whether name is an associative array the session
+// made, which the script neither declares -A or -n nor assigns a list
+// with a quoted first key: the rewrites that count such an array
+// (package rewrite) know only the script.
+func (c *GapCheck) assocOfSession(name string) bool {
+	if c.assoc == nil || !c.assoc(name) || c.isAssoc(name) && c.names[name] {
+		return false
+	}
+	return c.namerefs()[name] == 0
+}
+
 // Visit checks n; it always walks on.
 func (c *GapCheck) Visit(n syntax.Node) bool {
 	if n == nil {
@@ -204,7 +218,6 @@ func (c *GapCheck) Visit(n syntax.Node) bool {
 		if mayFail(n.Do) {
 			c.loopEnd = n.End()
 		}
-		c.loopBody(n.Do)
 		c.enter(n.End(), scopeLoop)
 	case *syntax.IfClause:
 		c.ifClause(n)

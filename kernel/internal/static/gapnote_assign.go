@@ -86,6 +86,10 @@ func (c *GapCheck) assign(as *syntax.Assign, pos syntax.Pos) {
 	}
 	assoc := c.isAssoc(name)
 	switch {
+	case as.Append && as.Index != nil && shast.AppendsElement(as):
+		// package rewrite makes it NAME[k]=${NAME[k]}STR
+	case as.Array != nil && as == c.alone && shast.KeyedList(as):
+		// package rewrite runs it by the array's kind
 	case as.Append && as.Index != nil && !assoc:
 		c.note(as.Pos(), &gapIndexedAppend)
 	case as.Append && assoc:
@@ -129,9 +133,7 @@ func (c *GapCheck) decl(d *syntax.DeclClause) {
 			c.note(as.Pos(), &gapAttrPrint)
 		}
 		if strings.Contains(flags, "n") && variant != "export" {
-			if c.namerefs()[name] > 1 {
-				c.note(as.Pos(), &gapNamerefAgain)
-			}
+			c.nameref(as)
 		}
 		if variant == "export" && strings.Contains(flags, "f") {
 			c.note(as.Pos(), &gapExportF)
@@ -154,9 +156,42 @@ func (c *GapCheck) decl(d *syntax.DeclClause) {
 	}
 }
 
+// nameref notes a name reference to an array element, and one that
+// closes a loop of the references declared above.
+func (c *GapCheck) nameref(as *syntax.Assign) {
+	if as.Naked || as.Value == nil {
+		return
+	}
+	t, ok := shast.LiteralText(as.Value)
+	if !ok {
+		return
+	}
+	if strings.Contains(t, "[") {
+		c.note(as.Pos(), &gapNamerefElement)
+		return
+	}
+	if c.targets == nil {
+		c.targets = make(map[string]string)
+	}
+	c.targets[as.Name.Value] = t
+	for range len(c.targets) {
+		if t == as.Name.Value {
+			c.note(as.Pos(), &gapNamerefCycle)
+			return
+		}
+		if t, ok = c.targets[t]; !ok {
+			return
+		}
+	}
+}
+
 // namerefs counts the script's declare -n of each name.
 func (c *GapCheck) namerefs() map[string]int {
+	if c.refs != nil {
+		return c.refs
+	}
 	n := make(map[string]int)
+	c.refs = n
 	shast.Walk(c.file, func(node syntax.Node) bool {
 		if d, ok := node.(*syntax.DeclClause); ok {
 			declWalk(d, func(as *syntax.Assign, valType string) {

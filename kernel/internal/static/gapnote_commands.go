@@ -19,6 +19,10 @@ var tracedBuiltins = map[string]bool{
 }
 
 func (c *GapCheck) call(call *syntax.CallExpr) {
+	c.alone = nil
+	if len(call.Args) == 0 && len(call.Assigns) == 1 {
+		c.alone = call.Assigns[0]
+	}
 	for _, as := range call.Assigns {
 		c.assign(as, call.Pos())
 	}
@@ -56,9 +60,6 @@ func (c *GapCheck) builtin(pos syntax.Pos, name string, args []string) {
 		c.trap(pos, args)
 	case "read":
 		for _, a := range args {
-			if !strings.HasPrefix(a, "-") && strings.Contains(a, "[") {
-				c.note(pos, &gapReadElem)
-			}
 			if strings.ContainsAny(c.attrs[a], "ilu") {
 				c.note(pos, &gapAttrRead)
 			}

@@ -192,7 +192,9 @@ func (c *GapCheck) testClause(t *syntax.TestClause) {
 				if w, ok := n.X.(*syntax.Word); ok {
 					if t, ok := shast.LiteralText(w); ok {
 						if name, _, sub := strings.Cut(t, "["); sub && c.isAssoc(name) {
-							c.note(n.Pos(), &gapAssocTestKey)
+							if _, _, ok := shast.ElementOperand(w); !ok {
+								c.note(n.Pos(), &gapAssocTestKey)
+							}
 						}
 					}
 				}
@@ -266,24 +268,6 @@ func (c *GapCheck) forClause(f *syntax.ForClause) {
 			c.unquotedSplit(loop.Items, f.Pos())
 		}
 		c.extglobSameLine(loop.Items)
-	}
-	c.loopBody(f.Do)
-}
-
-// loopBody notes a declare -n run again by a loop.
-func (c *GapCheck) loopBody(body []*syntax.Stmt) {
-	for _, s := range body {
-		shast.Walk(s, func(n syntax.Node) bool {
-			if d, ok := n.(*syntax.DeclClause); ok {
-				declWalk(d, func(as *syntax.Assign, valType string) {
-					if valType == "-n" {
-						c.note(as.Pos(), &gapNamerefAgain)
-					}
-				})
-			}
-			_, fn := n.(*syntax.FuncDecl)
-			return !fn
-		})
 	}
 }
 

@@ -16,7 +16,7 @@ var (
 	gapUnderscore       = Gap{"$_ after a function call", "it is the last argument of the function's last command, not of the call", "name the argument in a variable"}
 	gapAtDefault        = Gap{"\"${@:-word}\" and \"${a[@]:-word}\"", "they give nothing when empty, not word", "(( $# )) || set -- word"}
 	gapDefaultBackslash = Gap{"\\\" or \\$ in \"${v:-word}\"", "the backslash is kept", "put the word in a variable: d='\"x\"'; \"${v:-$d}\""}
-	gapAssocCount       = Gap{"${#m[@]} of an associative array", "it counts 1", "keys=(\"${!m[@]}\"); ${#keys[@]}"}
+	gapAssocCount       = Gap{"${#m[@]} of an associative array the script does not declare -A", "it counts 1", "declare -A m again, or keys=(\"${!m[@]}\"); ${#keys[@]}"}
 
 	// Variables bash sets and shelter does not.
 	gapBashpid      = Gap{"BASHPID, BASH_SUBSHELL in a pipeline's last command", "they are the shell's own, as the command runs in the shell", "read them in a subshell: cmd | ( echo $BASH_SUBSHELL )"}
@@ -25,9 +25,9 @@ var (
 	gapDirstackElem = Gap{"DIRSTACK[i]=dir", "the directory stack does not change", "popd and pushd"}
 
 	// Assignments and declarations.
-	gapIndexedAppend   = Gap{"a[i]+=str", "it appends to element 0 and empties element i", "a[i]=\"${a[i]}str\""}
-	gapAssocAppend     = Gap{"m+=([k]=v) and m[k]+=str on an associative array", "the first is dropped, the second empties m[k]", "one m[k]=v each; m[k]=\"${m[k]}str\""}
-	gapAssocReassign   = Gap{"m=(…) on an associative array", "it makes m indexed", "unset m; declare -A m=(…)"}
+	gapIndexedAppend   = Gap{"a[i]+=str with a subscript that runs a command or a value that starts with ~", "it appends to element 0 and empties element i", "a[i]=\"${a[i]}str\""}
+	gapAssocAppend     = Gap{"m+=(…) on an associative array beside another assignment or in a declaration, or with an element without a key", "it is dropped", "one m[k]=v each, alone"}
+	gapAssocReassign   = Gap{"m=(…) on an associative array, with an element without a key or beside another assignment", "it makes m indexed", "one m=([k]=v …) alone, a key for each element"}
 	gapAssocArithKey   = Gap{"an unquoted key that looks like arithmetic, m[1+1]=v", "it is evaluated as an index and the key is lost", "quote the key: m[\"1+1\"]=v"}
 	gapAssocTestKey    = Gap{"[[ -v m[k] ]] on an associative array", "it does not look into the array", "[[ -n ${m[k]+set} ]]"}
 	gapNounsetDeclared = Gap{"set -u with an array declared without a value, then set by element", "the array is unbound", "declare it with =()"}
@@ -36,10 +36,10 @@ var (
 	gapCaseAttr        = Gap{"a value of a -l or -u variable that is neither literal nor one expansion (x$v)", "its case does not change", "${v,,} and ${v^^}"}
 	gapLocalDash       = Gap{"local -", "the options are not restored when the function returns", "save and restore them yourself"}
 	gapDeclOrder       = Gap{"local a=1 b=$a (also declare, export)", "b gets the new a; bash expands every operand first", "one local per variable where one reads another"}
-	gapNamerefAgain    = Gap{"declare -n of a name that is a nameref already", "it writes through the old reference", "unset -n r first"}
+	gapNamerefElement  = Gap{"declare -n r='a[1]' (a reference to an element)", "r reads and writes nothing", "${a[1]}, or an index in a variable"}
+	gapNamerefCycle    = Gap{"name references that name each other", "the assignment does nothing and the script goes on; bash ends it", "break the loop"}
 	gapExportF         = Gap{"export -f", "nothing is exported", "define the function in the child"}
 	gapAssignRedir     = Gap{"x=$(cmd) 2>&1 (an assignment with redirections)", "the redirections apply before the substitution runs, not after", "x=$(cmd 2>&1)"}
-	gapReadElem        = Gap{"read 'a[1]'", "it is refused", "read into a plain name, then assign the element"}
 
 	// Redirections.
 	gapHeredocQuoted = Gap{"a here-document delimiter quoted in part (<<E\"O\"T)", "the body is expanded", "quote the whole delimiter: <<'EOT'"}

@@ -28,7 +28,7 @@ func (c *GapCheck) paramExp(p *syntax.ParamExp) {
 			c.note(p.Pos(), &gapNounset)
 		}
 	}
-	if p.Length && p.Index != nil && allIndex(p.Index) && c.isAssoc(name) {
+	if p.Length && p.Index != nil && allIndex(p.Index) && c.assocOfSession(name) {
 		c.note(p.Pos(), &gapAssocCount)
 	}
 	if r := p.Repl; r != nil {
