@@ -198,6 +198,10 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 			return bashcompat.StatusArgv(1), true
 		}
 		return quietEval(hc, rewrite.BangVar+"="+strconv.FormatInt(s.lastJob.Load(), 10)), true
+	case shast.CmdRefuse:
+		// A construct refused where it runs (package rewrite).
+		fmt.Fprintln(hc.Stderr, args[1])
+		return bashcompat.StatusArgv(2), true
 	case shast.CmdGoOn:
 		// The guard of what follows a break (package rewrite).
 		if mvdanpriv.LoopExitPending(hc) {

@@ -179,7 +179,10 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
 	}
-	if needsTemp {
+	if needsTemp && s.root != nil {
+		// Refused where it runs (docs/sandbox.md).
+		rewritable = rewrite.RefuseProcSubsts(file, procSubstRefusal) || rewritable
+	} else if needsTemp {
 		// A failure shows as the interpreter's own "cannot create fifo".
 		s.tmp.Ensure()
 	}

@@ -51,6 +51,7 @@ func Script(file *syntax.File) {
 		case *syntax.ProcSubst:
 			nested(&n.Stmts)
 		case *syntax.Stmt:
+			refuseCoproc(n)
 			loops.alone(n)
 			readonly = append(readonly, readonlyNames(n)...)
 			splitDeclFlags(n)
@@ -105,7 +106,7 @@ func Rewritable(n syntax.Node) bool {
 	// The kinds first, in a switch small enough to inline into the walk
 	// that asks it of every node; then the node itself.
 	switch n.(type) {
-	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
+	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp, *syntax.CoprocClause,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
 		*syntax.CallExpr:
 		return RewritableNode(n)
@@ -115,7 +116,8 @@ func Rewritable(n syntax.Node) bool {
 
 func RewritableNode(n syntax.Node) bool {
 	switch n := n.(type) {
-	case *syntax.ProcSubst, *syntax.LetClause, *syntax.DeclClause:
+	case *syntax.ProcSubst, *syntax.LetClause, *syntax.DeclClause, *syntax.CoprocClause:
+		// A coprocess is refused where it runs (refuseCoproc).
 		return true
 	case *syntax.BinaryTest:
 		// What a [[ ]] changes: an integer comparison's operands

@@ -19,6 +19,7 @@ const (
 	CmdLoopEnd    = InternalPrefix + "loop-end"    // the end of a rewritten loop's body
 	CmdGoOn       = InternalPrefix + "go-on"       // fails while a break or continue is pending
 	CmdReadonly   = InternalPrefix + "readonly"    // after a failed assignment: exits if it wrote a readonly name
+	CmdRefuse     = InternalPrefix + "refuse"      // prints its argument, a refusal, and fails with 2
 )
 
 // StatusWord is a command the call handler turns into [CmdStatus]; an
