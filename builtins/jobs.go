@@ -375,9 +375,9 @@ func runKill(_ context.Context, c *kernel.Call) error {
 				continue
 			}
 			if !ok {
-				// No job of that name: bash's line and status, as for
-				// a job that ended.
-				fmt.Fprintf(c.Stderr, "kill: %s: no such job\n", a)
+				// No job of that name: bash's status 1, as for a bad
+				// signal, with the refusal's line.
+				fmt.Fprintln(c.Stderr, &kernel.Refusal{Command: "kill", What: kernel.Quote(a) + " is not a job or process of this session", Allowed: targetPool(js)})
 				return kernel.ExitStatus(1)
 			}
 		} else if pid, err := strconv.Atoi(a); err == nil && pid > 0 {
