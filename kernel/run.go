@@ -81,6 +81,9 @@ type RunOptions struct {
 	// jobTexts are the top-level `cmd &` statements as the script wrote
 	// them, printed before the rewrite: what jobs lists for each.
 	jobTexts []string
+	// procSubst is set when the script has a process substitution, whose
+	// end the call waits for.
+	procSubst bool
 }
 
 // TermSize is the size of a terminal, in characters.
@@ -185,6 +188,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	} else if needsTemp {
 		// A failure shows as the interpreter's own "cannot create fifo".
 		s.tmp.Ensure()
+		opts.procSubst = true
 	}
 	if rewritable {
 		opts.jobTexts = backgroundTexts(file)
@@ -433,6 +437,9 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	var crash any
 	if snap == nil {
 		crash, err = runGuarded(callCtx, r, file)
+		if opts.procSubst && crash == nil {
+			s.awaitProcSubsts(callCtx, state, r)
+		}
 	} else {
 		var running chan outcome
 		if running, crash, err = runYielding(callCtx, r, file, opts.Yield); running != nil {

@@ -50,6 +50,10 @@ func Script(file *syntax.File) {
 			nested(&n.Stmts)
 		case *syntax.ProcSubst:
 			nested(&n.Stmts)
+		case *syntax.Word:
+			if len(n.Parts) > 0 {
+				markProcSubsts(n)
+			}
 		case *syntax.Stmt:
 			refuseCoproc(n)
 			loops.alone(n)
