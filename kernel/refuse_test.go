@@ -55,3 +55,23 @@ func TestRefusedWhereItRuns(t *testing.T) {
 		})
 	}
 }
+
+// A process substitution writes into the call's output, which the call
+// waits for, and sets $!, whose status wait gives; one that nothing opens
+// neither hangs wait nor the call's end.
+func TestProcSubstOutputAndStatus(t *testing.T) {
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{})
+	for _, tc := range []struct{ script, stdout string }{
+		{"seq 3 > >(tac)", "3\n2\n1\n"},
+		{`cat <(exit 123) >/dev/null; wait "$!"; echo $?`, "123\n"},
+		{`f() { cat <(exit 7) >/dev/null; wait $!; echo $?; }; f`, "7\n"},
+		{`x=<(exit 4); wait $!; echo $?`, "4\n"},
+		{`echo <(true) >/dev/null; wait; echo all`, "all\n"},
+		{`sleep 0.1 & cat <(exit 1) <(exit 2) >/dev/null; wait $!; echo $?`, "2\n"},
+	} {
+		res := run(t, s, tc.script)
+		if res.ExitCode != 0 || res.Stdout != tc.stdout {
+			t.Errorf("%s: status %d stdout %q stderr %q; want stdout %q", tc.script, res.ExitCode, res.Stdout, res.Stderr, tc.stdout)
+		}
+	}
+}
