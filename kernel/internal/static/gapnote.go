@@ -106,6 +106,7 @@ type facts struct {
 	funcs                    map[string]bool
 	breakFuncs               map[string]bool // functions that break or continue outside a loop
 	fds                      map[string]bool // descriptors above 2 that a redirection opens
+	background               bool            // a `cmd &`, whose pid wait -p would set
 }
 
 // pendingNote is a gap seen at pos that is a gap only if need holds of

@@ -64,7 +64,8 @@ var (
 	gapFailglob    = Gap{"shopt -s failglob", "a glob without a match is left as it is", "test the glob's result with [[ -e $f ]]"}
 	gapNocasematch = Gap{"shopt -s nocasematch", "matches keep their case", "compare ${a,,} with ${b,,}"}
 	gapCompgen     = Gap{"compgen", "there is no compgen", "list the names yourself"}
-	gapDisown      = Gap{"disown", "there is no disown", "let the session's Close end the job"}
+	gapWaitVar     = Gap{"wait -p VAR", "VAR is left unset", "save $! first: p=$!; wait \"$p\""}
+	gapHereArith   = Gap{"an arithmetic error in a here-string or here-doc", "it ends the script, where bash fails the command only", "compute the value first: v=$((a / b))"}
 	gapCaller      = Gap{"caller", "there is no caller", "pass the caller's name as an argument"}
 	gapTestLess    = Gap{"[ a \\< b ]", "test and [ have no < and > string operators", "[[ a < b ]]"}
 	gapTestInteger = Gap{"[ abc -eq 1 ]", "a non-integer operand reads as 0 (status 1, not 2)", "check [[ $v =~ ^-?[0-9]+$ ]] first"}
