@@ -16,6 +16,9 @@ import (
 type shellBuiltin struct {
 	name, usage, about string
 	run                func(ctx context.Context, c *kernel.Call) error
+	// ownsH is set for a command whose -h is its own flag (disown -h):
+	// only --help prints its help.
+	ownsH bool
 }
 
 func (b *shellBuiltin) Name() string        { return b.name }
@@ -26,10 +29,10 @@ func (b *shellBuiltin) InputSchema() json.RawMessage {
 }
 func (b *shellBuiltin) Help() string { return fmt.Sprintf("usage: %s\n\n%s\n", b.usage, b.about) }
 
-// Run prints the help for --help or -h as the first word, and runs the
-// command otherwise.
+// Run prints the help for --help or -h (unless ownsH) as the first word,
+// and runs the command otherwise.
 func (b *shellBuiltin) Run(ctx context.Context, c *kernel.Call) error {
-	if len(c.Args) > 1 && (c.Args[1] == "--help" || c.Args[1] == "-h") {
+	if len(c.Args) > 1 && (c.Args[1] == "--help" || c.Args[1] == "-h" && !b.ownsH) {
 		_, err := io.WriteString(c.Stdout, b.Help())
 		return err
 	}

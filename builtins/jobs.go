@@ -18,23 +18,38 @@ import (
 
 var jobsBuiltin = &shellBuiltin{
 	name:  "jobs",
-	usage: "jobs [-l] [-p] [-r]",
-	about: "List the session's background jobs: running ones, and finished ones once. -l adds pids, -p prints pids only, -r lists running jobs only.",
+	usage: "jobs [-l] [-p] [-r] [-s] [%N...]",
+	about: "List the session's background jobs (all, or those named): running ones, and finished ones once. -l adds pids, -p prints pids only, -r lists running jobs only, -s stopped ones (there are none).",
 	run:   runJobs,
 }
 
 var waitBuiltin = &shellBuiltin{
 	name:  "wait",
-	usage: "wait [-n] [%N|PID]...",
-	about: "Wait for the session's background jobs (all of them, or those named) and exit with the status of the last one named; -n: of the first to end.",
+	usage: "wait [-fn] [-p VAR] [%N|PID]...",
+	about: "Wait for the session's background jobs (all of them, or those named) and exit with the status of the last one named; -n: of the first to end. -f is accepted (shelter has no stopped jobs); -p VAR sets VAR to the pid waited for.",
 	run:   runWait,
 }
 
-var killBuiltin = &shellBuiltin{
-	name:  "kill",
-	usage: "kill [-s SIG | -n NUM | -SIG] %N|PID...  or  kill -l [NUM]",
-	about: "Send a signal (TERM unless named) to a background job of the session or to one of its processes; no other process can be signalled. A job sent a signal that ends a process runs nothing more.",
-	run:   runKill,
+var disownBuiltin = &shellBuiltin{
+	name:  "disown",
+	usage: "disown [-h] [-ar] [%N|PID]...",
+	about: "Drop jobs (the current one, those named, all with -a, the running ones with -r) from the jobs the script sees: they run on, and end with the session. -h keeps them listed.",
+	run:   runDisown,
+	ownsH: true,
+}
+
+var fgBuiltin = &shellBuiltin{
+	name:  "fg",
+	usage: "fg [%N]",
+	about: "Fails as in a bash script: a session has no job control (wait %N waits for a job).",
+	run:   noJobControl("fg"),
+}
+
+var bgBuiltin = &shellBuiltin{
+	name:  "bg",
+	usage: "bg [%N]...",
+	about: "Fails as in a bash script: a session has no job control (its jobs run in the background already).",
+	run:   noJobControl("bg"),
 }
 
 // unknownFlag is the refusal of a flag a builtin does not take.
@@ -50,6 +65,7 @@ var jobsFlags = &argv.Set{Command: "jobs", Syntax: argv.GNU, Flags: []*argv.Flag
 	{Names: []string{"-l"}, About: "add each job's pid"},
 	{Names: []string{"-p"}, About: "print pids only"},
 	{Names: []string{"-r"}, About: "list running jobs only"},
+	{Names: []string{"-s"}, About: "list stopped jobs only (a session has none)"},
 }}
 
 func runJobs(_ context.Context, c *kernel.Call) error {
@@ -57,10 +73,7 @@ func runJobs(_ context.Context, c *kernel.Call) error {
 	if err != nil {
 		return flagRefusal(err)
 	}
-	if len(read.Operands) > 0 {
-		return &kernel.Refusal{Command: "jobs", What: "unexpected argument " + kernel.Quote(read.Operands[0]) + ": jobs takes flags only", Allowed: jobsFlags.Pool()}
-	}
-	var long, pidsOnly, runningOnly bool
+	var long, pidsOnly, runningOnly, stoppedOnly bool
 	for _, f := range read.Flags {
 		switch f.Name {
 		case "-l":
@@ -69,39 +82,64 @@ func runJobs(_ context.Context, c *kernel.Call) error {
 			pidsOnly = true
 		case "-r":
 			runningOnly = true
+		case "-s":
+			stoppedOnly = true
 		}
 	}
 	js := c.Jobs()
 	list := js.List()
+	// As bash: + marks the current job, - the previous one.
+	marks := make(map[int]byte, len(list))
+	for i, j := range list {
+		switch i {
+		case len(list) - 1:
+			marks[j.ID] = '+'
+		case len(list) - 2:
+			marks[j.ID] = '-'
+		default:
+			marks[j.ID] = ' '
+		}
+	}
+	failed := false
+	if len(read.Operands) > 0 {
+		named := list[:0:0]
+		for _, a := range read.Operands {
+			j, ok := js.Find(a)
+			if !ok {
+				fmt.Fprintf(c.Stderr, "jobs: %s: no such job\n", a)
+				failed = true
+				continue
+			}
+			named = append(named, j)
+		}
+		list = named
+	}
 	var reported []int
 	var b strings.Builder
-	for i, j := range list {
-		if runningOnly && j.Finished {
+	for _, j := range list {
+		if runningOnly && j.Finished || stoppedOnly {
 			continue
 		}
 		if j.Finished {
 			reported = append(reported, j.ID)
 		}
-		// As bash: + marks the current job, - the previous one.
-		mark := ' '
-		switch i {
-		case len(list) - 1:
-			mark = '+'
-		case len(list) - 2:
-			mark = '-'
-		}
 		switch {
 		case pidsOnly:
 			fmt.Fprintf(&b, "%d\n", j.PID)
 		case long:
-			fmt.Fprintf(&b, "[%d]%c %d %-24s%s\n", j.ID, mark, j.PID, jobState(j), j.Command)
+			fmt.Fprintf(&b, "[%d]%c %d %-24s%s\n", j.ID, marks[j.ID], j.PID, jobState(j), j.Command)
 		default:
-			fmt.Fprintf(&b, "[%d]%c  %-24s%s\n", j.ID, mark, jobState(j), j.Command)
+			fmt.Fprintf(&b, "[%d]%c  %-24s%s\n", j.ID, marks[j.ID], jobState(j), j.Command)
 		}
 	}
 	js.Report(reported...)
-	_, err = fmt.Fprint(c.Stdout, b.String())
-	return err
+	if _, err = fmt.Fprint(c.Stdout, b.String()); err != nil {
+		return err
+	}
+	if failed {
+		return kernel.ExitStatus(1)
+	}
+	return nil
 }
 
 // jobState is a job's state as bash's jobs shows it.
@@ -117,23 +155,51 @@ func jobState(j kernel.JobState) string {
 	return fmt.Sprintf("Exit %d", j.Status)
 }
 
+var waitFlags = []string{"-f", "-n", "-p VAR"}
+
 func runWait(ctx context.Context, c *kernel.Call) error {
-	js := c.Jobs()
 	var targets []int
 	anyOne := false
-	for _, a := range c.Args[1:] {
+	args := c.Args[1:]
+	for len(args) > 0 && isFlag(args[0]) && !strings.HasPrefix(args[0], "%") {
+		a := args[0]
+		args = args[1:]
 		if a == "--" {
-			continue
+			break
 		}
-		if a == "-n" {
-			anyOne = true
-			continue
+		for i := 1; i < len(a); i++ {
+			switch a[i] {
+			case 'n':
+				anyOne = true
+			case 'f':
+				// No job of a session is ever stopped: waiting for its
+				// end is what wait does.
+			case 'p':
+				// The variable is the interpreter's to set, which a tool
+				// cannot: bash's status stands, the variable is left.
+				if i == len(a)-1 {
+					if len(args) == 0 {
+						return &kernel.Refusal{Command: "wait", What: "flag '-p' needs a variable name", Allowed: waitFlags}
+					}
+					args = args[1:]
+				}
+				i = len(a)
+			default:
+				return unknownFlag("wait", "-"+string(a[i]), waitFlags...)
+			}
 		}
-		if isFlag(a) && !strings.HasPrefix(a, "%") {
-			return unknownFlag("wait", a, "-n")
-		}
+	}
+	js := c.Jobs()
+	last := -1 // the status of the last pid named, when wait had reported it already
+	for _, a := range args {
 		j, ok := js.Find(a)
 		if !ok {
+			if pid, err := strconv.Atoi(a); err == nil {
+				if st, known := js.Reaped(pid); known {
+					last = st
+					continue
+				}
+			}
 			// bash's lines and status for a job or pid it does not know.
 			if strings.HasPrefix(a, "%") {
 				fmt.Fprintf(c.Stderr, "wait: %s: no such job\n", a)
@@ -146,8 +212,9 @@ func runWait(ctx context.Context, c *kernel.Call) error {
 			return kernel.ExitStatus(127)
 		}
 		targets = append(targets, j.ID)
+		last = -1
 	}
-	all := len(targets) == 0
+	all := len(args) == 0
 	if all {
 		for _, j := range js.List() {
 			targets = append(targets, j.ID)
@@ -174,10 +241,90 @@ func runWait(ctx context.Context, c *kernel.Call) error {
 		}
 	}
 	js.Report(targets...)
-	if all {
+	switch {
+	case all:
 		return nil
+	case last >= 0:
+		return status(last)
 	}
 	return status(code)
+}
+
+func runDisown(_ context.Context, c *kernel.Call) error {
+	args := c.Args[1:]
+	keep, all, running := false, false, false
+	for len(args) > 0 && isFlag(args[0]) && !strings.HasPrefix(args[0], "%") {
+		a := args[0]
+		args = args[1:]
+		if a == "--" {
+			break
+		}
+		for _, f := range a[1:] {
+			switch f {
+			case 'h':
+				keep = true
+			case 'a':
+				all = true
+			case 'r':
+				running = true
+			default:
+				return unknownFlag("disown", "-"+string(f), "-a", "-h", "-r")
+			}
+		}
+	}
+	js := c.Jobs()
+	var ids []int
+	failed := false
+	switch {
+	case len(args) > 0:
+		for _, a := range args {
+			j, ok := js.Find(a)
+			if !ok {
+				fmt.Fprintf(c.Stderr, "disown: %s: no such job\n", a)
+				failed = true
+				continue
+			}
+			ids = append(ids, j.ID)
+		}
+	case all || running:
+		for _, j := range js.List() {
+			if !running || !j.Finished {
+				ids = append(ids, j.ID)
+			}
+		}
+	default:
+		j, ok := js.Find("%+")
+		if !ok {
+			fmt.Fprintln(c.Stderr, "disown: current: no such job")
+			return kernel.ExitStatus(1)
+		}
+		ids = append(ids, j.ID)
+	}
+	if !keep {
+		// -h: shelter sends no SIGHUP when a session ends, so the job
+		// needs nothing more.
+		js.Disown(ids...)
+	}
+	if failed {
+		return kernel.ExitStatus(1)
+	}
+	return nil
+}
+
+// noJobControl is fg and bg as bash runs them in a script, where job
+// control is off: they fail with status 1.
+func noJobControl(name string) func(context.Context, *kernel.Call) error {
+	return func(_ context.Context, c *kernel.Call) error {
+		fmt.Fprintf(c.Stderr, "%s: no job control\n", name)
+		return kernel.ExitStatus(1)
+	}
+}
+
+var killBuiltin = &shellBuiltin{
+	name:  "kill",
+	usage: "kill [-s SIG | -n NUM | -SIG] %N|PID...  or  kill -l [NUM]",
+	about: "Send a signal (TERM unless named) to a background job of the session or to one of its processes; no other process can be signalled. A job sent a signal that ends a process runs nothing more.",
+	run:   runKill,
 }
 
 var killFlags = []string{"-SIGNAL", "-l", "-n NUM", "-s SIGNAL"}
@@ -222,9 +369,16 @@ func runKill(_ context.Context, c *kernel.Call) error {
 	var targets []target
 	for _, a := range args {
 		if strings.HasPrefix(a, "%") {
-			if j, ok := js.Find(a); ok && !j.Finished {
+			j, ok := js.Find(a)
+			if ok && !j.Finished {
 				targets = append(targets, target{job: j.ID})
 				continue
+			}
+			if !ok {
+				// No job of that name: bash's status 1, as for a bad
+				// signal, with the refusal's line.
+				fmt.Fprintln(c.Stderr, &kernel.Refusal{Command: "kill", What: kernel.Quote(a) + " is not a job or process of this session", Allowed: targetPool(js)})
+				return kernel.ExitStatus(1)
 			}
 		} else if pid, err := strconv.Atoi(a); err == nil && pid > 0 {
 			// $! names the whole job, as bash's names the subshell that

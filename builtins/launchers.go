@@ -9,7 +9,8 @@ import "github.com/shelter-sh/shelter/kernel"
 //     ionice, taskset, chrt and flock, each a [kernel.Launcher] that runs
 //     its command with [kernel.Call.Launch], so that the guard, the tools
 //     and the external policy apply to what it launches;
-//   - jobs, wait and kill, over the session's jobs ([kernel.Call.Jobs]);
+//   - jobs, wait, kill, disown, fg and bg, over the session's jobs
+//     ([kernel.Call.Jobs]);
 //   - help and tools, which list the session's tools.
 //
 // A kernel without them refuses every launcher name (see
@@ -19,7 +20,7 @@ func Launchers() []kernel.Tool {
 	return []kernel.Tool{
 		launchEnv, launchTimeout, launchNice, launchNohup, launchXargs,
 		launchSetsid, launchStdbuf, launchIonice, launchTaskset, launchChrt, launchFlock,
-		jobsBuiltin, waitBuiltin, killBuiltin,
+		jobsBuiltin, waitBuiltin, killBuiltin, disownBuiltin, fgBuiltin, bgBuiltin,
 		helpBuiltin, toolsBuiltin,
 	}
 }

@@ -216,6 +216,10 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 	case shast.CmdFlags:
 		io.WriteString(hc.Stdout, dashFlags(hc))
 		return bashcompat.StatusArgv(0), true
+	case shast.CmdRefuse:
+		// A construct refused where it runs (package rewrite).
+		fmt.Fprintln(hc.Stderr, args[1])
+		return bashcompat.StatusArgv(2), true
 	case shast.CmdGoOn:
 		// The guard of what follows a break (package rewrite).
 		if mvdanpriv.LoopExitPending(hc) {

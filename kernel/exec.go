@@ -113,10 +113,19 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	if next, ok := s.replaced(ctx, &c, args, false); ok {
 		return next, nil
 	}
-	if name == "wait" && !s.waitsForJobs(ctx, args) {
-		// mvdan's own wait still serves the background work of functions
-		// and subshells.
-		return args, nil
+	if name == "wait" {
+		own, procSubst := procSubstWait(args)
+		if procSubst || !s.waitsForJobs(ctx, args) {
+			// mvdan's own wait still serves the background work of
+			// functions and subshells, and process substitutions.
+			if procSubst {
+				args = own
+			}
+			if !s.ownWait(ctx, c.hc, args) {
+				return bashcompat.StatusArgv(128 + int(syscall.SIGTERM)), nil
+			}
+			return args, nil
+		}
 	}
 	if interp.IsBuiltin(name) && s.tools[name] != nil {
 		out := slices.Clone(args)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/budget"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/jobtable"
+	"github.com/shelter-sh/shelter/kernel/internal/rewrite"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -198,6 +200,25 @@ func (s *Session) waitsForJobs(ctx context.Context, args []string) bool {
 		}
 	}
 	return s.jobs.Len() > 0
+}
+
+// procSubstWait turns the $! of each process substitution that wait
+// names (rewrite.ProcSubstBase plus N) into gN, the name mvdan's own wait
+// knows it by in the shell that made it, and hands wait to mvdan; ok is
+// false when wait names none.
+func procSubstWait(args []string) ([]string, bool) {
+	var out []string
+	for i, a := range args[1:] {
+		n, err := strconv.Atoi(a)
+		if err != nil || n <= rewrite.ProcSubstBase {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(args)
+		}
+		out[1+i] = "g" + strconv.Itoa(n-rewrite.ProcSubstBase)
+	}
+	return out, out != nil
 }
 
 // grace is the session's time between SIGTERM and SIGKILL.

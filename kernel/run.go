@@ -83,6 +83,9 @@ type RunOptions struct {
 	// jobTexts are the top-level `cmd &` statements as the script wrote
 	// them, printed before the rewrite: what jobs lists for each.
 	jobTexts []string
+	// procSubst is set when the script has a process substitution, whose
+	// end the call waits for.
+	procSubst bool
 }
 
 // TermSize is the size of a terminal, in characters.
@@ -191,9 +194,13 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
 	}
-	if needsTemp {
+	if needsTemp && s.root != nil {
+		// Refused where it runs (docs/sandbox.md).
+		rewritable = rewrite.RefuseProcSubsts(file, procSubstRefusal) || rewritable
+	} else if needsTemp {
 		// A failure shows as the interpreter's own "cannot create fifo".
 		s.tmp.Ensure()
+		opts.procSubst = true
 	}
 	if setsErrexit || s.errexitOn() {
 		rewrite.SubstErrexit(file)
@@ -451,6 +458,9 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	var crash any
 	if snap == nil {
 		crash, err = runGuarded(callCtx, r, file)
+		if opts.procSubst && crash == nil {
+			s.awaitProcSubsts(callCtx, state, r)
+		}
 	} else {
 		var running chan outcome
 		if running, crash, err = runYielding(callCtx, r, file, opts.Yield); running != nil {

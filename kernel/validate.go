@@ -118,10 +118,12 @@ func (v *validation) visit(n syntax.Node) bool {
 	v.rewrite = v.rewrite || rewrite.Rewritable(n)
 	switch n := n.(type) {
 	case *syntax.CoprocClause:
-		v.issues = append(v.issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, "coproc is not supported"))
+		// Refused where it runs (rewrite.CoprocRefusal): a warning here.
+		v.issues = append(v.issues, issueAt(n.Pos(), SeverityWarning, CodeUnsupported, "coproc is not supported: where it runs it fails with status 2"))
 	case *syntax.ProcSubst:
 		if s.root != nil {
-			v.issues = append(v.issues, issueAt(n.Pos(), SeverityError, CodeUnsupported, procSubstRefusal))
+			// Refused where it runs (rewrite.RefuseProcSubsts).
+			v.issues = append(v.issues, issueAt(n.Pos(), SeverityWarning, CodeUnsupported, procSubstRefusal+"; where it runs it fails with status 2"))
 		}
 		v.procSubst = true
 	case *syntax.FuncDecl:

@@ -75,7 +75,7 @@ var refusalRows = []refusalRow{
 	{name: "redirection in", script: "cat < /etc/passwd",
 		line: "open /etc/passwd: outside the sandbox root; allowed: paths under $ROOT", status: 1},
 	{name: "process substitution", script: "cat <(echo x)",
-		line: "shelter: line 1:5: process substitution is not available in the sandbox profile; allowed: a pipe (cmd | ...) or a file under $TMPDIR", status: 2},
+		line: "process substitution is not available in the sandbox profile; allowed: a pipe (cmd | ...) or a file under $TMPDIR", status: 2},
 
 	// The builtins' own refusals.
 	{name: "builtin flag", script: "cat --nosuch f",

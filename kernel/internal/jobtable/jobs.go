@@ -60,16 +60,18 @@ func (js *Jobs) List() []JobState {
 	defer t.mu.Unlock()
 	out := make([]JobState, 0, len(t.jobs))
 	for _, j := range t.jobs {
-		if j != js.self {
+		if j != js.self && !j.disowned {
 			out = append(out, j.stateLocked())
 		}
 	}
 	return out
 }
 
-// Find resolves a job's name as bash does: %N, %% or %+ (the latest job),
-// or the pid of one of its processes. ok is false when no job known has
-// that name.
+// Find resolves a job's name as bash does: %N, %% or %+ (the latest
+// job), %- (the one before it), %NAME (the job whose command starts with
+// NAME), %?TEXT (the job whose command holds TEXT), or the pid of one of
+// its processes. ok is false when no job known has that name, or when
+// more than one has it.
 func (js *Jobs) Find(spec string) (JobState, bool) {
 	j := js.t.find(spec)
 	if j == nil {
@@ -80,38 +82,86 @@ func (js *Jobs) Find(spec string) (JobState, bool) {
 	return j.stateLocked(), true
 }
 
-// find resolves %N, %%, %+ or the pid of a job to the job.
+// find resolves a job spec or the pid of a job to the job; a disowned
+// job has no name.
 func (t *Table) find(spec string) *Entry {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if spec == "%%" || spec == "%+" {
-		if len(t.jobs) == 0 {
-			return nil
+	jobs := make([]*Entry, 0, len(t.jobs))
+	for _, j := range t.jobs {
+		if !j.disowned {
+			jobs = append(jobs, j)
 		}
-		return t.jobs[len(t.jobs)-1]
 	}
-	if n, ok := strings.CutPrefix(spec, "%"); ok {
-		id, err := strconv.Atoi(n)
-		if err != nil {
+	n, isSpec := strings.CutPrefix(spec, "%")
+	if !isSpec {
+		pid, err := strconv.Atoi(spec)
+		if err != nil || pid <= 0 {
 			return nil
 		}
-		for _, j := range t.jobs {
+		for _, j := range jobs {
+			if j.firstPID == pid || slices.Contains(j.pids, pid) {
+				return j
+			}
+		}
+		return nil
+	}
+	if len(jobs) == 0 {
+		return nil
+	}
+	switch n {
+	case "", "%", "+":
+		return jobs[len(jobs)-1]
+	case "-":
+		return jobs[max(len(jobs)-2, 0)]
+	}
+	if id, err := strconv.Atoi(n); err == nil {
+		for _, j := range jobs {
 			if j.id == id {
 				return j
 			}
 		}
 		return nil
 	}
-	pid, err := strconv.Atoi(spec)
-	if err != nil || pid <= 0 {
-		return nil
+	match := func(j *Entry) bool { return strings.HasPrefix(j.command, n) }
+	if text, ok := strings.CutPrefix(n, "?"); ok {
+		match = func(j *Entry) bool { return strings.Contains(j.command, text) }
 	}
-	for _, j := range t.jobs {
-		if j.firstPID == pid || slices.Contains(j.pids, pid) {
-			return j
+	var found *Entry
+	for _, j := range jobs {
+		if match(j) {
+			if found != nil {
+				return nil // ambiguous, as bash refuses it
+			}
+			found = j
 		}
 	}
-	return nil
+	return found
+}
+
+// Disown drops the jobs of those ids from the jobs the script sees, as
+// bash's disown: jobs, wait and kill no longer name them and they no
+// longer hold an id, but they run on, and the session's Close ends them.
+func (js *Jobs) Disown(ids ...int) {
+	t := js.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, j := range t.jobs {
+		if j != js.self && slices.Contains(ids, j.id) {
+			j.disowned = true
+		}
+	}
+}
+
+// Reaped is the status of the job known by pid ($!) that wait or jobs
+// already reported, as bash remembers it; ok is false for a pid of no
+// such job.
+func (js *Jobs) Reaped(pid int) (status int, ok bool) {
+	t := js.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	status, ok = t.reaped[pid]
+	return status, ok
 }
 
 // ByBang is the job whose $! is pid: the pid of the first process it
@@ -124,7 +174,7 @@ func (js *Jobs) ByBang(pid int) (JobState, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, j := range t.jobs {
-		if j != js.self && j.firstPID == pid {
+		if j != js.self && !j.disowned && j.firstPID == pid {
 			return j.stateLocked(), true
 		}
 	}
@@ -140,7 +190,7 @@ func (js *Jobs) Report(ids ...int) {
 func (js *Jobs) byID(ids []int) []*Entry {
 	var out []*Entry
 	for _, j := range js.t.all() {
-		if j != js.self && slices.Contains(ids, j.id) {
+		if j != js.self && !j.disowned && slices.Contains(ids, j.id) {
 			out = append(out, j)
 		}
 	}

@@ -38,6 +38,7 @@ type Entry struct {
 	signal   syscall.Signal // the signal kill ended it with
 	pids     []int          // live processes, each the leader of its group
 	firstPID int
+	disowned bool // disown dropped it from the jobs the script sees
 }
 
 // NewEntry returns a job of that id, not yet in a table, which jobs
@@ -84,7 +85,15 @@ type Table struct {
 	// reserved are the ids Reserve handed out whose jobs are not yet
 	// added: a yielded call and the next call may start jobs at once.
 	reserved map[int]bool
+	// reaped are the statuses of the jobs reported and forgotten, by
+	// pid, as bash remembers them: `wait PID` of such a job again
+	// returns its status. The oldest go past maxReaped.
+	reaped      map[int]int
+	reapedOrder []int
 }
+
+// maxReaped bounds the statuses of forgotten jobs a table remembers.
+const maxReaped = 256
 
 // NextID is the id the next job would get, as bash numbers them: one
 // more than the highest job still known (or reserved).
@@ -97,7 +106,9 @@ func (t *Table) NextID() int {
 func (t *Table) nextID() int {
 	id := 1
 	for _, j := range t.jobs {
-		id = max(id, j.id+1)
+		if !j.disowned {
+			id = max(id, j.id+1)
+		}
 	}
 	for r := range t.reserved {
 		id = max(id, r+1)
@@ -231,7 +242,7 @@ func (t *Table) Running() []Job {
 	defer t.mu.Unlock()
 	var out []Job
 	for _, j := range t.jobs {
-		if !j.finished {
+		if !j.finished && !j.disowned {
 			out = append(out, j.jobLocked())
 		}
 	}
@@ -239,11 +250,18 @@ func (t *Table) Running() []Job {
 }
 
 // Len is how many jobs the table holds: those running, and those
-// finished and not yet reported ([Jobs.Report]).
+// finished and not yet reported ([Jobs.Report]); a disowned job is not
+// counted.
 func (t *Table) Len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.jobs)
+	n := 0
+	for _, j := range t.jobs {
+		if !j.disowned {
+			n++
+		}
+	}
+	return n
 }
 
 // CancelAll ends every job of the table.
@@ -290,11 +308,41 @@ func (t *Table) all() []*Entry {
 	return slices.Clone(t.jobs)
 }
 
-// forget drops finished jobs that have been reported.
+// forget drops finished jobs that have been reported, and disowned ones
+// that finished, remembering the status of each reported one by its pid.
 func (t *Table) forget(done []*Entry) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.jobs = slices.DeleteFunc(t.jobs, func(j *Entry) bool { return j.finished && slices.Contains(done, j) })
+	t.jobs = slices.DeleteFunc(t.jobs, func(j *Entry) bool {
+		if !j.finished {
+			return false
+		}
+		if j.disowned {
+			return true
+		}
+		if !slices.Contains(done, j) {
+			return false
+		}
+		t.rememberLocked(j.firstPID, j.status)
+		return true
+	})
+}
+
+func (t *Table) rememberLocked(pid, status int) {
+	if pid == 0 {
+		return
+	}
+	if t.reaped == nil {
+		t.reaped = make(map[int]int)
+	}
+	if _, ok := t.reaped[pid]; !ok {
+		t.reapedOrder = append(t.reapedOrder, pid)
+	}
+	t.reaped[pid] = status
+	if len(t.reapedOrder) > maxReaped {
+		delete(t.reaped, t.reapedOrder[0])
+		t.reapedOrder = t.reapedOrder[1:]
+	}
 }
 
 func (t *Table) isFinished(e *Entry) bool {

@@ -109,3 +109,10 @@ func is[T any](t reflect.Type) bool { return t == reflect.TypeFor[T]() }
 func boolArray(t reflect.Type) bool {
 	return t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Bool
 }
+
+// doneSlice reports whether t is a slice of structs whose first field is
+// a chan struct{}.
+func doneSlice(t reflect.Type) bool {
+	return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct &&
+		t.Elem().NumField() > 0 && t.Elem().Field(0).Type == reflect.TypeFor[chan struct{}]()
+}

@@ -2,8 +2,8 @@
 // runner behind a handler's context ([HandlerRunner]), a runner's shell
 // options ([Option], set -x's [Xtrace], expand_aliases' [ExpandAliases]),
 // its pending break or continue ([LoopExitPending]), its aliases
-// ([Alias]), and whether a variable is the running function's own local
-// ([LocalHere]). It is the only code in shelter that does
+// ([Alias]), whether a variable is the running function's own local
+// ([LocalHere]), and its backgrounds ([Backgrounds]). It is the only code in shelter that does
 // (docs/mvdan.md, "Private state").
 //
 // Each reader relies on a field of the interpreter's structs, as
@@ -34,11 +34,14 @@ var (
 	// the loops a pending break or continue still has to leave.
 	breaksField    = field{reflect.TypeFor[interp.Runner](), "breakEnclosing", "int", is[int]}
 	continuesField = field{reflect.TypeFor[interp.Runner](), "contnEnclosing", "int", is[int]}
+	// bgProcsField is an [interp.Runner]'s backgrounds, gN its N-th:
+	// each a struct whose first field, done, is closed once it ended.
+	bgProcsField = field{reflect.TypeFor[interp.Runner](), "bgProcs", "a slice of structs whose first field is a chan struct{}", doneSlice}
 )
 
 // fields is every field a reader relies on, in the order Check verifies
 // them.
-var fields = []field{runnerField, optsField, breaksField, continuesField, aliasField, writeEnvField, randField}
+var fields = []field{runnerField, optsField, breaksField, continuesField, aliasField, writeEnvField, randField, bgProcsField}
 
 // Where the fields lie, found once: the echo of every call reads the
 // runner.
@@ -46,6 +49,7 @@ var (
 	runnerAt, runnerFound       = runnerField.find()
 	breaksAt, breaksFound       = breaksField.find()
 	continuesAt, continuesFound = continuesField.find()
+	bgProcsAt, bgProcsFound     = bgProcsField.find()
 )
 
 // HandlerRunner is the shell or subshell that runs hc's command: its
@@ -137,4 +141,22 @@ func LoopExitPending(hc interp.HandlerContext) bool {
 	}
 	p := unsafe.Pointer(r)
 	return *(*int)(unsafe.Add(p, breaksAt)) > 0 || *(*int)(unsafe.Add(p, continuesAt)) > 0
+}
+
+// Backgrounds are r's backgrounds, its `cmd &` and its process
+// substitutions, in the order it started them (gN is the N-th): each a
+// channel closed once that background ended. It is nil when r is nil or
+// [Check] fails. r must not run meanwhile: a caller is r's handler, or
+// r's run has returned.
+func Backgrounds(r *interp.Runner) []<-chan struct{} {
+	if r == nil || !bgProcsFound {
+		return nil
+	}
+	sf, _ := bgProcsField.in.FieldByName(bgProcsField.name)
+	procs := reflect.NewAt(sf.Type, unsafe.Add(unsafe.Pointer(r), bgProcsAt)).Elem()
+	out := make([]<-chan struct{}, procs.Len())
+	for i := range out {
+		out[i] = *(*chan struct{})(unsafe.Pointer(procs.Index(i).Field(0).UnsafeAddr()))
+	}
+	return out
 }

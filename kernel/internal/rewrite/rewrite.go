@@ -63,6 +63,9 @@ func Script(file *syntax.File) {
 			rewriteOptionVars(n.Parts)
 			rewriteFlagsParts(n.Parts)
 			arrays.note(n)
+			if len(n.Parts) > 0 {
+				markProcSubsts(n)
+			}
 		case *syntax.SglQuoted:
 			decodeANSIC(n)
 		case *syntax.CaseItem:
@@ -76,6 +79,7 @@ func Script(file *syntax.File) {
 			if len(n.Redirs) > 0 {
 				rewriteRedirs(n)
 			}
+			refuseCoproc(n)
 			loops.alone(n)
 			readonly = append(readonly, readonlyNames(n)...)
 			splitDeclFlags(n)
@@ -168,7 +172,7 @@ func Rewritable(n syntax.Node) bool {
 	// The kinds first, in a switch small enough to inline into the walk
 	// that asks it of every node; then the node itself.
 	switch n.(type) {
-	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp,
+	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp, *syntax.CoprocClause,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
 		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted, *syntax.ExtGlob, *syntax.UnaryTest, *syntax.Redirect, *syntax.ArithmCmd:
 		return RewritableNode(n)
@@ -178,7 +182,8 @@ func Rewritable(n syntax.Node) bool {
 
 func RewritableNode(n syntax.Node) bool {
 	switch n := n.(type) {
-	case *syntax.ProcSubst, *syntax.LetClause, *syntax.DeclClause, *syntax.ExtGlob:
+	case *syntax.ProcSubst, *syntax.LetClause, *syntax.DeclClause, *syntax.ExtGlob, *syntax.CoprocClause:
+		// A coprocess is refused where it runs (refuseCoproc).
 		return true
 	case *syntax.BinaryTest:
 		// What a [[ ]] changes: an integer comparison's operands

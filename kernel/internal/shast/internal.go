@@ -41,6 +41,7 @@ const (
 	CmdIndirect   = InternalPrefix + "indirect"    // sets the variables of a statement's ${!ref}
 	CmdNamerefSet = InternalPrefix + "nameref-set" // assigns an element through a name reference
 	CmdUnsetRef   = InternalPrefix + "unset-ref"   // unset -n of its arguments, before they are declared again
+	CmdRefuse     = InternalPrefix + "refuse"      // prints its argument, a refusal, and fails with 2
 )
 
 // The words of the descriptor rewrite (rewrite.Script): a redirection

@@ -109,6 +109,7 @@ type facts struct {
 	stderrToStdout           bool // a 2>&1 somewhere
 	funcs                    map[string]bool
 	breakFuncs               map[string]bool // functions that break or continue outside a loop
+	background               bool            // a `cmd &`, whose pid wait -p would set
 }
 
 // pendingNote is a gap seen at pos that is a gap only if need holds of

@@ -37,8 +37,12 @@ func (c *GapCheck) call(call *syntax.CallExpr) {
 	switch name {
 	case "compgen":
 		c.note(call.Pos(), &gapCompgen)
-	case "disown":
-		c.note(call.Pos(), &gapDisown)
+	case "wait":
+		for _, a := range literalArgs(call.Args[1:]) {
+			if len(a) > 1 && a[0] == '-' && strings.Contains(a, "p") {
+				c.noteIf(call.Pos(), &gapWaitVar, func(c *GapCheck) bool { return c.facts.background })
+			}
+		}
 	case "exec":
 		if len(call.Args) > 1 {
 			c.noteIf(call.Pos(), &gapExecTrap, func(c *GapCheck) bool { return c.facts.exitTrap })

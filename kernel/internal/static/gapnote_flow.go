@@ -9,6 +9,7 @@ import (
 )
 
 func (c *GapCheck) stmt(s *syntax.Stmt) {
+	c.facts.background = c.facts.background || s.Background
 	if c.loopEnd.IsValid() && s.Pos().After(c.loopEnd) {
 		// The statement after a while loop: does it read the loop's status?
 		if readsStatus(s) {

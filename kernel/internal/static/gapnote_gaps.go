@@ -47,7 +47,8 @@ var (
 	// Options and builtins.
 	gapExtglobSameLine = Gap{"an extglob group on the line of the shopt -s extglob that turns it on", "the line runs; bash parses a line before it runs it and refuses it (status 2)", "put shopt -s extglob on a line of its own"}
 	gapCompgen         = Gap{"compgen", "there is no compgen", "list the names yourself"}
-	gapDisown          = Gap{"disown", "there is no disown", "let the session's Close end the job"}
+	gapWaitVar         = Gap{"wait -p VAR", "VAR is left unset", "save $! first: p=$!; wait \"$p\""}
+	gapHereArith       = Gap{"an arithmetic error in a here-string or here-doc", "it ends the script, where bash fails the command only", "compute the value first: v=$((a / b))"}
 	gapTestLess        = Gap{"[ a \\< b ]", "test and [ have no < and > string operators", "[[ a < b ]]"}
 	gapTestInteger     = Gap{"[ abc -eq 1 ]", "a non-integer operand reads as 0 (status 1, not 2)", "check [[ $v =~ ^-?[0-9]+$ ]] first"}
 	gapPathLexical     = Gap{"a path ending in / or holding /.. in a test", "names are cleaned first: f/ names the file f, nope/.. the working directory", "[[ -d ${f%/} ]]"}

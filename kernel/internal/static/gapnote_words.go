@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 func (c *GapCheck) redirect(r *syntax.Redirect) {
@@ -12,7 +14,10 @@ func (c *GapCheck) redirect(r *syntax.Redirect) {
 		if r.N != nil && r.N.Value == "2" && r.Word.Lit() == "1" {
 			c.facts.stderrToStdout = true
 		}
+	case syntax.WordHdoc:
+		c.hereArith(r.Pos(), r.Word)
 	case syntax.Hdoc, syntax.DashHdoc:
+		c.hereArith(r.Pos(), r.Hdoc)
 		quoted, plain := false, false
 		for _, part := range r.Word.Parts {
 			switch part.(type) {
@@ -109,4 +114,26 @@ func integer(s string) bool {
 	s = strings.TrimSpace(s)
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
 	return allDigits(s)
+}
+
+// hereArith notes a here-string's or here-doc's arithmetic that can fail
+// (a division, a remainder, a power): its error ends the script, where
+// bash fails the command only.
+func (c *GapCheck) hereArith(pos syntax.Pos, w *syntax.Word) {
+	if w == nil {
+		return
+	}
+	found := false
+	shast.Walk(w, func(n syntax.Node) bool {
+		if b, ok := n.(*syntax.BinaryArithm); ok {
+			switch b.Op {
+			case syntax.Quo, syntax.Rem, syntax.Pow:
+				found = true
+			}
+		}
+		return !found
+	})
+	if found {
+		c.note(pos, &gapHereArith)
+	}
 }
