@@ -180,15 +180,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if err != nil {
 		return s.rejected(start, []Issue{parseIssue(script, err)}), nil
 	}
-	if !s.callStack.Load() && bashcompat.ReadsCallStack(script) {
-		s.callStack.Store(true)
-	}
-	if !s.underscore.Load() && readsUnderscore(script) {
-		s.underscore.Store(true)
-	}
-	if !s.commands.Load() && bashcompat.TracesCommands(script) {
-		s.commands.Store(true)
-	}
+	s.noteIntrospection(script)
 	s.pipes.reset()
 	issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob := s.validate(file)
 	if hasError(issues) {

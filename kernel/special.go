@@ -14,16 +14,59 @@ import (
 )
 
 // $_ is the last argument of the previous simple command. mvdan/sh keeps
-// none; in a session whose scripts name it (readsUnderscore), the call
+// none; in a session whose scripts name it (introspection), the call
 // handler sets it to each command's last word as the command starts
 // (docs/mvdan.md, "Last argument"). bash sets it as the command ends,
 // so a function's body sees its caller's previous command's word in
 // bash and its own call's here; the commands that are not simple
 // (assignments alone, [[ ]], (( ))) leave it as it was.
 
-// readsUnderscore reports whether src names $_.
-func readsUnderscore(src string) bool {
-	return strings.Contains(src, "$_") || strings.Contains(src, "${_")
+// noteIntrospection turns on, for the rest of the session, what script
+// names of the call stack (bashcompat.IntrospectionWords), $_ and what
+// needs each simple command's line and words (BASH_COMMAND, or LINENO
+// with a trap): one pass over the script, which a session that has them
+// all on already skips.
+func (s *Session) noteIntrospection(script string) {
+	if s.callStack.Load() && s.underscore.Load() && s.commands.Load() {
+		return
+	}
+	stack, underscore, commands := introspection(script)
+	if stack {
+		s.callStack.Store(true)
+	}
+	if underscore {
+		s.underscore.Store(true)
+	}
+	if commands {
+		s.commands.Store(true)
+	}
+}
+
+// introspection reports whether src names the call stack
+// (bashcompat.ReadsCallStack), $_ (as "$_" or "${_"), and BASH_COMMAND
+// or LINENO and trap (bashcompat.TracesCommands), in one pass that looks
+// further only at the bytes those names start with.
+func introspection(src string) (stack, underscore, commands bool) {
+	lineno, trap := false, false
+	for i := 0; i < len(src); i++ {
+		rest := src[i:]
+		switch src[i] {
+		case 'F':
+			stack = stack || strings.HasPrefix(rest, bashcompat.FuncNameVar) || strings.HasPrefix(rest, bashcompat.FuncNestVar)
+		case 'B':
+			stack = stack || strings.HasPrefix(rest, bashcompat.BashSourceVar) || strings.HasPrefix(rest, bashcompat.BashLinenoVar)
+			commands = commands || strings.HasPrefix(rest, "BASH_COMMAND")
+		case 'c':
+			stack = stack || strings.HasPrefix(rest, "caller")
+		case '_':
+			underscore = underscore || i > 0 && src[i-1] == '$' || i > 1 && src[i-1] == '{' && src[i-2] == '$'
+		case 'L':
+			lineno = lineno || strings.HasPrefix(rest, "LINENO")
+		case 't':
+			trap = trap || strings.HasPrefix(rest, "trap")
+		}
+	}
+	return stack, underscore, commands || lineno && trap
 }
 
 // setUnderscore sets $_ to the last of args, in the shell that runs the

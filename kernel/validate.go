@@ -38,8 +38,9 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 	shast.WalkBranches(file, s.checkVisit)
 	if v.found != nil {
 		// A function may be called before it is defined: judge the
-		// commands again, knowing every function of the script.
-		*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: static.NewGapCheck(file, s.assocVarFn), funcs: v.found}
+		// commands again, knowing every function of the script. The
+		// gaps, which need no such knowledge, are the first walk's.
+		*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: v.gaps, gapsDone: true, funcs: v.found}
 		v.crash.Rewritten()
 		shast.WalkBranches(file, s.checkVisit)
 	}
@@ -56,13 +57,15 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 
 // validation is one walk of validate.
 type validation struct {
-	s       *Session
-	crash   static.CrashCheck
-	gaps    static.GapCheck // the known gaps the script shows, for its notes
-	funcs   map[string]bool // the script's functions, when known before the walk
-	found   map[string]bool // the functions the walk met
-	issues  []Issue
-	rewrite bool // the walk met a node rewrite.Script may change
+	s     *Session
+	crash static.CrashCheck
+	gaps  static.GapCheck // the known gaps the script shows, for its notes
+	// gapsDone is set for a second walk, whose gaps the first found.
+	gapsDone bool
+	funcs    map[string]bool // the script's functions, when known before the walk
+	found    map[string]bool // the functions the walk met
+	issues   []Issue
+	rewrite  bool // the walk met a node rewrite.Script may change
 	// procSubst is set when the walk met a process substitution, whose
 	// FIFO mvdan/sh makes in $TMPDIR itself.
 	procSubst bool
@@ -82,7 +85,9 @@ type validation struct {
 // whether rewrite.Script may change them: a node costs the walk one call.
 func (v *validation) visitor() func(syntax.Node) bool {
 	return func(n syntax.Node) bool {
-		v.gaps.Visit(n)
+		if !v.gapsDone {
+			v.gaps.Visit(n)
+		}
 		switch n := n.(type) {
 		case nil, *syntax.Word, *syntax.Lit, *syntax.DblQuoted, *syntax.Comment,
 			*syntax.BinaryCmd, *syntax.Block, *syntax.File:

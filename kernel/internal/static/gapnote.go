@@ -64,10 +64,12 @@ type GapCheck struct {
 	assigned map[string]bool
 }
 
-// scope is a function's body, a subshell or a loop the walk is in.
+// scope is a function's body, a subshell, a loop, or an if's condition
+// or a case item that falls through, that the walk is in.
 type scope struct {
 	end  syntax.Pos
 	kind scopeKind
+	name string // a function's
 }
 
 type scopeKind int
@@ -76,17 +78,39 @@ const (
 	scopeFunc scopeKind = iota
 	scopeSubshell
 	scopeLoop
+	scopeCond // an if's condition, a case item that falls through (;&)
 )
 
 // enter and leave keep the walk's scopes: the walk goes in source order,
 // so a node after a scope's end is out of it.
 func (c *GapCheck) enter(end syntax.Pos, kind scopeKind) {
-	c.scopes = append(c.scopes, scope{end, kind})
+	c.scopes = append(c.scopes, scope{end: end, kind: kind})
 }
 
 func (c *GapCheck) leave(pos syntax.Pos) {
 	for len(c.scopes) > 0 && pos.After(c.scopes[len(c.scopes)-1].end) {
 		c.scopes = c.scopes[:len(c.scopes)-1]
+	}
+}
+
+// breaks notes a break or continue where it is: in an if's condition
+// or a case item that falls through, where the rest of the list runs;
+// outside a loop in a function, which breaks its caller's loop.
+func (c *GapCheck) breaks(pos syntax.Pos) {
+	for i := len(c.scopes) - 1; i >= 0; i-- {
+		switch s := c.scopes[i]; s.kind {
+		case scopeCond:
+			c.note(pos, &gapBreakInCond)
+			return
+		case scopeFunc:
+			if c.facts.breakFuncs == nil {
+				c.facts.breakFuncs = make(map[string]bool)
+			}
+			c.facts.breakFuncs[s.name] = true
+			return
+		case scopeLoop, scopeSubshell:
+			return
+		}
 	}
 }
 
@@ -222,11 +246,19 @@ func (c *GapCheck) Visit(n syntax.Node) bool {
 		c.enter(n.End(), scopeLoop)
 	case *syntax.IfClause:
 		c.ifClause(n)
-	case *syntax.CaseClause:
-		c.caseClause(n)
+		if len(n.Cond) > 0 {
+			c.enter(n.Cond[len(n.Cond)-1].End(), scopeCond)
+		}
+	case *syntax.CaseItem:
+		if n.Op == syntax.Fallthrough {
+			c.enter(n.End(), scopeCond)
+		}
 	case *syntax.FuncDecl:
 		c.funcDecl(n)
 		c.enter(n.End(), scopeFunc)
+		if n.Name != nil {
+			c.scopes[len(c.scopes)-1].name = n.Name.Value
+		}
 	case *syntax.Subshell:
 		c.subshell(n)
 		c.enter(n.End(), scopeSubshell)

@@ -35,6 +35,8 @@ func (c *GapCheck) call(call *syntax.CallExpr) {
 	}
 	c.extglobSameLine(call.Args[1:])
 	switch name {
+	case "break", "continue":
+		c.breaks(call.Pos())
 	case "compgen":
 		c.note(call.Pos(), &gapCompgen)
 	case "wait":

@@ -273,11 +273,6 @@ func (c *GapCheck) forClause(f *syntax.ForClause) {
 }
 
 func (c *GapCheck) ifClause(i *syntax.IfClause) {
-	for _, s := range i.Cond {
-		if breaks(s) {
-			c.note(s.Pos(), &gapBreakInCond)
-		}
-	}
 	// A failing command that ends a branch ends the if too: the ERR trap
 	// runs for both.
 	for b := i; b != nil; b = b.Else {
@@ -289,51 +284,12 @@ func (c *GapCheck) ifClause(i *syntax.IfClause) {
 	}
 }
 
-func (c *GapCheck) caseClause(cc *syntax.CaseClause) {
-	for _, item := range cc.Items {
-		if item.Op != syntax.Fallthrough {
-			continue
-		}
-		for _, s := range item.Stmts {
-			if breaks(s) {
-				c.note(s.Pos(), &gapBreakInCond)
-			}
-		}
-	}
-}
-
-// breaks reports whether s runs break or continue outside a loop of its own.
-func breaks(s *syntax.Stmt) bool {
-	found := false
-	shast.Walk(s, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.ForClause, *syntax.WhileClause, *syntax.FuncDecl, *syntax.Subshell, *syntax.CmdSubst:
-			return false
-		case *syntax.CallExpr:
-			if len(n.Args) > 0 {
-				switch n.Args[0].Lit() {
-				case "break", "continue":
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
-}
-
 func (c *GapCheck) funcDecl(f *syntax.FuncDecl) {
 	if f.Name != nil {
 		if c.facts.funcs == nil {
 			c.facts.funcs = make(map[string]bool)
 		}
 		c.facts.funcs[f.Name.Value] = true
-	}
-	if f.Name != nil && f.Body != nil && breaks(f.Body) {
-		if c.facts.breakFuncs == nil {
-			c.facts.breakFuncs = make(map[string]bool)
-		}
-		c.facts.breakFuncs[f.Name.Value] = true
 	}
 }
 

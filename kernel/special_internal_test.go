@@ -1,0 +1,35 @@
+package kernel
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
+)
+
+// introspection's one pass finds what the plain searches of each name
+// find.
+func TestIntrospectionAsSearches(t *testing.T) {
+	for _, src := range []string{
+		"", "echo hi", "echo $_", "echo ${_}", "x_y=1", "_=1", "$_", "{_", "${_",
+		"f() { echo $FUNCNAME; }", "echo ${BASH_SOURCE[0]}", "echo $BASH_LINENO", "FUNCNEST=3",
+		"caller 0", "recaller", "trap 'echo $LINENO' ERR", "echo $LINENO", "trap - ERR",
+		"trap 'echo \"$BASH_COMMAND\"' EXIT", "BASH_COMMANDS", "FUNCNAM", "BASH_", "LINEN trap",
+	} {
+		checkIntrospection(t, src)
+	}
+}
+
+func FuzzIntrospection(f *testing.F) {
+	f.Add("trap 'echo $LINENO $_' ERR; f() { caller; }")
+	f.Fuzz(checkIntrospection)
+}
+
+func checkIntrospection(t *testing.T, src string) {
+	stack, underscore, commands := introspection(src)
+	wantUnderscore := strings.Contains(src, "$_") || strings.Contains(src, "${_")
+	if stack != bashcompat.ReadsCallStack(src) || underscore != wantUnderscore || commands != bashcompat.TracesCommands(src) {
+		t.Errorf("%q: introspection = %v %v %v, the searches %v %v %v", src, stack, underscore, commands,
+			bashcompat.ReadsCallStack(src), wantUnderscore, bashcompat.TracesCommands(src))
+	}
+}
