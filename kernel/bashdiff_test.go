@@ -305,7 +305,6 @@ func runMvdan(dir string, c bashCase) (o outcome) {
 	} else if stdin, err = os.Open(os.DevNull); err != nil {
 		return outcome{Err: err}
 	}
-	defer stdin.Close()
 	var stdout, stderr lockedBuffer
 	r, err := interp.New(interp.StdIO(stdin, &stdout, &stderr), interp.Env(expand.ListEnviron(caseEnv(dir)...)), interp.Dir(dir))
 	if err != nil {
@@ -324,7 +323,29 @@ func runMvdan(dir string, c bashCase) (o outcome) {
 	case err != nil:
 		o.Err = err
 	}
+	closeAfterBackgrounds(r, stdin)
 	return o
+}
+
+// closeAfterBackgrounds closes stdin once the commands a bare runner left
+// running in the background (its Run does not wait for them) are done, as
+// a wait finds them: they start processes with it. Ones that outlast a
+// case keep it, until the test process ends.
+func closeAfterBackgrounds(r *interp.Runner, stdin *os.File) {
+	ctx, cancel := context.WithTimeout(context.Background(), caseTimeout)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if f, err := syntax.NewParser().Parse(strings.NewReader("wait"), ""); err == nil {
+			r.Run(ctx, f)
+		}
+	}()
+	select {
+	case <-done:
+		stdin.Close()
+	case <-ctx.Done():
+	}
 }
 
 // scratchParent is where the cases' directories go: tmpfs when the host
