@@ -197,10 +197,11 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if setsErrexit || s.errexitOn() {
 		rewrite.SubstErrexit(file)
 	}
-	if nocase || s.heldOn("nocasematch") {
+	held := s.heldOptions()
+	if nocase || held != "" && bashcompat.OptionHeld(held, "nocasematch") {
 		rewrite.NoCaseMatch(file)
 	}
-	if failglob || s.heldOn("failglob") {
+	if failglob || held != "" && bashcompat.OptionHeld(held, "failglob") {
 		rewrite.FailGlob(file)
 	}
 	if rewritable {
@@ -763,9 +764,8 @@ func (s *Session) errexitOn() bool {
 	return p != nil && *p
 }
 
-// heldOn reports whether the option name, one mvdan/sh does not
-// implement, is on in the session's shell.
-func (s *Session) heldOn(name string) bool {
-	v, ok := s.runner.Vars[bashcompat.OptionsVar]
-	return ok && bashcompat.OptionHeld(v.String(), name)
+// heldOptions is what the session's shell holds of the options mvdan/sh
+// does not implement (bashcompat.OptionsVar), "" when none was ever set.
+func (s *Session) heldOptions() string {
+	return s.runner.Vars[bashcompat.OptionsVar].String()
 }

@@ -92,6 +92,7 @@ type Session struct {
 	// check is the static pass's walk, kept across calls (s.mu is held)
 	// with its visitor bound once: validate allocates neither per call.
 	check      validation
+	gapCheck   static.GapCheck // validate's, kept for the memory it reuses
 	checkVisit func(syntax.Node) bool
 	assocVarFn func(name string) bool
 	words      []Word // a command's words as the static pass judges them

@@ -33,7 +33,8 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		s.checkVisit, s.assocVarFn = s.check.visitor(), s.assocVar
 	}
 	v := &s.check
-	*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: static.NewGapCheck(file, s.assocVarFn)}
+	s.gapCheck.Reset(file, s.assocVarFn)
+	*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: &s.gapCheck}
 	v.crash.Rewritten()
 	shast.WalkBranches(file, s.checkVisit)
 	if v.found != nil {
@@ -52,6 +53,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 		issues = append(issues, Issue{Severity: SeverityNote, Code: CodeGap, Line: n.Line, Col: n.Col, Message: n.Gap.Message()})
 	}
 	*v = validation{} // hold nothing of the script between calls
+	s.gapCheck.Reset(nil, nil)
 	return issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob
 }
 
@@ -59,7 +61,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 type validation struct {
 	s     *Session
 	crash static.CrashCheck
-	gaps  static.GapCheck // the known gaps the script shows, for its notes
+	gaps  *static.GapCheck // the known gaps the script shows, for its notes (Session.gapCheck)
 	// gapsDone is set for a second walk, whose gaps the first found.
 	gapsDone bool
 	funcs    map[string]bool // the script's functions, when known before the walk

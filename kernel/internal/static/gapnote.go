@@ -150,6 +150,14 @@ func NewGapCheck(f *syntax.File, assoc func(name string) bool) GapCheck {
 	return GapCheck{file: f, assoc: assoc}
 }
 
+// Reset makes c a new check of f, as NewGapCheck does, keeping the memory
+// of its lists for the next script; Reset(nil, nil) lets go of the last.
+func (c *GapCheck) Reset(f *syntax.File, assoc func(name string) bool) {
+	clear(c.scopes[:cap(c.scopes)]) // their functions' names are the last script's
+	scopes, notes := c.scopes[:0], c.notes[:0]
+	*c = GapCheck{file: f, assoc: assoc, scopes: scopes, notes: notes}
+}
+
 // Notes are the gaps the walk found, in the order of the script. A
 // script that sets an option or a trap some gaps depend on (set -e, -u,
 // -x, an ERR trap, IFS, a function that breaks) is walked once more,
