@@ -43,8 +43,9 @@ func (s *Session) noteIntrospection(script string) {
 }
 
 // introspection reports whether src names the call stack
-// (bashcompat.ReadsCallStack), $_ (as "$_" or "${_"), and BASH_COMMAND
-// or LINENO and trap (bashcompat.TracesCommands), in one pass that looks
+// (bashcompat.ReadsCallStack), $_ (as "$_" or "${_"), and what needs
+// each simple command's line and words (BASH_COMMAND, or LINENO and
+// trap), in one pass that looks
 // further only at the bytes those names start with.
 func introspection(src string) (stack, underscore, commands bool) {
 	lineno, trap := false, false

@@ -47,9 +47,3 @@ func errTrapAction(action string) string {
 	}
 	return b.String()
 }
-
-// TracesCommands reports whether src names what needs each simple
-// command's line and words: BASH_COMMAND, or LINENO with a trap.
-func TracesCommands(src string) bool {
-	return strings.Contains(src, "BASH_COMMAND") || strings.Contains(src, "LINENO") && strings.Contains(src, "trap")
-}

@@ -144,14 +144,9 @@ type pendingNote struct {
 	need func(*GapCheck) bool
 }
 
-// NewGapCheck starts a check of f; assoc reports the associative arrays
-// the session holds already (nil: none).
-func NewGapCheck(f *syntax.File, assoc func(name string) bool) GapCheck {
-	return GapCheck{file: f, assoc: assoc}
-}
-
-// Reset makes c a new check of f, as NewGapCheck does, keeping the memory
-// of its lists for the next script; Reset(nil, nil) lets go of the last.
+// Reset makes c a check of f, keeping the memory of the last check's lists;
+// assoc reports the associative arrays the session holds already (nil:
+// none). Reset(nil, nil) lets go of the last script.
 func (c *GapCheck) Reset(f *syntax.File, assoc func(name string) bool) {
 	clear(c.scopes[:cap(c.scopes)]) // their functions' names are the last script's
 	scopes, notes := c.scopes[:0], c.notes[:0]
