@@ -191,14 +191,20 @@ func (fi *statInfo) Mode() fs.FileMode {
 // of the runtime's poller that os.OpenFile makes of every file it opens
 // (two fcntl, an epoll_ctl that a regular file refuses, two fcntl more).
 func openHost(name, abs string, flag int, perm fs.FileMode) (*os.File, error) {
-	for {
-		fd, err := unix.Open(abs, flag|unix.O_CLOEXEC, syscallMode(perm))
-		switch err {
-		case nil:
-			return os.NewFile(uintptr(fd), abs), nil
-		case unix.EINTR:
-			continue
-		}
+	fd, err := openFD(abs, flag, perm)
+	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return os.NewFile(uintptr(fd), abs), nil
+}
+
+// openFD is open(2) of path, close-on-exec, retried when a signal
+// interrupts it.
+func openFD(path string, flag int, perm fs.FileMode) (int, error) {
+	for {
+		fd, err := unix.Open(path, flag|unix.O_CLOEXEC, syscallMode(perm))
+		if err != unix.EINTR {
+			return fd, err
+		}
 	}
 }

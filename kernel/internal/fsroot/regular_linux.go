@@ -35,10 +35,7 @@ func (o *Opener) OpenRegular(ctx context.Context, name string) (io.ReadCloser, e
 	const flag = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY
 	var fd int
 	if o.root == nil {
-		fd, err = unix.Open(abs, flag|unix.O_CLOEXEC, 0)
-		for err == unix.EINTR {
-			fd, err = unix.Open(abs, flag|unix.O_CLOEXEC, 0)
-		}
+		fd, err = openFD(abs, flag, 0)
 	} else {
 		var rel string
 		if rel, err = o.root.rel(name, abs); err != nil {
