@@ -9,7 +9,7 @@ import (
 )
 
 // assignedAnywhere are the names the script sets anywhere: assignments,
-// declarations, for loops' names, read's and getopts' names.
+// declarations, for loops' names and the names builtins set (AssignedNames).
 func (c *GapCheck) assignedAnywhere() map[string]bool {
 	if c.assigned == nil {
 		c.assigned = assignedNames(c.file, true)
@@ -17,7 +17,8 @@ func (c *GapCheck) assignedAnywhere() map[string]bool {
 	return c.assigned
 }
 
-// assignedNames are the names node sets; inFuncs says whether to look in
+// assignedNames are the names node sets: assignments, for loops' names
+// and the builtins' of AssignedNames; inFuncs says whether to look in
 // functions' bodies too.
 func assignedNames(node syntax.Node, inFuncs bool) map[string]bool {
 	names := map[string]bool{}
@@ -35,18 +36,12 @@ func assignedNames(node syntax.Node, inFuncs bool) map[string]bool {
 			if len(n.Args) < 2 {
 				break
 			}
-			args := literalArgs(n.Args[1:])
-			switch n.Args[0].Lit() {
-			case "read", "mapfile", "readarray":
-				for _, a := range args {
-					if a != "" && !strings.HasPrefix(a, "-") {
-						names[a] = true
-					}
-				}
-			case "getopts":
-				if len(args) > 1 {
-					names[args[1]] = true
-				}
+			words := make([]shast.Word, len(n.Args))
+			for i, w := range n.Args {
+				words[i] = shast.StaticWord(w)
+			}
+			for _, name := range AssignedNames(words) {
+				names[name] = true
 			}
 		}
 		return true
