@@ -33,14 +33,7 @@ func assignedNames(node syntax.Node, inFuncs bool) map[string]bool {
 		case *syntax.WordIter:
 			names[n.Name.Value] = true
 		case *syntax.CallExpr:
-			if len(n.Args) < 2 {
-				break
-			}
-			words := make([]shast.Word, len(n.Args))
-			for i, w := range n.Args {
-				words[i] = shast.StaticWord(w)
-			}
-			for _, name := range AssignedNames(words) {
+			for _, name := range callAssigns(n) {
 				names[name] = true
 			}
 		}
@@ -236,4 +229,16 @@ func caseChanged(as *syntax.Assign) bool {
 	}
 	pe, ok := parts[0].(*syntax.ParamExp)
 	return ok && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length && !pe.Excl
+}
+
+// callAssigns are the names a builtin call sets (AssignedNames).
+func callAssigns(call *syntax.CallExpr) []string {
+	if len(call.Args) < 2 {
+		return nil
+	}
+	words := make([]shast.Word, len(call.Args))
+	for i, w := range call.Args {
+		words[i] = shast.StaticWord(w)
+	}
+	return AssignedNames(words)
 }

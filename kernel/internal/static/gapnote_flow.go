@@ -148,12 +148,8 @@ func assignedIn(s *syntax.Stmt) map[string]bool {
 					names[as.Name.Value] = true
 				}
 			}
-			if len(n.Args) > 0 && n.Args[0].Lit() == "read" {
-				for _, a := range literalArgs(n.Args[1:]) {
-					if a != "" && !strings.HasPrefix(a, "-") {
-						names[a] = true
-					}
-				}
+			for _, name := range callAssigns(n) {
+				names[name] = true
 			}
 		case *syntax.UnaryArithm:
 			if n.Op == syntax.Inc || n.Op == syntax.Dec {
