@@ -10,7 +10,9 @@
 //   - [AssignedNames], [BracedNames] and [LiteralFlag] find the variables
 //     a command sets, for the guard's variable entries;
 //   - a [GapCheck] finds the known gaps a script's text shows, each a
-//     [Gap] that the kernel reports as a note: it refuses nothing.
+//     [Gap] that the kernel reports as a note: it refuses nothing;
+//     [BashAccepts] says what bash does with a script mvdan/sh's parser
+//     refuses, and how to write it for both.
 //
 // It knows nothing of a session: what it needs of one comes as plain data
 // ([Tool]: a tool's name, its description, what it replaces and how it
