@@ -45,29 +45,36 @@ func (s *Session) noteIntrospection(script string) {
 // introspection reports whether src names the call stack
 // (bashcompat.ReadsCallStack), $_ (as "$_" or "${_"), and what needs
 // each simple command's line and words (BASH_COMMAND, or LINENO and
-// trap), in one pass that looks
-// further only at the bytes those names start with.
+// trap). It looks only where the bytes F, B, L and _ are, found a vector
+// at a time (strings.IndexByte), and searches for the two lower-case
+// words whole: a scan a byte cost a call as much as its static pass.
 func introspection(src string) (stack, underscore, commands bool) {
-	lineno, trap := false, false
-	for i := 0; i < len(src); i++ {
-		rest := src[i:]
-		switch src[i] {
-		case 'F':
-			stack = stack || strings.HasPrefix(rest, bashcompat.FuncNameVar) || strings.HasPrefix(rest, bashcompat.FuncNestVar)
-		case 'B':
-			stack = stack || strings.HasPrefix(rest, bashcompat.BashSourceVar) || strings.HasPrefix(rest, bashcompat.BashLinenoVar)
-			commands = commands || strings.HasPrefix(rest, "BASH_COMMAND")
-		case 'c':
-			stack = stack || strings.HasPrefix(rest, "caller")
-		case '_':
-			underscore = underscore || i > 0 && src[i-1] == '$' || i > 1 && src[i-1] == '{' && src[i-2] == '$'
-		case 'L':
-			lineno = lineno || strings.HasPrefix(rest, "LINENO")
-		case 't':
-			trap = trap || strings.HasPrefix(rest, "trap")
-		}
+	lineno := false
+	for i := strings.IndexByte(src, 'F'); i >= 0 && !stack; i = indexFrom(src, 'F', i+1) {
+		stack = strings.HasPrefix(src[i:], bashcompat.FuncNameVar) || strings.HasPrefix(src[i:], bashcompat.FuncNestVar)
 	}
-	return stack, underscore, commands || lineno && trap
+	for i := strings.IndexByte(src, 'B'); i >= 0; i = indexFrom(src, 'B', i+1) {
+		rest := src[i:]
+		stack = stack || strings.HasPrefix(rest, bashcompat.BashSourceVar) || strings.HasPrefix(rest, bashcompat.BashLinenoVar)
+		commands = commands || strings.HasPrefix(rest, "BASH_COMMAND")
+	}
+	for i := strings.IndexByte(src, 'L'); i >= 0 && !lineno; i = indexFrom(src, 'L', i+1) {
+		lineno = strings.HasPrefix(src[i:], "LINENO")
+	}
+	for i := strings.IndexByte(src, '_'); i >= 0 && !underscore; i = indexFrom(src, '_', i+1) {
+		underscore = i > 0 && src[i-1] == '$' || i > 1 && src[i-1] == '{' && src[i-2] == '$'
+	}
+	stack = stack || strings.Contains(src, "caller")
+	commands = commands || lineno && strings.Contains(src, "trap")
+	return stack, underscore, commands
+}
+
+// indexFrom is the index of the first c in s at or after from, or -1.
+func indexFrom(s string, c byte, from int) int {
+	if i := strings.IndexByte(s[from:], c); i >= 0 {
+		return from + i
+	}
+	return -1
 }
 
 // setUnderscore sets $_ to the last of args, in the shell that runs the

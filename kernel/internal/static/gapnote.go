@@ -217,7 +217,9 @@ func (c *GapCheck) Visit(n syntax.Node) bool {
 	if n == nil {
 		return true
 	}
-	c.leave(n.Pos())
+	if len(c.scopes) > 0 {
+		c.leave(n.Pos())
+	}
 	switch n := n.(type) {
 	case *syntax.Stmt:
 		c.stmt(n)
