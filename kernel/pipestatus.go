@@ -3,6 +3,7 @@ package kernel
 import (
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -17,10 +18,16 @@ import (
 type pipeNotes struct {
 	mu sync.Mutex
 	by map[string]map[int]int
+	// used is set once a pipeline noted a status: until then a call has
+	// nothing to forget.
+	used atomic.Bool
 }
 
 // reset forgets what pipelines a call left unfinished noted.
 func (p *pipeNotes) reset() {
+	if !p.used.Load() {
+		return
+	}
 	p.mu.Lock()
 	clear(p.by)
 	p.mu.Unlock()
@@ -34,6 +41,7 @@ func (p *pipeNotes) rec(hc interp.HandlerContext, args []string) []string {
 		p.mu.Lock()
 		if p.by == nil {
 			p.by = make(map[string]map[int]int)
+			p.used.Store(true)
 		}
 		if p.by[args[1]] == nil {
 			p.by[args[1]] = make(map[int]int)

@@ -182,7 +182,7 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	}
 	s.noteIntrospection(script)
 	s.pipes.reset()
-	issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob := s.validate(file)
+	issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob := s.validate(file, rewrite.HintsOf(script))
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
 	}
@@ -246,7 +246,7 @@ func (s *Session) Check(script string) ([]Issue, error) {
 	if err != nil {
 		return []Issue{parseIssue(script, err)}, nil
 	}
-	issues, _, _, _, _, _, _ := s.validate(file)
+	issues, _, _, _, _, _, _ := s.validate(file, rewrite.HintsOf(script))
 	return issues, nil
 }
 
@@ -484,7 +484,9 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	s.origOut.set(io.Discard)
 	s.origErr.set(io.Discard)
 	interp.StdIO(s.devnull, io.Discard, io.Discard)(r)
-	s.fds.endCall(r.Vars[shast.FdVar].String())
+	if s.fds.used.Load() {
+		s.fds.endCall(r.Vars[shast.FdVar].String())
+	}
 
 	res := Result{
 		ExitCode:   exitCode(err),
@@ -657,9 +659,11 @@ func (h *callHold) release() {
 	if h.files != nil {
 		h.files.Lock() // no child is being handed them
 	}
-	for _, f := range append(h.input[:], h.output[:]...) {
-		if f != nil {
-			f.Close()
+	for _, files := range [...]*[2]*os.File{&h.input, &h.output} {
+		for _, f := range files {
+			if f != nil {
+				f.Close()
+			}
 		}
 	}
 	if h.files != nil {
@@ -760,7 +764,7 @@ func hasError(issues []Issue) bool {
 // errexitOn reports whether set -e is on in the session's shell, as a
 // previous call left it.
 func (s *Session) errexitOn() bool {
-	p := mvdanpriv.Option(s.runner, "errexit")
+	p := mvdanpriv.Errexit(s.runner)
 	return p != nil && *p
 }
 

@@ -28,20 +28,20 @@ import (
 // shopt command that turns set -e on (rewrite.SetsErrexit); nocase a shopt
 // command that names nocasematch (rewrite.SetsNoCaseMatch), failglob one
 // that names failglob (rewrite.SetsFailGlob).
-func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]bool, rewritable, needsTemp, setsErrexit, nocase, failglob bool) {
+func (s *Session) validate(file *syntax.File, hints rewrite.Hints) (issues []Issue, funcs map[string]bool, rewritable, needsTemp, setsErrexit, nocase, failglob bool) {
 	if s.checkVisit == nil {
 		s.checkVisit, s.assocVarFn = s.check.visitor(), s.assocVar
 	}
 	v := &s.check
 	s.gapCheck.Reset(file, s.assocVarFn)
-	*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: &s.gapCheck}
+	*v = validation{s: s, hints: hints, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: &s.gapCheck}
 	v.crash.Rewritten()
 	shast.WalkBranches(file, s.checkVisit)
 	if v.found != nil {
 		// A function may be called before it is defined: judge the
 		// commands again, knowing every function of the script. The
 		// gaps, which need no such knowledge, are the first walk's.
-		*v = validation{s: s, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: v.gaps, gapsDone: true, funcs: v.found}
+		*v = validation{s: s, hints: hints, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: v.gaps, gapsDone: true, funcs: v.found}
 		v.crash.Rewritten()
 		shast.WalkBranches(file, s.checkVisit)
 	}
@@ -60,6 +60,7 @@ func (s *Session) validate(file *syntax.File) (issues []Issue, funcs map[string]
 // validation is one walk of validate.
 type validation struct {
 	s     *Session
+	hints rewrite.Hints // what the script's text holds, for its rewrites' checks
 	crash static.CrashCheck
 	gaps  *static.GapCheck // the known gaps the script shows, for its notes (Session.gapCheck)
 	// gapsDone is set for a second walk, whose gaps the first found.
@@ -95,23 +96,23 @@ func (v *validation) visitor() func(syntax.Node) bool {
 			*syntax.BinaryCmd, *syntax.Block, *syntax.File:
 			return true
 		case *syntax.Redirect:
-			v.rewrite = v.rewrite || rewrite.RewritableNode(n)
+			v.rewrite = v.rewrite || v.hints.RewritableNode(n)
 			return true
 		case *syntax.SglQuoted:
-			v.rewrite = v.rewrite || n.Dollar && rewrite.RewritableNode(n)
+			v.rewrite = v.rewrite || n.Dollar && v.hints.RewritableNode(n)
 			return true
 		case *syntax.Stmt:
 			v.rewrite = v.rewrite || n.Background
 			return true
 		case *syntax.ArithmExp:
-			v.rewrite = v.rewrite || rewrite.RewritableNode(n)
+			v.rewrite = v.rewrite || v.hints.RewritableNode(n)
 			return true
 		case *syntax.Assign:
-			v.rewrite = v.rewrite || rewrite.RewritableNode(n)
+			v.rewrite = v.rewrite || v.hints.RewritableNode(n)
 			return true
 		case *syntax.ParamExp:
 			if n.Index == nil { // else the crash check asks about the array
-				v.rewrite = v.rewrite || rewrite.RewritableNode(n)
+				v.rewrite = v.rewrite || v.hints.RewritableNode(n)
 				return true
 			}
 		}
@@ -122,7 +123,7 @@ func (v *validation) visitor() func(syntax.Node) bool {
 func (v *validation) visit(n syntax.Node) bool {
 	s := v.s
 	v.crash.Visit(n)
-	v.rewrite = v.rewrite || rewrite.Rewritable(n)
+	v.rewrite = v.rewrite || v.hints.Rewritable(n)
 	switch n := n.(type) {
 	case *syntax.CoprocClause:
 		// Refused where it runs (rewrite.CoprocRefusal): a warning here.

@@ -78,6 +78,21 @@ func Option(r *interp.Runner, name string) *bool {
 	return (*bool)(unsafe.Add(unsafe.Pointer(r), at))
 }
 
+// Errexit is r's set -e option, as Option(r, "errexit") is, without a
+// lookup by name: the kernel reads it before every call.
+func Errexit(r *interp.Runner) *bool {
+	at, ok := errexitAt()
+	if r == nil || !ok {
+		return nil
+	}
+	return (*bool)(unsafe.Add(unsafe.Pointer(r), at))
+}
+
+var errexitAt = sync.OnceValues(func() (uintptr, bool) {
+	at, ok := optionsAt()["errexit"]
+	return at, ok
+})
+
 // OptionNames are the options mvdan/sh implements: set -o's, then
 // shopt's.
 var OptionNames = []string{

@@ -141,3 +141,17 @@ func TestLocalHere(t *testing.T) {
 		t.Errorf("LocalHere found %q, want %q", got, want)
 	}
 }
+
+// Errexit is Option's errexit.
+func TestErrexitAsOption(t *testing.T) {
+	r, err := interp.New(interp.Params("-e"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, q := Errexit(r), Option(r, "errexit"); p == nil || p != q || !*p {
+		t.Fatalf("Errexit = %v, Option %v", p, q)
+	}
+	if Errexit(nil) != nil {
+		t.Fatal("Errexit(nil) is not nil")
+	}
+}

@@ -233,13 +233,15 @@ func anyMayExit(stmts []*syntax.Stmt, loops int) bool {
 // `command` of one) that may leave more than loops loops.
 func exitsLoops(c *syntax.CallExpr, loops int) bool {
 	args := c.Args
-	if len(args) > 1 && (args[0].Lit() == "builtin" || args[0].Lit() == "command") {
-		args = args[1:]
-	}
 	if len(args) == 0 {
 		return false
 	}
-	if name := args[0].Lit(); name != "break" && name != "continue" {
+	name := args[0].Lit()
+	if (name == "builtin" || name == "command") && len(args) > 1 {
+		args = args[1:]
+		name = args[0].Lit()
+	}
+	if name != "break" && name != "continue" {
 		return false
 	}
 	if loops == 0 {

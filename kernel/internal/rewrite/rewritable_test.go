@@ -55,7 +55,7 @@ var rewritableSeeds = []string{
 
 // rewritesExactly fails t when Script changes how src prints but
 // Rewritable is false for every node of it: validate would have run it
-// as parsed.
+// as parsed; and when src's hints (HintsOf) judge a node otherwise.
 func rewritesExactly(t *testing.T, src string) {
 	t.Helper()
 	parse := func() *syntax.File {
@@ -69,9 +69,13 @@ func rewritesExactly(t *testing.T, src string) {
 	if f == nil {
 		return
 	}
-	any := false
+	any, hints := false, HintsOf(src)
 	shast.Walk(f, func(n syntax.Node) bool {
-		any = any || Rewritable(n)
+		r := Rewritable(n)
+		if hinted := hints.Rewritable(n); hinted != r {
+			t.Errorf("%q: a %T: Rewritable %v, with the script's hints %v", src, n, r, hinted)
+		}
+		any = any || r
 		return true
 	})
 	if any {
@@ -105,4 +109,32 @@ func FuzzRewritable(f *testing.F) {
 		}
 		rewritesExactly(t, src)
 	})
+}
+
+// The plain expansions' quick judgement (plainParamRewritable) is the
+// general one's, on every expansion of the corpus.
+func TestPlainParamRewritableAsGeneral(t *testing.T) {
+	srcs := append(scriptCorpus(t), rewritableSeeds...)
+	srcs = append(srcs, "echo $10 ${10} ${010} ${01} ${9} $- ${-} $! ${PIPESTATUS} $BASHPID ${BASH_SUBSHELL} $DIRSTACK $SHELLOPTS ${BASHOPTS} $x ${x} $@ ${#}")
+	checked := 0
+	for _, src := range srcs {
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+		if err != nil {
+			continue
+		}
+		shast.Walk(f, func(n syntax.Node) bool {
+			if pe, ok := n.(*syntax.ParamExp); ok {
+				checked++
+				if got, want := RewritableNode(pe), paramRewritable(pe, AllHints); got != want {
+					var b strings.Builder
+					syntax.NewPrinter().Print(&b, &syntax.Word{Parts: []syntax.WordPart{pe}})
+					t.Errorf("%s: RewritableNode = %v, paramRewritable %v", b.String(), got, want)
+				}
+			}
+			return true
+		})
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d expansions checked", checked)
+	}
 }

@@ -168,19 +168,43 @@ func Script(file *syntax.File) {
 // break or continue (guardLoopExits), a declaration after prefix
 // assignments (rewriteDeclPrefix) or a word that glues. The loops and
 // backgrounds of a nested list are nodes of their own.
-func Rewritable(n syntax.Node) bool {
+func Rewritable(n syntax.Node) bool { return AllHints.Rewritable(n) }
+
+// Rewritable is [Rewritable] of a node of a script whose text holds h.
+func (h Hints) Rewritable(n syntax.Node) bool {
 	// The kinds first, in a switch small enough to inline into the walk
 	// that asks it of every node; then the node itself.
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp, *syntax.CoprocClause,
 		*syntax.Assign, *syntax.LetClause, *syntax.BinaryTest, *syntax.ForClause, *syntax.DeclClause, *syntax.Stmt,
 		*syntax.CallExpr, *syntax.WordIter, *syntax.SglQuoted, *syntax.ExtGlob, *syntax.UnaryTest, *syntax.Redirect, *syntax.ArithmCmd:
-		return RewritableNode(n)
+		return h.RewritableNode(n)
 	}
 	return false
 }
 
-func RewritableNode(n syntax.Node) bool {
+// Hints are what a script's text holds that some of Rewritable's checks
+// look for, so that a node of a script without it skips them: a tilde
+// prefix needs a '~' in the text, a word that glues text to "$@" or
+// "${a[@]}" (glueWords) an '@'. The zero Hints hold neither.
+type Hints struct {
+	tilde, at bool
+}
+
+// AllHints are the Hints of a script that may hold everything: each
+// check is left to the node itself.
+var AllHints = Hints{tilde: true, at: true}
+
+// HintsOf reads src's Hints, a vector at a time.
+func HintsOf(src string) Hints {
+	return Hints{tilde: strings.IndexByte(src, '~') >= 0, at: strings.IndexByte(src, '@') >= 0}
+}
+
+// RewritableNode is [Rewritable] of n, whatever its kind.
+func RewritableNode(n syntax.Node) bool { return AllHints.RewritableNode(n) }
+
+// RewritableNode is [Hints.Rewritable] of n, whatever its kind.
+func (h Hints) RewritableNode(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.ProcSubst, *syntax.LetClause, *syntax.DeclClause, *syntax.ExtGlob, *syntax.CoprocClause:
 		// A coprocess is refused where it runs (refuseCoproc).
@@ -192,20 +216,18 @@ func RewritableNode(n syntax.Node) bool {
 	case *syntax.ArithmExp:
 		return n.Left.IsValid() && mayGuard(n.X)
 	case *syntax.ParamExp:
-		if _, ok := positionalBeyondNine(n); ok || plainFlags(n) || readsPipestatus(n) || readsSubshellVars(n) {
-			return true
+		if n.Param != nil && plain(n) {
+			return plainParamRewritable(n)
 		}
-		return n.Index != nil || n.Slice != nil || indirection(n) ||
-			n.Param != nil && (n.Param.Value == "DIRSTACK" || n.Param.Value == "!") ||
-			tildeRewritable(n) || extglobRewritable(n) || isOptionVar(n)
+		return paramRewritable(n, h)
 	case *syntax.Assign:
-		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || tildeRewritable(n) || seedsRandom(n) ||
+		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || h.tilde && tildeRewritable(n) || seedsRandom(n) ||
 			shast.KeyedList(n) ||
-			n.Array != nil && slices.ContainsFunc(n.Array.Elems, func(el *syntax.ArrayElem) bool { return el.Value != nil && glues(el.Value) })
+			h.at && n.Array != nil && slices.ContainsFunc(n.Array.Elems, func(el *syntax.ArrayElem) bool { return el.Value != nil && glues(el.Value) })
 	case *syntax.ArithmCmd:
 		return shast.ElementWrite(n.X) != nil
 	case *syntax.WordIter:
-		return tildeRewritable(n)
+		return h.tilde && tildeRewritable(n)
 	case *syntax.UnaryTest:
 		if _, _, ok := shast.ElementOperand(n.X); n.Op == syntax.TsVarSet && ok {
 			return true
@@ -220,7 +242,7 @@ func RewritableNode(n syntax.Node) bool {
 		case *syntax.CStyleLoop:
 			return true
 		case *syntax.WordIter:
-			return slices.ContainsFunc(loop.Items, glues)
+			return h.at && slices.ContainsFunc(loop.Items, glues)
 		}
 		return false
 	case *syntax.Stmt:
@@ -232,9 +254,46 @@ func RewritableNode(n syntax.Node) bool {
 		// its list for; a declaration with prefix assignments
 		// (rewriteDeclPrefix); a tilde prefix (rewriteTildes); a word
 		// that glues text to "$@" (glueWords).
-		return exitsLoops(n, 0) || declPrefixed(n) || tildeRewritable(n) || slices.ContainsFunc(n.Args, glues)
+		if exitsLoops(n, 0) || declPrefixed(n) {
+			return true
+		}
+		if !h.tilde && !h.at {
+			return false
+		}
+		for _, w := range n.Args {
+			if _, _, ok := leadingPrefix(w); ok && h.tilde || h.at && glues(w) {
+				return true
+			}
+		}
 	}
 	return false
+}
+
+// paramRewritable reports whether a rewrite may change pe, of a script
+// whose text holds h.
+func paramRewritable(pe *syntax.ParamExp, h Hints) bool {
+	if _, ok := positionalBeyondNine(pe); ok || plainFlags(pe) || readsPipestatus(pe) || readsSubshellVars(pe) {
+		return true
+	}
+	return pe.Index != nil || pe.Slice != nil || indirection(pe) ||
+		pe.Param != nil && (pe.Param.Value == "DIRSTACK" || pe.Param.Value == "!") ||
+		h.tilde && tildeRewritable(pe) || extglobRewritable(pe) || isOptionVar(pe)
+}
+
+// plainParamRewritable is paramRewritable of a plain $name or ${name},
+// most of a script's expansions, which only its name can make rewritable.
+func plainParamRewritable(pe *syntax.ParamExp) bool {
+	switch name := pe.Param.Value; name {
+	case "-", "!", "PIPESTATUS", "BASHPID", "BASH_SUBSHELL", "DIRSTACK", "SHELLOPTS", "BASHOPTS":
+		return true
+	default:
+		// ${10} and up.
+		if name[0] < '0' || name[0] > '9' {
+			return false
+		}
+		_, ok := positionalBeyondNine(pe)
+		return ok
+	}
 }
 
 // mayGuard reports whether guardExpr may change x: it goes where

@@ -172,9 +172,11 @@ func (c *GapCheck) Notes() []Note {
 		shast.Walk(c.file, c.Visit)
 		c.pending = nil
 	}
-	slices.SortStableFunc(c.notes, func(a, b Note) int {
-		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
-	})
+	if len(c.notes) > 1 {
+		slices.SortStableFunc(c.notes, func(a, b Note) int {
+			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+		})
+	}
 	return c.notes
 }
 
