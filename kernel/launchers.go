@@ -211,13 +211,9 @@ func (s *Session) childRunner(ctx context.Context, env []string, dir string) (*i
 		return nil, err
 	}
 	r.Reset()
-	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") }) {
-		r.Run(ctx, unsetChildHome())
-	}
+	forgetResetVars(ctx, r, slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") }))
 	return r, nil
 }
-
-var unsetChildHome = lazyParse("unset HOME")
 
 // runShellUtility runs one shell builtin in a runner wired to the
 // session's handlers.

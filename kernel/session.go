@@ -20,6 +20,7 @@ import (
 
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
 	"github.com/shelter-sh/shelter/kernel/internal/jobtable"
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/kernel/internal/static"
 	"github.com/shelter-sh/shelter/spawn"
@@ -208,30 +209,41 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		return nil, err
 	}
 	s.setup = sessionSetup()
-	if _, ok := env["HOME"]; !ok {
-		s.setup = sessionSetupUnsetHome()
-	}
 	return s, nil
 }
 
 // ready readies the runner before the session's first use of its state,
 // so that a session nothing runs in costs no interpreter run: mvdan/sh
-// sets PWD unexported and fills HOME from the host, and the session
-// decides both; the directory stack starts as bash's does, holding the
-// working directory (see shast.DirStackVar). s.mu is held.
+// sets PWD unexported, fills HOME from the host and makes GID, and the
+// session decides all three (forgetResetVars); the directory stack starts
+// as bash's does, holding the working directory (see shast.DirStackVar).
+// s.mu is held.
 func (s *Session) ready() {
 	if s.setup == nil {
 		return
 	}
 	s.runner.Reset()
+	_, home := s.startEnv["HOME"]
+	forgetResetVars(context.Background(), s.runner, home)
 	s.runner.Run(context.Background(), s.setup)
 	s.setup = nil
 }
 
-var (
-	sessionSetup          = lazyParse("export PWD; " + shast.DirStackVar + `=("$PWD")`)
-	sessionSetupUnsetHome = lazyParse("export PWD; unset HOME; " + shast.DirStackVar + `=("$PWD")`)
-)
+var sessionSetup = lazyParse("export PWD; " + shast.DirStackVar + `=("$PWD")`)
+
+// forgetResetVars takes out of r, just reset, what mvdan/sh's Reset sets
+// that bash does not: GID, readonly, a name bash leaves to the script
+// (docs/mvdan.md, "Gid variable"), and HOME from the host when the
+// environment has none, home false ("Home from host"). Both are deleted
+// rather than unset, so that no run copies them again.
+func forgetResetVars(ctx context.Context, r *interp.Runner, home bool) {
+	mvdanpriv.Forget(r, "GID")
+	if !home && !mvdanpriv.Forget(r, "HOME") {
+		r.Run(ctx, unsetHome())
+	}
+}
+
+var unsetHome = lazyParse("unset HOME")
 
 func mustParse(src string) *syntax.File {
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")

@@ -8,9 +8,17 @@ var setupCanaries = []canary{{
 	Name:   "home-from-host",
 	Bug:    "a runner sets HOME from the host when the environment has none",
 	Gap:    "home-from-host",
-	Code:   "kernel/session.go: sessionSetupUnsetHome",
+	Code:   "kernel/session.go: forgetResetVars",
 	Env:    []string{"PATH=" + os.Getenv("PATH")},
 	Script: `[[ -v HOME ]] && echo set || echo unset`,
+	Bash:   "unset\n",
+	Mvdan:  "set\n",
+}, {
+	Name:   "gid-variable",
+	Bug:    "a runner makes GID, readonly, which bash does not have",
+	Gap:    "gid-variable",
+	Code:   "kernel/session.go: forgetResetVars",
+	Script: `[[ -v GID ]] && echo set || echo unset`,
 	Bash:   "unset\n",
 	Mvdan:  "set\n",
 }, {

@@ -81,3 +81,31 @@ func SetRandom(r *interp.Runner, src mathrand.Source) bool {
 	*(**mathrand.Rand)(unsafe.Add(unsafe.Pointer(r), randAt)) = mathrand.New(src)
 	return true
 }
+
+// Forget deletes name from the variables r keeps over the environment it
+// started with (its innermost overlay: r's own outside a function), as
+// if it had never been set there: an unset keeps an unset entry, which
+// every run copies, and a readonly variable refuses it. It reports
+// whether name was there; false too when r is nil, [Check] fails or the
+// overlay is not as [CheckedVersion] lays it out.
+func Forget(r *interp.Runner, name string) bool {
+	env := Scope(r)
+	if env == nil {
+		return false
+	}
+	o := reflect.ValueOf(env)
+	if o.Kind() != reflect.Pointer || o.IsNil() || o.Elem().Kind() != reflect.Struct || o.Elem().Type().Name() != "overlayEnviron" {
+		return false
+	}
+	values := o.Elem().FieldByName("values")
+	if values.Kind() != reflect.Map || values.Type().Key().Kind() != reflect.String {
+		return false
+	}
+	m := reflect.NewAt(values.Type(), unsafe.Pointer(values.UnsafeAddr())).Elem()
+	key := reflect.ValueOf(name)
+	if !m.MapIndex(key).IsValid() {
+		return false
+	}
+	m.SetMapIndex(key, reflect.Value{})
+	return true
+}

@@ -50,3 +50,25 @@ func TestSetRandomIsRandoms(t *testing.T) {
 		t.Fatalf("$RANDOM = %q, want %q", got, want)
 	}
 }
+
+// Forget takes a readonly variable out of the runner's own, leaving what
+// the environment it started with holds.
+func TestForget(t *testing.T) {
+	r, err := interp.New(interp.Env(expand.ListEnviron("A=from-env")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, r, "declare -r B=b; A=overlay")
+	if !Forget(r, "B") || !Forget(r, "A") {
+		t.Fatal("Forget found neither B nor A")
+	}
+	if Forget(r, "B") || Forget(r, "none") || Forget(nil, "A") {
+		t.Fatal("Forget found what is not there")
+	}
+	var out strings.Builder
+	interp.StdIO(nil, &out, &out)(r)
+	run(t, r, `echo "${B-unset} $A"; B=free; echo $B`)
+	if got := out.String(); got != "unset from-env\nfree\n" {
+		t.Fatalf("after Forget: %q", got)
+	}
+}
