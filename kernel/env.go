@@ -84,6 +84,12 @@ func (m *mapEnviron) Each(f func(name string, vr expand.Variable) bool) {
 	m.once.Do(func() {
 		m.list = make([]namedVar, 0, len(m.vars)+len(m.shell))
 		for name, v := range m.vars {
+			if name == "PWD" {
+				// The runner's own PWD, which Reset sets, hides this one
+				// for good: listing it too would only make every run
+				// copy it twice.
+				continue
+			}
 			m.list = append(m.list, namedVar{name, v, true})
 		}
 		for name, v := range m.shell {

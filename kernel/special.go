@@ -49,6 +49,9 @@ func (s *Session) noteIntrospection(script string) {
 // at a time (strings.IndexByte), and searches for the two lower-case
 // words whole: a scan a byte cost a call as much as its static pass.
 func introspection(src string) (stack, underscore, commands bool) {
+	if len(src) <= shortScript {
+		return introspectionScan(src)
+	}
 	lineno := false
 	for i := strings.IndexByte(src, 'F'); i >= 0 && !stack; i = indexFrom(src, 'F', i+1) {
 		stack = strings.HasPrefix(src[i:], bashcompat.FuncNameVar) || strings.HasPrefix(src[i:], bashcompat.FuncNestVar)
@@ -67,6 +70,34 @@ func introspection(src string) (stack, underscore, commands bool) {
 	stack = stack || strings.Contains(src, "caller")
 	commands = commands || lineno && strings.Contains(src, "trap")
 	return stack, underscore, commands
+}
+
+// shortScript is the length up to which one pass over a script's bytes
+// costs less than introspection's searches, each a call.
+const shortScript = 32
+
+// introspectionScan is introspection in one pass over src, which looks
+// further only at the bytes the names start with.
+func introspectionScan(src string) (stack, underscore, commands bool) {
+	lineno, trap := false, false
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case 'F':
+			stack = stack || strings.HasPrefix(src[i:], bashcompat.FuncNameVar) || strings.HasPrefix(src[i:], bashcompat.FuncNestVar)
+		case 'B':
+			stack = stack || strings.HasPrefix(src[i:], bashcompat.BashSourceVar) || strings.HasPrefix(src[i:], bashcompat.BashLinenoVar)
+			commands = commands || strings.HasPrefix(src[i:], "BASH_COMMAND")
+		case 'c':
+			stack = stack || strings.HasPrefix(src[i:], "caller")
+		case '_':
+			underscore = underscore || i > 0 && src[i-1] == '$' || i > 1 && src[i-1] == '{' && src[i-2] == '$'
+		case 'L':
+			lineno = lineno || strings.HasPrefix(src[i:], "LINENO")
+		case 't':
+			trap = trap || strings.HasPrefix(src[i:], "trap")
+		}
+	}
+	return stack, underscore, commands || lineno && trap
 }
 
 // indexFrom is the index of the first c in s at or after from, or -1.

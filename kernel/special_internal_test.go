@@ -17,6 +17,8 @@ func TestIntrospectionAsSearches(t *testing.T) {
 		"trap 'echo \"$BASH_COMMAND\"' EXIT", "BASH_COMMANDS", "FUNCNAM", "BASH_", "LINEN trap",
 	} {
 		checkIntrospection(t, src)
+		// The same past shortScript, where the searches take over.
+		checkIntrospection(t, strings.Repeat(" ", shortScript)+src)
 	}
 }
 
