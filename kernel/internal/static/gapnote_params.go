@@ -6,19 +6,15 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// unsetVars are the variables bash sets that a session leaves unset, by
-// the gap each is part of.
-var unsetVars = map[string]*Gap{
-	"BASH": &gapShellVars, "BASH_VERSION": &gapShellVars, "SHLVL": &gapShellVars,
-}
-
 func (c *GapCheck) paramExp(p *syntax.ParamExp) {
 	if p.Param == nil {
 		return
 	}
 	name := p.Param.Value
-	if g, ok := unsetVars[name]; ok {
-		c.note(p.Pos(), g)
+	switch name {
+	case "BASH", "BASH_VERSION", "SHLVL":
+		// Variables bash sets that a session leaves unset.
+		c.note(p.Pos(), &gapShellVars)
 	}
 	switch {
 	case name == "_":
