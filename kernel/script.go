@@ -206,8 +206,16 @@ func (e sessionEnviron) shellVar(name string) (value string, ok bool) {
 		return strconv.Itoa(os.Getpid()), true
 	case "BASH_SUBSHELL":
 		return "0", true
+	}
+	return clockVar(e.started, name)
+}
+
+// clockVar is the value of one of the clock's variables of a session
+// that started at started; ok is false for any other name.
+func clockVar(started time.Time, name string) (value string, ok bool) {
+	switch name {
 	case "SECONDS":
-		return strconv.FormatInt(int64(time.Since(e.started)/time.Second), 10), true
+		return strconv.FormatInt(int64(time.Since(started)/time.Second), 10), true
 	case "EPOCHSECONDS":
 		return strconv.FormatInt(time.Now().Unix(), 10), true
 	case "EPOCHREALTIME":
@@ -216,6 +224,20 @@ func (e sessionEnviron) shellVar(name string) (value string, ok bool) {
 	}
 	return "", false
 }
+
+// clockEnviron answers the clock's variables as the session does, and
+// lists nothing: what a subshell mvdan/sh runs in the background, whose
+// variables are a copy, reads them through (Session.enterSubshell).
+type clockEnviron struct{ started time.Time }
+
+func (c clockEnviron) Get(name string) expand.Variable {
+	if value, ok := clockVar(c.started, name); ok {
+		return expand.Variable{Set: true, Kind: expand.String, Str: value}
+	}
+	return expand.Variable{}
+}
+
+func (clockEnviron) Each(func(name string, vr expand.Variable) bool) {}
 
 // callSource is the running call's RunOptions.Source; empty between calls.
 func (s *Session) callSource() string {

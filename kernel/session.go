@@ -81,6 +81,7 @@ type Session struct {
 	// startEnv is the session's variables as it started, PWD aside: what
 	// a declared program inherits in the sandbox.
 	startEnv map[string]string
+	started  time.Time // what SECONDS counts from
 
 	// origOut and origErr are the runner's streams as of its first Reset,
 	// which process substitutions write to: the running call's.
@@ -202,7 +203,8 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	s.life, s.end = context.WithCancel(context.Background())
 	env := k.sessionEnv(opts, s.tmp.Path(), dir)
 	s.startEnv = env
-	base := sessionEnviron{Environ: newMapEnviron(env, k.shellIdentity(env)), source: s.callSource, started: time.Now()}
+	s.started = time.Now()
+	base := sessionEnviron{Environ: newMapEnviron(env, k.shellIdentity(env)), source: s.callSource, started: s.started}
 	s.runner, err = s.newRunner(base, dir)
 	if err != nil {
 		s.cleanup()

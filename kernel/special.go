@@ -162,15 +162,19 @@ func dashFlags(hc interp.HandlerContext) string {
 }
 
 // enterSubshell answers the subshell command a subshell of a script that
-// reads BASHPID or BASH_SUBSHELL starts with (package rewrite): the
-// subshell gets a BASHPID of its own, which no process has, and
-// BASH_SUBSHELL one deeper. It keeps the status.
+// reads BASHPID, BASH_SUBSHELL or the clock's variables starts with
+// (package rewrite): the subshell gets a BASHPID of its own, which no
+// process has, BASH_SUBSHELL one deeper, and, when mvdan/sh runs it in
+// the background, the session's clock. It keeps the status.
 func (s *Session) enterSubshell(hc interp.HandlerContext) []string {
 	if scope := mvdanpriv.Scope(mvdanpriv.HandlerRunner(hc)); scope != nil {
 		depth, _ := strconv.Atoi(hc.Env.Get("BASH_SUBSHELL").String())
 		pid := os.Getpid() + int(s.subshells.Add(1))
 		scope.Set("BASH_SUBSHELL", expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(depth + 1)})
 		scope.Set("BASHPID", expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(pid)})
+		// A subshell run in the background has a copy of the variables,
+		// without the clock's, which the session answers as they are read.
+		mvdanpriv.Inherit(mvdanpriv.HandlerRunner(hc), clockEnviron{s.started})
 	}
 	return bashcompat.StatusArgv(hc.LastExitStatus)
 }

@@ -109,3 +109,27 @@ func Forget(r *interp.Runner, name string) bool {
 	m.SetMapIndex(key, reflect.Value{})
 	return true
 }
+
+// Inherit gives r's innermost overlay env as its parent when it has none:
+// the overlay of a subshell mvdan/sh runs in the background (a `cmd &`, a
+// pipeline's commands but the last) is a copy of the variables with no
+// parent, which loses those an environment answers only as they are
+// read. A name the copy holds, set or unset, stays its own. It reports
+// whether r's overlay took env; false too when r is nil, [Check] fails
+// or the overlay is not as [CheckedVersion] lays it out.
+func Inherit(r *interp.Runner, env expand.Environ) bool {
+	scope := Scope(r)
+	if scope == nil {
+		return false
+	}
+	o := reflect.ValueOf(scope)
+	if o.Kind() != reflect.Pointer || o.IsNil() || o.Elem().Kind() != reflect.Struct || o.Elem().Type().Name() != "overlayEnviron" {
+		return false
+	}
+	parent := o.Elem().FieldByName("parent")
+	if parent.Type() != reflect.TypeFor[expand.Environ]() || !parent.IsNil() {
+		return false
+	}
+	reflect.NewAt(parent.Type(), unsafe.Pointer(parent.UnsafeAddr())).Elem().Set(reflect.ValueOf(&env).Elem())
+	return true
+}

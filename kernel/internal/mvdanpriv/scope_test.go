@@ -2,6 +2,7 @@ package mvdanpriv
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -70,5 +71,35 @@ func TestForget(t *testing.T) {
 	run(t, r, `echo "${B-unset} $A"; B=free; echo $B`)
 	if got := out.String(); got != "unset from-env\nfree\n" {
 		t.Fatalf("after Forget: %q", got)
+	}
+}
+
+// Inherit gives a subshell run in the background, whose variables are a
+// copy with no parent, an environment to read through to; another
+// runner's overlay keeps its own parent.
+func TestInherit(t *testing.T) {
+	live := expand.FuncEnviron(func(name string) string {
+		if name == "LIVE" {
+			return "yes"
+		}
+		return ""
+	})
+	var out strings.Builder
+	r, err := interp.New(interp.StdIO(nil, &out, &out), interp.ExecHandlers(func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+		return func(ctx context.Context, args []string) error {
+			if args[0] != "inherit" {
+				return next(ctx, args)
+			}
+			hc := interp.HandlerCtx(ctx)
+			_, err := fmt.Fprintln(hc.Stdout, Inherit(HandlerRunner(hc), live))
+			return err
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, r, `inherit; echo "[$LIVE]"; { inherit; inherit; echo "[$LIVE]"; } | cat`)
+	if got, want := out.String(), "false\n[]\ntrue\nfalse\n[yes]\n"; got != want {
+		t.Fatalf("printed %q, want %q", got, want)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // compatibility"), and the expansions shelter answers itself
 // (rewriteExpansion): all in one walk of file, then, in walks of their
 // own, the subshells and pipelines of a script that reads BASHPID,
-// BASH_SUBSHELL (markSubshells) or PIPESTATUS (notePipelines), and the
+// BASH_SUBSHELL or the clock (markSubshells) or PIPESTATUS (notePipelines), and the
 // guards of what follows a break in a loop's body (guardLoopExits).
 // Each rewrite keeps bash's meaning for every input it touches and leaves
 // alone what it cannot prove.
@@ -155,8 +155,9 @@ func Script(file *syntax.File) {
 // It is exact for the nodes every script is full of, so that a script of
 // plain commands, assignments and expansions is not walked again:
 // a parameter expansion is changed only for $DIRSTACK, $!, $-, ${!ref},
-// ${10} and beyond, an index or a slice, and PIPESTATUS, BASHPID or
-// BASH_SUBSHELL (whose scripts' pipelines and subshells change); an
+// ${10} and beyond, an index or a slice, and PIPESTATUS, BASHPID,
+// BASH_SUBSHELL or the clock's variables (whose scripts' pipelines and
+// subshells change); an
 // assignment only for an index, a backslash in its value, RANDOM, a list
 // of keyed elements or none (arrayRewrite) or an array element that glues
 // text to "$@" or "${a[@]}" (glueWords); an arithmetic command only for a
@@ -284,7 +285,7 @@ func paramRewritable(pe *syntax.ParamExp, h Hints) bool {
 // most of a script's expansions, which only its name can make rewritable.
 func plainParamRewritable(pe *syntax.ParamExp) bool {
 	switch name := pe.Param.Value; name {
-	case "-", "!", "PIPESTATUS", "BASHPID", "BASH_SUBSHELL", "DIRSTACK", "SHELLOPTS", "BASHOPTS":
+	case "-", "!", "PIPESTATUS", "BASHPID", "BASH_SUBSHELL", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "DIRSTACK", "SHELLOPTS", "BASHOPTS":
 		return true
 	default:
 		// ${10} and up.

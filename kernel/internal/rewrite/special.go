@@ -89,15 +89,27 @@ func reseedRandom(st *syntax.Stmt) *syntax.Stmt {
 }
 
 // readsSubshellVars reports whether pe reads BASHPID or BASH_SUBSHELL,
-// which a script that does gets for each subshell (markSubshells).
+// which a script that does gets for each subshell (markSubshells), or
+// one of the clock's variables (SECONDS, EPOCHSECONDS, EPOCHREALTIME),
+// which a subshell that runs in the background would lose without it.
 func readsSubshellVars(pe *syntax.ParamExp) bool {
-	return pe.Param != nil && (pe.Param.Value == "BASHPID" || pe.Param.Value == "BASH_SUBSHELL")
+	if pe.Param == nil {
+		return false
+	}
+	switch pe.Param.Value {
+	case "BASHPID", "BASH_SUBSHELL", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME":
+		return true
+	}
+	return false
 }
 
 // markSubshells starts each subshell of file with the internal subshell
 // command, which gives it a BASHPID of its own and BASH_SUBSHELL one
-// deeper: ( ), $( ), <( ), a nested `cmd &` and each command of a
-// pipeline but the last, which mvdan/sh runs in the shell itself.
+// deeper, and the session's clock to a subshell mvdan/sh runs in the
+// background (a copy of the variables, without those the session
+// answers as they are read): ( ), $( ), <( ), a nested `cmd &` and each
+// command of a pipeline but the last, which mvdan/sh runs in the shell
+// itself.
 func markSubshells(file *syntax.File) {
 	enter := func() *syntax.Stmt { return keeping(shast.CallStmt(syntax.Pos{}, shast.LitWord(shast.CmdSubshell))) }
 	marked := map[*syntax.Stmt]bool{}
