@@ -16,6 +16,9 @@ func (c *GapCheck) paramExp(p *syntax.ParamExp) {
 		// Variables bash sets that a session leaves unset.
 		c.note(p.Pos(), &gapShellVars)
 	}
+	if p.Excl && p.Names != 0 && answersPrefix(name) {
+		c.note(p.Pos(), &gapAnsweredVars)
+	}
 	switch {
 	case name == "_":
 		c.noteIf(p.Pos(), &gapUnderscore, func(c *GapCheck) bool { return len(c.facts.funcs) > 0 })
@@ -74,6 +77,21 @@ func (c *GapCheck) paramExp(p *syntax.ParamExp) {
 			c.note(p.Pos(), &gapTransform)
 		}
 	}
+}
+
+// answeredVars are the variables a session answers as they are read,
+// which no listing of names shows.
+var answeredVars = [...]string{"SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "BASH_SUBSHELL", "BASH_SOURCE", "BASH_LINENO"}
+
+// answersPrefix reports whether ${!prefix*} would name one of
+// answeredVars in bash.
+func answersPrefix(prefix string) bool {
+	for _, name := range answeredVars {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // dblQuoted looks at the expansions inside double quotes.
