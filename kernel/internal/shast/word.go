@@ -60,6 +60,19 @@ func StaticWord(w *syntax.Word) Word {
 // resolved. Unlike [StaticWord] it takes glob characters as they are, for
 // places that do not glob.
 func LiteralText(w *syntax.Word) (string, bool) {
+	if len(w.Parts) == 1 {
+		// Most words: one part whose text is the word's, kept without a copy.
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			if strings.IndexByte(p.Value, '\\') < 0 {
+				return p.Value, true
+			}
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return p.Value, true
+			}
+		}
+	}
 	var b strings.Builder
 	for _, part := range w.Parts {
 		switch p := part.(type) {

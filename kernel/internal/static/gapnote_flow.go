@@ -218,30 +218,64 @@ func (c *GapCheck) arithmCmd(a *syntax.ArithmCmd) {
 	})
 }
 
-// arithm notes a divisor with side effects.
+// arithm notes a divisor with side effects. It goes down the operators
+// only: an arithmetic expansion nested in a word is visited on its own.
 func (c *GapCheck) arithm(x syntax.ArithmExpr) {
-	shast.Walk(x, func(n syntax.Node) bool {
-		b, ok := n.(*syntax.BinaryArithm)
-		if !ok || b.Op != syntax.Quo && b.Op != syntax.Rem {
+	switch x := x.(type) {
+	case *syntax.BinaryArithm:
+		if (x.Op == syntax.Quo || x.Op == syntax.Rem) && sideEffects(x.Y) {
+			c.note(x.Pos(), &gapArithSideDiv)
+		}
+		c.arithm(x.X)
+		c.arithm(x.Y)
+	case *syntax.UnaryArithm:
+		c.arithm(x.X)
+	case *syntax.ParenArithm:
+		c.arithm(x.X)
+	}
+}
+
+// sideEffects reports whether evaluating x changes something: an
+// increment, a decrement, an assignment or a command substitution.
+func sideEffects(x syntax.ArithmExpr) bool {
+	switch x := x.(type) {
+	case *syntax.BinaryArithm:
+		if _, assign := shast.ArithAssignOp(x.Op); assign {
 			return true
 		}
-		shast.Walk(b.Y, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.UnaryArithm:
-				if n.Op == syntax.Inc || n.Op == syntax.Dec {
-					c.note(b.Pos(), &gapArithSideDiv)
-				}
-			case *syntax.BinaryArithm:
-				if _, assign := shast.ArithAssignOp(n.Op); assign {
-					c.note(b.Pos(), &gapArithSideDiv)
-				}
-			case *syntax.CmdSubst:
-				c.note(b.Pos(), &gapArithSideDiv)
+		return sideEffects(x.X) || sideEffects(x.Y)
+	case *syntax.UnaryArithm:
+		return x.Op == syntax.Inc || x.Op == syntax.Dec || sideEffects(x.X)
+	case *syntax.ParenArithm:
+		return sideEffects(x.X)
+	case *syntax.Word:
+		if len(x.Parts) == 1 {
+			if _, ok := x.Parts[0].(*syntax.Lit); ok {
+				return false
 			}
-			return true
-		})
-		return true
+		}
+		return hasCmdSubst(x)
+	}
+	return false
+}
+
+// hasCmdSubst reports whether n holds a command substitution, or
+// arithmetic with side effects, at any depth.
+func hasCmdSubst(n syntax.Node) bool {
+	found := false
+	shast.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			found = true
+		case *syntax.UnaryArithm:
+			found = found || n.Op == syntax.Inc || n.Op == syntax.Dec
+		case *syntax.BinaryArithm:
+			_, assign := shast.ArithAssignOp(n.Op)
+			found = found || assign
+		}
+		return !found
 	})
+	return found
 }
 
 func (c *GapCheck) forClause(f *syntax.ForClause) {
