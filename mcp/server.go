@@ -134,6 +134,7 @@ type call struct {
 
 func (s *Server) handler(d *Def) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		growStack(0)
 		owner := ownerOf(req.Extra)
 		c, line := splitArgs(d.Title, req.Params.Arguments)
 		if line != "" {
@@ -164,6 +165,18 @@ func (s *Server) handler(d *Def) sdk.ToolHandler {
 		}
 		return s.result(res, e.handle), nil
 	}
+}
+
+// growStack grows the stack of the goroutine the SDK runs a call on, a
+// new one for each request, at once to what a call needs (32 KB), while
+// only the SDK's few frames are on it: the call would otherwise grow it
+// step by step deep in the kernel, copying every frame at each step.
+//
+//go:noinline
+func growStack(i int) byte {
+	var pad [16 << 10]byte
+	pad[i] = 1
+	return pad[len(pad)-1-i]
 }
 
 // run runs a call of d in sess; line is a refusal of its arguments, or,
