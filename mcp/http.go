@@ -36,8 +36,30 @@ func (s *Server) Handler(tokens []string) http.Handler {
 		}
 		io.WriteString(w, "ok\n")
 	})
-	mux.Handle("/", requireToken(tokens, mcpHandler))
+	mux.Handle("/", requireToken(tokens, s.fastPath(mcpHandler, len(tokens) == 0)))
 	return mux
+}
+
+// fastPath is next with a POST of one tools/call served by a
+// [postHandler], unless a tool binds an argument to a header; localhost
+// is whether next refuses a loopback request under another host name.
+func (s *Server) fastPath(next http.Handler, localhost bool) http.Handler {
+	if s.paramHeaders() {
+		return next
+	}
+	return &postHandler{s: s, next: next, localhost: localhost, versions: sdk.SupportedProtocolVersions()}
+}
+
+// paramHeaders reports whether a tool's input schema may bind an
+// argument to a header (x-mcp-header), which the SDK's handler checks
+// and the fast path does not.
+func (s *Server) paramHeaders() bool {
+	for _, d := range s.defs {
+		if bytes.Contains(d.InputSchema, []byte("x-mcp-header")) {
+			return true
+		}
+	}
+	return false
 }
 
 func requireToken(tokens []string, next http.Handler) http.Handler {

@@ -10,6 +10,7 @@ package main
 import (
 	_ "github.com/creack/pty"
 	_ "github.com/itchyny/gojq"
+	_ "github.com/modelcontextprotocol/go-sdk/auth"
 	_ "github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	_ "github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "github.com/reeflective/readline"
