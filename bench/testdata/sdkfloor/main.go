@@ -22,6 +22,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -48,9 +49,13 @@ func main() {
 		os.Exit(2)
 	}
 	fmt.Fprintf(os.Stderr, "shelter serve: listening on http://%s\n", ln.Addr())
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{Stateless: true})
+	// The handler's options and the server's timeout are serve's.
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{
+		Stateless: true, PropagateRequestCancellation: true,
+	})
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
-		fmt.Fprintf(os.Stderr, "sdkfloor: %v\n", http.Serve(ln, h))
+		fmt.Fprintf(os.Stderr, "sdkfloor: %v\n", hs.Serve(ln))
 		os.Exit(1)
 	}()
 	// SIGTERM ends the server with status 0, as it ends serve.
