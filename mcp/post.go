@@ -25,10 +25,11 @@ const newProtocol = "2026-07-28"
 // one tools/call, itself, and hands every other request to the SDK's
 // streamable HTTP handler (next), which answers it in stateless mode.
 //
-// For that POST the SDK's handler decodes the body, or parts of it, nine
-// times, each with a new JSON decoder and its 32 KiB buffer, before the
-// server's own dispatch decodes it again: about 300 KB of garbage a call
-// (docs/performance.md, "Serving"). postHandler
+// For that POST the SDK's handler runs nine JSON decoders, each new and
+// with a buffer of 32 KiB (the body twice over, its _meta, the tool's
+// name, the tool's input schema), before the server's own dispatch
+// decodes it again: 288 KB of garbage a call (docs/performance.md,
+// "Serving"). postHandler
 // reads it once and checks what the SDK's handler checks (method,
 // headers, protocol version, the _meta a 2026-07-28 request carries, the
 // Mcp-Method and Mcp-Name headers), then runs the request through the
