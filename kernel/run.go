@@ -215,16 +215,19 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	return res, nil
 }
 
-// parse parses bash source with the session's parser; s.mu is held.
+// parse parses bash source with a parser of the process's; s.mu is held.
 func (s *Session) parse(script string) (*syntax.File, error) {
-	if s.parser == nil {
-		s.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
-	}
+	p := parsers.Get().(*syntax.Parser)
 	s.source.Reset(script)
-	file, err := s.parser.Parse(&s.source, "")
+	file, err := p.Parse(&s.source, "")
 	s.source.Reset("")
+	parsers.Put(p)
 	return file, err
 }
+
+// parsers are the bash parsers every session's calls share: a parser is
+// a few KB, which an idle session would otherwise keep.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
 // Check runs the static pass only: it parses script and validates it as
 // Run would, and runs nothing.

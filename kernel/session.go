@@ -89,8 +89,7 @@ type Session struct {
 
 	mu     sync.Mutex // held for the duration of a call
 	runner *interp.Runner
-	parser *syntax.Parser
-	source strings.Reader // what parser reads; s.mu is held
+	source strings.Reader // what the parser reads (Session.parse); s.mu is held
 	// check is the static pass's walk, kept across calls (s.mu is held)
 	// with its visitor bound once: validate allocates neither per call.
 	check      validation
