@@ -16,7 +16,9 @@ import (
 )
 
 // A call run with RunOptions.Yield runs on the session's interpreter as
-// any other, with a copy of the session's state taken before it starts.
+// any other, with a copy of the session's state taken before it starts
+// (mvdanpriv.Snapshot: the session's own variables, not the environment
+// it started with, which nothing writes to).
 // Past the yield point the call is handed to the job table as it runs:
 // its streams go on into a job log, and the copy becomes the session's
 // interpreter, so the session goes on from the state it had before the

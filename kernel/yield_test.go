@@ -105,3 +105,49 @@ func TestRunYieldJobOfTheCall(t *testing.T) {
 		t.Fatalf("%q (stderr %q)", res.Stdout, res.Stderr)
 	}
 }
+
+// A yielded call and the session share no state from the yield point
+// on: what the call changes after it (variables, arrays in place,
+// functions, the directory, options) stays the call's, and what the
+// session changes meanwhile stays the session's. The session keeps the
+// variables shelter answers (BASH_SUBSHELL, BASHPID, SECONDS…).
+func TestRunYieldStateApart(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(dir+"/sub", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := newSession(t, kernel.Config{}, kernel.SessionOptions{Dir: dir})
+	ctx := context.Background()
+	const show = `echo "$x ${arr[*]} ${m[k]} $e ${u-unset} $(f) ${PWD##*/} $([[ -o pipefail ]] && echo on || echo off) $#"`
+	setup := `x=before; arr=(a b); declare -A m=([k]=v); export e=1; u=set; f() { echo old; }; cd sub; set -o pipefail; set -- p q`
+	if res, _ := s.Run(ctx, setup, kernel.RunOptions{}); res.ExitCode != 0 {
+		t.Fatalf("setup: %+v", res)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	call := `read line; ` + show + `; x=after; arr+=X; arr[2]=c; m[k]=w; e=2; unset u; f() { echo new; }; cd /; set +o pipefail; set -- r; ` + show
+	res, _ := s.Run(ctx, call, kernel.RunOptions{Stdin: pr, Yield: 100 * time.Millisecond})
+	if !res.Yielded {
+		t.Fatalf("call: %+v", res)
+	}
+	log := res.Jobs[0].Log
+	if res, _ = s.Run(ctx, `x=session; arr+=S; m[k]=s; `+show, kernel.RunOptions{}); res.Stdout != "session aS b s 1 set old sub on 2\n" {
+		t.Fatalf("session during the call: %q (stderr %q)", res.Stdout, res.Stderr)
+	}
+	pw.WriteString("go\n")
+	pw.Close()
+	res, _ = s.Run(ctx, "wait %1; "+show+"; cat "+log, kernel.RunOptions{})
+	want := "session aS b s 1 set old sub on 2\n" +
+		"before a b v 1 set old sub on 2\n" +
+		"after aX b c w 2 unset new  off 1\n"
+	if res.Stdout != want {
+		t.Fatalf("after the call:\n%s\nwant:\n%s(stderr %q)", res.Stdout, want, res.Stderr)
+	}
+	res, _ = s.Run(ctx, `echo "$BASH_SUBSHELL ${BASHPID:+pid} ${SECONDS:+seconds}"`, kernel.RunOptions{})
+	if res.Stdout != "0 pid seconds\n" {
+		t.Fatalf("shell variables after the call: %q", res.Stdout)
+	}
+}

@@ -3,8 +3,9 @@
 // options ([Option], set -x's [Xtrace], expand_aliases' [ExpandAliases]),
 // its pending break or continue ([LoopExitPending]), its aliases
 // ([Alias]), whether a variable is the running function's own local
-// ([LocalHere]), and its backgrounds ([Backgrounds]). It is the only code in shelter that does
-// (docs/mvdan.md, "Private state").
+// ([LocalHere]), and its backgrounds ([Backgrounds]); and it copies a
+// runner's state cheaply ([Snapshot]). It is the only code in shelter
+// that does (docs/mvdan.md, "Private state").
 //
 // Each reader relies on a field of the interpreter's structs, as
 // [CheckedVersion] lays them out. [Check] verifies every one of them
