@@ -109,12 +109,21 @@ const serveYield = 45 * time.Second
 // point, as serve runs every call (RunOptions.Yield, serveYield: the
 // call ends long before it), and without one, in turn on one
 // agent-profile session: what being able to yield costs a call that
-// does not.
-func BenchmarkRunEchoYield(b *testing.B) {
+// does not. `echo hi` has nothing to wait for, so it runs as a call
+// without a yield point; BenchmarkRunFuncYield measures a call that may
+// wait.
+func BenchmarkRunEchoYield(b *testing.B) { benchYield(b, "echo hi") }
+
+// BenchmarkRunFuncYield is BenchmarkRunEchoYield for a call that may
+// wait (a function: it could loop), which takes the snapshot of the
+// session's state and runs on a goroutine of its own.
+func BenchmarkRunFuncYield(b *testing.B) { benchYield(b, "f() { echo hi; }; f") }
+
+func benchYield(b *testing.B, script string) {
 	s := newSession(b, kernel.ProfileAgent)
 	run := func(name string, opts kernel.RunOptions) func() {
 		return func() {
-			res, err := s.Run(context.Background(), "echo hi", opts)
+			res, err := s.Run(context.Background(), script, opts)
 			if err != nil || res.Stdout != "hi\n" || res.Yielded {
 				b.Fatalf("%s: %v: printed %q, yielded %v", name, err, res.Stdout, res.Yielded)
 			}

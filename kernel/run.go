@@ -76,7 +76,10 @@ type RunOptions struct {
 	// started (cd, variables) stays the job's. An EXIT trap the call sets
 	// does not run, and a process substitution it starts past the yield
 	// point writes into whichever call of the session runs then. Ignored
-	// with TTY, Terminal and Interactive.
+	// with TTY, Terminal and Interactive, and for a call that has nothing
+	// to wait for (only builtins such as echo, cd and export that neither
+	// read nor wait, no loop, pipe, redirection or substitution), which
+	// runs to its end as a call without a yield point.
 	Yield time.Duration
 
 	command string // the script's text, for a yielded call's job
@@ -361,7 +364,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	f := s.newFrame(opts)
 	stdout, stderr, out, errOut := &f.stdout, &f.stderr, &f.out, &f.errOut
 	var snap *interp.Runner // the state before the call, for a yield
-	if yieldable(opts) {
+	if yieldable(opts) && s.waitsFor(file) {
 		snap = mvdanpriv.Snapshot(s.runner)
 	}
 	// What the call holds is released when it returns, or by the job it

@@ -3,9 +3,10 @@
 // options ([Option], set -x's [Xtrace], expand_aliases' [ExpandAliases]),
 // its pending break or continue ([LoopExitPending]), its aliases
 // ([Alias]), whether a variable is the running function's own local
-// ([LocalHere]), and its backgrounds ([Backgrounds]); and it copies a
-// runner's state cheaply ([Snapshot]). It is the only code in shelter
-// that does (docs/mvdan.md, "Private state").
+// ([LocalHere]), its backgrounds ([Backgrounds]) and its ERR trap
+// ([ErrTrap]); and it copies a runner's state cheaply ([Snapshot]). It
+// is the only code in shelter that does (docs/mvdan.md, "Private
+// state").
 //
 // Each reader relies on a field of the interpreter's structs, as
 // [CheckedVersion] lays them out. [Check] verifies every one of them
@@ -38,11 +39,13 @@ var (
 	// bgProcsField is an [interp.Runner]'s backgrounds, gN its N-th:
 	// each a struct whose first field, done, is closed once it ended.
 	bgProcsField = field{reflect.TypeFor[interp.Runner](), "bgProcs", "a slice of structs whose first field is a chan struct{}", doneSlice}
+	// errTrapField is the command an [interp.Runner]'s ERR trap runs.
+	errTrapField = field{reflect.TypeFor[interp.Runner](), "callbackErr", "string", is[string]}
 )
 
 // fields is every field a reader relies on, in the order Check verifies
 // them.
-var fields = []field{runnerField, optsField, breaksField, continuesField, aliasField, writeEnvField, randField, bgProcsField}
+var fields = []field{runnerField, optsField, breaksField, continuesField, aliasField, writeEnvField, randField, bgProcsField, errTrapField}
 
 // Where the fields lie, found once: the echo of every call reads the
 // runner.
@@ -51,6 +54,7 @@ var (
 	breaksAt, breaksFound       = breaksField.find()
 	continuesAt, continuesFound = continuesField.find()
 	bgProcsAt, bgProcsFound     = bgProcsField.find()
+	errTrapAt, errTrapFound     = errTrapField.find()
 )
 
 // HandlerRunner is the shell or subshell that runs hc's command: its
@@ -175,4 +179,13 @@ func Backgrounds(r *interp.Runner) []<-chan struct{} {
 		out[i] = *(*chan struct{})(unsafe.Pointer(procs.Index(i).Field(0).UnsafeAddr()))
 	}
 	return out
+}
+
+// ErrTrap is the command r's ERR trap runs, empty when it has none; ok
+// is false when r is nil or [Check] fails.
+func ErrTrap(r *interp.Runner) (command string, ok bool) {
+	if r == nil || !errTrapFound {
+		return "", false
+	}
+	return *(*string)(unsafe.Add(unsafe.Pointer(r), errTrapAt)), true
 }

@@ -1,0 +1,92 @@
+package kernel
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+)
+
+// waitsFor reports whether the script file may wait for anything — a
+// program, input, a tool, another command's end — or run for long: a
+// call that may not has no use for a yield point, so it runs as a call
+// without one, with no snapshot to take and no goroutine to start. It
+// says false only for what can only be quick: statements of the shell's
+// own builtins that neither read nor wait (nowaitBuiltins) and that no
+// tool, function or alias of the session replaces, with assignments,
+// tests, arithmetic, if and case; no loop, no function, no pipe or
+// background, no redirection, no command or process substitution, no
+// word that may list a directory or grow into many (a glob or a brace)
+// or look a user up (~), and no
+// ERR trap that a failing command would run.
+func (s *Session) waitsFor(file *syntax.File) bool {
+	if trap, ok := mvdanpriv.ErrTrap(s.runner); !ok || trap != "" {
+		return true
+	}
+	waits := false
+	syntax.Walk(file, func(node syntax.Node) bool {
+		if waits {
+			return false
+		}
+		switch n := node.(type) {
+		case *syntax.Stmt:
+			waits = n.Background || n.Coprocess || len(n.Redirs) > 0
+		case *syntax.DeclClause:
+			waits = s.mayWait(n.Variant.Value)
+		case *syntax.CallExpr:
+			waits = len(n.Args) > 0 && (s.mayWait(n.Args[0].Lit()) || globs(n.Args[1:]))
+		case *syntax.ArrayElem:
+			waits = n.Value != nil && globs([]*syntax.Word{n.Value})
+		case *syntax.BinaryCmd:
+			waits = n.Op == syntax.Pipe || n.Op == syntax.PipeAll
+		case *syntax.Lit:
+			waits = strings.Contains(n.Value, "~")
+		case nil, *syntax.File, *syntax.Comment, *syntax.Assign, *syntax.Word,
+			*syntax.SglQuoted, *syntax.DblQuoted, *syntax.ParamExp, *syntax.ArithmExp,
+			*syntax.ArithmCmd, *syntax.BinaryArithm, *syntax.UnaryArithm, *syntax.ParenArithm,
+			*syntax.FlagsArithm, *syntax.Block, *syntax.IfClause, *syntax.CaseClause,
+			*syntax.CaseItem, *syntax.TestClause, *syntax.BinaryTest, *syntax.UnaryTest,
+			*syntax.ParenTest, *syntax.LetClause, *syntax.ArrayExpr:
+		default:
+			waits = true
+		}
+		return !waits
+	})
+	return waits
+}
+
+// mayWait reports whether the command name may wait: anything but one
+// of nowaitBuiltins that the session runs as the shell's own.
+func (s *Session) mayWait(name string) bool {
+	if !nowaitBuiltins[name] || s.tools[name] != nil || s.runner.Funcs[name] != nil {
+		return true
+	}
+	if !mvdanpriv.ExpandAliases(s.runner) {
+		return false
+	}
+	_, alias := mvdanpriv.Alias(s.runner, name)
+	return alias
+}
+
+// nowaitBuiltins are the shell's builtins that neither read input nor
+// wait for anything.
+var nowaitBuiltins = map[string]bool{
+	"echo": true, "printf": true, "true": true, "false": true, ":": true,
+	"cd": true, "pwd": true, "export": true, "unset": true, "readonly": true,
+	"declare": true, "typeset": true, "local": true, "shift": true, "set": true,
+	"test": true, "[": true, "exit": true,
+}
+
+// globs reports whether any of words may expand to a directory's
+// listing or to many words: an unquoted glob or brace character.
+func globs(words []*syntax.Word) bool {
+	for _, w := range words {
+		for _, part := range w.Parts {
+			if lit, ok := part.(*syntax.Lit); ok && strings.ContainsAny(lit.Value, "*?[{") {
+				return true
+			}
+		}
+	}
+	return false
+}

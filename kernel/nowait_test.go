@@ -1,0 +1,118 @@
+package kernel
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// blockingEcho is a tool that replaces the shell's echo and waits for
+// its call's end.
+type blockingEcho struct{ blockTool }
+
+func (blockingEcho) Name() string                 { return "echo" }
+func (blockingEcho) InputSchema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
+
+func TestWaitsFor(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		waits  bool
+	}{
+		{`echo hi`, false},
+		{`x=1; export Y="$x"; cd /; pwd; printf '%s\n' "${x:-none}" "$((x + 1))"`, false},
+		{`if [[ $x == a* ]]; then echo yes; else declare -a arr=(a "b c"); fi; test -n "$x" && true || false`, false},
+		{`case $x in a*) echo a;; *) echo other;; esac; let y=1; (( y++ )); set -- a b; shift; unset y; exit 3`, false},
+		{`ls`, true},
+		{`read line`, true},
+		{`sleep 1`, true},
+		{`wait`, true},
+		{`"echo" hi`, true}, // not a literal name
+		{`echo $(date)`, true},
+		{`x=$(date)`, true},
+		{`echo <(date)`, true},
+		{`echo hi > out`, true},
+		{`echo hi | cat`, true},
+		{`echo hi &`, true},
+		{`echo *`, true},
+		{`arr=(*.go)`, true},
+		{`echo {1..9}`, true},
+		{`echo ~root`, true},
+		{`while true; do :; done`, true},
+		{`for x in a b; do echo $x; done`, true},
+		{`f() { echo hi; }`, true},
+		{`(echo hi)`, true},
+		{`time echo hi`, true},
+		{`trap 'sleep 9' EXIT`, true},
+		{`eval echo hi`, true},
+		{`f`, true},
+	} {
+		s := newWaitsSession(t, Config{})
+		if got := s.waitsFor(parseScript(t, tc.script)); got != tc.waits {
+			t.Errorf("waitsFor(%q) = %v, want %v", tc.script, got, tc.waits)
+		}
+	}
+}
+
+// What the session holds may make a builtin's name wait: a function, an
+// alias, a tool of that name, or an ERR trap that a failing command runs.
+func TestWaitsForTheSessions(t *testing.T) {
+	for _, tc := range []struct {
+		setup, script string
+		cfg           Config
+	}{
+		{`printf() { sleep 9; }`, `printf x`, Config{}},
+		{`shopt -s expand_aliases; alias pwd='sleep 9'`, `pwd`, Config{}},
+		{`trap 'sleep 9' ERR`, `false`, Config{}},
+		{``, `echo hi`, Config{Tools: []Tool{blockingEcho{}}}},
+	} {
+		s := newWaitsSession(t, tc.cfg)
+		if res, _ := s.Run(context.Background(), tc.setup, RunOptions{}); res.ExitCode != 0 {
+			t.Fatalf("%s: %+v", tc.setup, res)
+		}
+		if !s.waitsFor(parseScript(t, tc.script)) {
+			t.Errorf("after %q, waitsFor(%q) = false, want true", tc.setup, tc.script)
+		}
+	}
+}
+
+// A call that cannot wait runs to its end whatever its yield point, as a
+// call without one.
+func TestRunYieldNothingToWaitFor(t *testing.T) {
+	s := newWaitsSession(t, Config{})
+	ctx := context.Background()
+	res, _ := s.Run(ctx, `x=kept; cd /; printf '%s\n' "$x"`, RunOptions{Yield: time.Nanosecond})
+	if res.Yielded || res.ExitCode != 0 || res.Stdout != "kept\n" {
+		t.Fatalf("quick call: %+v", res)
+	}
+	res, _ = s.Run(ctx, `printf '%s\n' "$x" "$PWD"`, RunOptions{})
+	if res.Stdout != "kept\n/\n" {
+		t.Fatalf("after the quick call: %q", res.Stdout)
+	}
+}
+
+func newWaitsSession(t *testing.T, cfg Config) *Session {
+	t.Helper()
+	k, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession(SessionOptions{Dir: t.TempDir(), DiscardSpills: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func parseScript(t *testing.T, src string) *syntax.File {
+	t.Helper()
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
