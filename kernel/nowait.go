@@ -8,8 +8,9 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 )
 
-// waitsFor reports whether the script file may wait for anything — a
-// program, input, a tool, another command's end — or run for long: a
+// waitsFor reports whether the script file, run with opts, may wait
+// for anything — a program, input, a tool, another command's end, room
+// in a live output (RunOptions.Stdout, Stderr) — or run for long: a
 // call that may not has no use for a yield point, so it runs as a call
 // without one, with no snapshot to take and no goroutine to start. It
 // says false only for what can only be quick: statements of the shell's
@@ -20,7 +21,10 @@ import (
 // word that may list a directory or grow into many (a glob or a brace)
 // or look a user up (~), and no
 // ERR trap that a failing command would run.
-func (s *Session) waitsFor(file *syntax.File) bool {
+func (s *Session) waitsFor(file *syntax.File, opts RunOptions) bool {
+	if opts.Stdout != nil || opts.Stderr != nil {
+		return true
+	}
 	if trap, ok := mvdanpriv.ErrTrap(s.runner); !ok || trap != "" {
 		return true
 	}

@@ -3,6 +3,7 @@ package kernel
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -51,7 +52,7 @@ func TestWaitsFor(t *testing.T) {
 		{`f`, true},
 	} {
 		s := newWaitsSession(t, Config{})
-		if got := s.waitsFor(parseScript(t, tc.script)); got != tc.waits {
+		if got := s.waitsFor(parseScript(t, tc.script), RunOptions{}); got != tc.waits {
 			t.Errorf("waitsFor(%q) = %v, want %v", tc.script, got, tc.waits)
 		}
 	}
@@ -73,9 +74,14 @@ func TestWaitsForTheSessions(t *testing.T) {
 		if res, _ := s.Run(context.Background(), tc.setup, RunOptions{}); res.ExitCode != 0 {
 			t.Fatalf("%s: %+v", tc.setup, res)
 		}
-		if !s.waitsFor(parseScript(t, tc.script)) {
+		if !s.waitsFor(parseScript(t, tc.script), RunOptions{}) {
 			t.Errorf("after %q, waitsFor(%q) = false, want true", tc.setup, tc.script)
 		}
+	}
+	// A live output may have no room.
+	s := newWaitsSession(t, Config{})
+	if !s.waitsFor(parseScript(t, "echo hi"), RunOptions{Stdout: io.Discard}) {
+		t.Error("waitsFor(echo hi) with a live output = false, want true")
 	}
 }
 

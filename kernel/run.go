@@ -364,7 +364,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	f := s.newFrame(opts)
 	stdout, stderr, out, errOut := &f.stdout, &f.stderr, &f.out, &f.errOut
 	var snap *interp.Runner // the state before the call, for a yield
-	if yieldable(opts) && s.waitsFor(file) {
+	if yieldable(opts) && s.waitsFor(file, opts) {
 		snap = mvdanpriv.Snapshot(s.runner)
 	}
 	// What the call holds is released when it returns, or by the job it
