@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -219,7 +218,7 @@ func (s *Session) noteHold(res *Result) {
 	// reasons; the note would mislead.
 	given := s.netGiven.Swap(false)
 	if !s.hold.Network && !given && res.ExitCode != 0 && s.k.support.NetNS {
-		if m := networkFailure.FindString(tail(res.Stderr) + "\n" + tail(res.Stdout)); m != "" {
+		if m := networkFailure().FindString(tail(res.Stderr) + "\n" + tail(res.Stdout)); m != "" {
 			res.Issues = append(res.Issues, Issue{
 				Severity: SeverityWarning, Code: CodeNetworkOff,
 				Message: "shelter: the network is off for this session's programs (" + strings.TrimSpace(m) + "); allowed: the operator's --network (Config.Network), or network: true in a declaration",
@@ -230,7 +229,7 @@ func (s *Session) noteHold(res *Result) {
 
 // networkFailure matches what programs print when they find no network:
 // the resolver's and the routing's errors of C, Go, Python, git and curl.
-var networkFailure = regexp.MustCompile(`(?i)(network is unreachable|temporary failure in name resolution|could not resolve host|name or service not known|no address associated with hostname|dial tcp[^\n]*|getaddrinfo[^\n]*failed)`)
+var networkFailure = lazyRegexp(`(?i)(network is unreachable|temporary failure in name resolution|could not resolve host|name or service not known|no address associated with hostname|dial tcp[^\n]*|getaddrinfo[^\n]*failed)`)
 
 // tail is the last few KiB of a stream, where a failing program's last
 // words are.

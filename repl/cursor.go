@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"regexp"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -14,8 +15,9 @@ import (
 // ESC[ROW;COLR as if typed.
 const cursorQuery = "\x1b[6n"
 
-// cursorAnswer is a terminal's answer to cursorQuery.
-var cursorAnswer = regexp.MustCompile(`\x1b\[[0-9]+;[0-9]+R`)
+// cursorAnswer is a terminal's answer to cursorQuery, compiled on first
+// use: a CLI that never prompts does not pay for it at start.
+var cursorAnswer = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9]+;[0-9]+R`) })
 
 // cursorQueryTimeout bounds the wait for the answer to the one cursor
 // query Run asks before the line editor starts. A terminal emulator
@@ -72,7 +74,7 @@ func answersCursorQuery(in, out *os.File, timeout time.Duration) (answered bool,
 			return false, keys, err // the terminal hung up
 		}
 		keys = append(keys, buf[:n]...)
-		if loc := cursorAnswer.FindIndex(keys); loc != nil {
+		if loc := cursorAnswer().FindIndex(keys); loc != nil {
 			return true, append(keys[:loc[0]:loc[0]], keys[loc[1]:]...), nil
 		}
 	}

@@ -39,20 +39,23 @@ func (e *LayoutError) Error() string {
 func Check() error { return checkOnce() }
 
 var checkOnce = sync.OnceValue(func() error {
-	version := builtVersion()
-	if err := check(fields, version); err != nil {
-		return err
-	}
-	if len(optionsAt()) != len(OptionNames) {
-		return &LayoutError{Version: version, Struct: optsField.in.String(), Field: optsField.name,
+	// The build info is read for a failure's report only: reading it
+	// costs a start more than the check itself.
+	err := check(fields, "")
+	if err == nil && len(optionsAt()) != len(OptionNames) {
+		err = &LayoutError{Struct: optsField.in.String(), Field: optsField.name,
 			Problem: "lacks an option of OptionNames that turning it on alone sets"}
+	}
+	if err != nil {
+		err.Version = builtVersion()
+		return err
 	}
 	return nil
 })
 
 // check verifies table's fields against version, the mvdan.cc/sh/v3 that
 // holds them.
-func check(table []field, version string) error {
+func check(table []field, version string) *LayoutError {
 	for _, f := range table {
 		sf, ok := f.in.FieldByName(f.name)
 		if !ok {

@@ -113,7 +113,8 @@ var optionsAt = sync.OnceValue(func() map[string]uintptr {
 	if !ok || !optsField.fits(sf.Type) {
 		return nil
 	}
-	env, dir := interp.Env(expand.ListEnviron()), interp.Dir("/")
+	// The directory is set as is: interp.Dir would stat it for each runner.
+	env, dir := interp.Env(expand.ListEnviron()), func(r *interp.Runner) error { r.Dir = "/"; return nil }
 	off, err := interp.New(env, dir)
 	if err != nil {
 		return nil
