@@ -410,7 +410,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: stdin: " + err.Error()}})
 	}
 	hold.input = owned
-	hold.output = [2]*os.File{liveOutput(callCtx, out), liveOutput(callCtx, errOut)}
+	hold.output = [2]*liveFile{liveOutput(callCtx, out), liveOutput(callCtx, errOut)}
 	r := s.runner
 	hold.out, hold.errOut = out, errOut
 	errOut.ended = callCtx
@@ -591,21 +591,17 @@ func (s *Session) callInput(ctx context.Context, in io.Reader) (stdin, inherit *
 // Stderr) that is a pipe nobody reads hold the call no longer than ctx:
 // it is written through a file of its own (fsroot.Pollable), and a write still
 // waiting for room when ctx ends fails (liveFile). What that cut short
-// is not forwarded; the Result still holds it. It returns the file the
-// call must close, nil when it made none.
-func liveOutput(ctx context.Context, st *stream) *os.File {
+// is not forwarded; the Result still holds it. It returns what the call
+// must close, nil when the live copy is not a file.
+func liveOutput(ctx context.Context, st *stream) *liveFile {
 	f, ok := st.live.(*os.File)
 	if !ok {
 		return nil
 	}
-	g, reopened := fsroot.Pollable(f, syscall.O_WRONLY)
-	if !reopened {
-		return nil
-	}
-	lf := &liveFile{f: g}
+	lf := &liveFile{to: f}
 	context.AfterFunc(ctx, lf.end)
 	st.live = lf
-	return g
+	return lf
 }
 
 // liveGrace bounds how long a write to a live output made after the
@@ -615,10 +611,14 @@ const liveGrace = 100 * time.Millisecond
 
 // liveFile is a live output whose writes end with the call: the call's
 // end interrupts the write that waits for room, and each write made
-// after it waits at most liveGrace.
+// after it waits at most liveGrace. Its file of its own is made at the
+// first write, so that a call that prints nothing (`shelter -c true`
+// with its output on a pipe) opens nothing.
 type liveFile struct {
-	f     *os.File
+	to    *os.File // the embedder's
 	mu    sync.Mutex
+	f     *os.File // what writes go to once one came: a copy of to, or to
+	own   bool     // f is a copy, which has deadlines and is closed
 	ended bool
 }
 
@@ -626,16 +626,34 @@ func (l *liveFile) end() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.ended = true
-	l.f.SetWriteDeadline(time.Now())
+	if l.own {
+		l.f.SetWriteDeadline(time.Now())
+	}
 }
 
 func (l *liveFile) Write(p []byte) (int, error) {
 	l.mu.Lock()
-	if l.ended {
+	if l.f == nil {
+		l.f, l.own = fsroot.Pollable(l.to, syscall.O_WRONLY)
+	}
+	if l.ended && l.own {
 		l.f.SetWriteDeadline(time.Now().Add(liveGrace))
 	}
+	f := l.f
 	l.mu.Unlock()
-	return l.f.Write(p)
+	return f.Write(p)
+}
+
+// Close closes the copy the writes made, if they made one.
+func (l *liveFile) Close() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.own {
+		l.f.Close()
+	}
 }
 
 // callHold is what a call holds until it returns, or until the job it
@@ -644,9 +662,9 @@ func (l *liveFile) Write(p []byte) (int, error) {
 type callHold struct {
 	files       *sync.RWMutex // the call's callState.files
 	window      *orphanWindow
-	end         *endable    // the call's context, ended
-	input       [2]*os.File // closed: the files callInput made
-	output      [2]*os.File // closed: the files liveOutput made
+	end         *endable     // the call's context, ended
+	input       [2]*os.File  // closed: the files callInput made
+	output      [2]*liveFile // closed: what liveOutput made
 	out, errOut *stream
 	after       []func() // what a yield adds, released first
 }
@@ -665,12 +683,13 @@ func (h *callHold) release() {
 	if h.files != nil {
 		h.files.Lock() // no child is being handed them
 	}
-	for _, files := range [...]*[2]*os.File{&h.input, &h.output} {
-		for _, f := range files {
-			if f != nil {
-				f.Close()
-			}
+	for _, f := range h.input {
+		if f != nil {
+			f.Close()
 		}
+	}
+	for _, l := range h.output {
+		l.Close()
 	}
 	if h.files != nil {
 		h.files.Unlock()
