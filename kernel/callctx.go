@@ -24,6 +24,7 @@ type endable struct {
 	err    error
 	done   chan struct{} // made by the first Done
 	afters []*afterFunc  // what AfterFunc registered and has not stopped
+	ends   []func()      // what onEnd registered
 	timer  *time.Timer
 	detach func() bool // stops the parent's AfterFunc
 }
@@ -81,8 +82,8 @@ func (e *endable) end(err error) {
 	if e.done != nil {
 		close(e.done)
 	}
-	afters := e.afters
-	e.afters = nil
+	afters, ends := e.afters, e.ends
+	e.afters, e.ends = nil, nil
 	timer, detach := e.timer, e.detach
 	e.mu.Unlock()
 	if timer != nil {
@@ -91,9 +92,26 @@ func (e *endable) end(err error) {
 	if detach != nil {
 		detach()
 	}
+	for _, f := range ends {
+		f()
+	}
 	for _, a := range afters {
 		go a.f()
 	}
+}
+
+// onEnd arranges for f to run once e ends, at once if it has, on the
+// goroutine that ends e: f must return at once. It costs neither the
+// goroutine AfterFunc starts nor the contexts context.AfterFunc makes.
+func (e *endable) onEnd(f func()) {
+	e.mu.Lock()
+	if e.err != nil {
+		e.mu.Unlock()
+		f()
+		return
+	}
+	e.ends = append(e.ends, f)
+	e.mu.Unlock()
 }
 
 func (e *endable) Deadline() (time.Time, bool) {

@@ -156,3 +156,24 @@ func TestAfterFuncsRegisterWithTheBudgetContext(t *testing.T) {
 		t.Errorf("afterFuncs replaced a context that ends before the budget context")
 	}
 }
+
+// onEnd runs its func on the goroutine that ends the endable, before
+// end returns, and at once once it has ended.
+func TestEndableOnEnd(t *testing.T) {
+	var e endable
+	e.start(context.Background(), 0)
+	ran := 0
+	e.onEnd(func() { ran++ })
+	if ran != 0 {
+		t.Fatal("onEnd ran before the end")
+	}
+	e.Cancel()
+	if ran != 1 {
+		t.Fatalf("after Cancel: ran %d times, want 1", ran)
+	}
+	e.onEnd(func() { ran++ })
+	e.Cancel()
+	if ran != 2 {
+		t.Fatalf("registered after the end: ran %d times in all, want 2", ran)
+	}
+}

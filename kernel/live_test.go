@@ -17,10 +17,11 @@ func TestLiveOutputOpensAtFirstWrite(t *testing.T) {
 	}
 	defer pr.Close()
 	defer pw.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	var end endable
+	end.start(context.Background(), 0)
+	defer end.Cancel()
 	st := &stream{live: pw}
-	l := liveOutput(ctx, st)
+	l := liveOutput(&end, st)
 	if l.f != nil {
 		t.Fatal("liveOutput opened a file before any write")
 	}

@@ -410,7 +410,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 		return s.rejected(start, []Issue{{Severity: SeverityError, Code: CodeParse, Message: "shelter: stdin: " + err.Error()}})
 	}
 	hold.input = owned
-	hold.output = [2]*liveFile{liveOutput(callCtx, out), liveOutput(callCtx, errOut)}
+	hold.output = [2]*liveFile{liveOutput(&bctx.endable, out), liveOutput(&bctx.endable, errOut)}
 	r := s.runner
 	hold.out, hold.errOut = out, errOut
 	errOut.ended = callCtx
@@ -588,18 +588,18 @@ func (s *Session) callInput(ctx context.Context, in io.Reader) (stdin, inherit *
 }
 
 // liveOutput lets the live copy of a call's stream (RunOptions.Stdout or
-// Stderr) that is a pipe nobody reads hold the call no longer than ctx:
+// Stderr) that is a pipe nobody reads hold the call no longer than end:
 // it is written through a file of its own (fsroot.Pollable), and a write still
-// waiting for room when ctx ends fails (liveFile). What that cut short
+// waiting for room when end ends fails (liveFile). What that cut short
 // is not forwarded; the Result still holds it. It returns what the call
 // must close, nil when the live copy is not a file.
-func liveOutput(ctx context.Context, st *stream) *liveFile {
+func liveOutput(end *endable, st *stream) *liveFile {
 	f, ok := st.live.(*os.File)
 	if !ok {
 		return nil
 	}
 	lf := &liveFile{to: f}
-	context.AfterFunc(ctx, lf.end)
+	end.onEnd(lf.end)
 	st.live = lf
 	return lf
 }
