@@ -17,6 +17,7 @@ package mvdanpriv
 
 import (
 	"reflect"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -107,40 +108,39 @@ var OptionNames = []string{
 
 // optionsAt is where an [interp.Runner] keeps each of [OptionNames]: the
 // one element of its options array that turning the option on alone
-// changes, found on first use. It is empty when one is not found.
+// changes (and turning it off again restores), found on first use, on
+// one new runner. It is empty when one is not found.
 var optionsAt = sync.OnceValue(func() map[string]uintptr {
 	sf, ok := optsField.in.FieldByName(optsField.name)
 	if !ok || !optsField.fits(sf.Type) {
 		return nil
 	}
-	// The directory is set as is: interp.Dir would stat it for each runner.
-	env, dir := interp.Env(expand.ListEnviron()), func(r *interp.Runner) error { r.Dir = "/"; return nil }
-	off, err := interp.New(env, dir)
+	// The directory is set as is: interp.Dir would stat it.
+	r, err := interp.New(interp.Env(expand.ListEnviron()), func(r *interp.Runner) error { r.Dir = "/"; return nil })
 	if err != nil {
 		return nil
 	}
-	base := reflect.ValueOf(off).Elem().FieldByIndex(sf.Index)
+	opts := unsafe.Slice((*bool)(unsafe.Add(unsafe.Pointer(r), sf.Offset)), sf.Type.Len())
+	base := slices.Clone(opts)
 	at := make(map[string]uintptr, len(OptionNames))
 	for i, name := range OptionNames {
-		turnOn := interp.Params("-o", name)
+		on, off := interp.Params("-o", name), interp.Params("+o", name)
 		if i >= shellOptions {
-			turnOn = interp.BashOpts("-s", name)
+			on, off = interp.BashOpts("-s", name), interp.BashOpts("-u", name)
 		}
-		on, err := interp.New(env, dir, turnOn)
-		if err != nil {
+		if on(r) != nil {
 			return nil
 		}
-		changed := reflect.ValueOf(on).Elem().FieldByIndex(sf.Index)
 		found := -1
-		for j := range base.Len() {
-			if base.Index(j).Bool() != changed.Index(j).Bool() {
+		for j := range opts {
+			if opts[j] != base[j] {
 				if found >= 0 {
 					return nil
 				}
 				found = j
 			}
 		}
-		if found < 0 {
+		if found < 0 || off(r) != nil || !slices.Equal(opts, base) {
 			return nil
 		}
 		at[name] = sf.Offset + uintptr(found)*sf.Type.Elem().Size()
