@@ -23,6 +23,7 @@ type registry struct {
 
 // start runs start, which starts cmd, and registers the child's pid.
 func (r *registry) start(cmd *exec.Cmd, start func() error) error {
+	watchOrphans()
 	r.starting.RLock()
 	defer r.starting.RUnlock()
 	if err := start(); err != nil {

@@ -18,40 +18,55 @@ import (
 const clockTicks = 100
 
 var subreaper struct {
-	once sync.Once
-	err  error
-	on   atomic.Bool
+	once  sync.Once
+	err   error
+	on    atomic.Bool
+	watch sync.Once // SIGCHLD caught and the reaper started
 }
 
 // EnableSubreaper makes this process a child subreaper
-// (PR_SET_CHILD_SUBREAPER) and starts its reaper. From then on every
+// (PR_SET_CHILD_SUBREAPER) and arms its reaper. From then on every
 // orphaned descendant (a process that left Run's group with setsid or a
 // double fork, then lost its parent) is reparented to this process rather
 // than to init, and must be reaped by it: the reaper, woken by SIGCHLD,
 // reaps those that exit, and [Window.Close] and [EndOrphans] end those
 // that do not. It never reaps a child [Run] waits for, nor one in this
-// process's own group, which os/exec may be waiting for.
+// process's own group, which os/exec may be waiting for. SIGCHLD is
+// caught from the first start of [Run] on, before its fork: only a
+// descendant of a child can become an orphan, and a process that starts
+// none (`shelter -c true`) spares the signal's set-up, a thread and a
+// round trip to it.
 //
 // The setting is process-wide and cannot be undone; calling it again does
 // nothing and returns the first call's error. It is Linux only.
 func EnableSubreaper() error {
 	subreaper.once.Do(func() {
-		// SIGCHLD is caught before this process becomes a subreaper, so
-		// that no orphan can exit unnoticed in between.
+		if subreaper.err = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); subreaper.err == nil {
+			subreaper.on.Store(true)
+		}
+	})
+	if children.started.Load() > 0 {
+		// Those started before may leave orphans from now on.
+		watchOrphans()
+	}
+	return subreaper.err
+}
+
+// watchOrphans catches SIGCHLD and starts the reaper, once, when this
+// process is a subreaper; a start calls it before it forks.
+func watchOrphans() {
+	if !subreaper.on.Load() {
+		return
+	}
+	subreaper.watch.Do(func() {
 		wake := make(chan os.Signal, 1)
 		signal.Notify(wake, syscall.SIGCHLD)
-		if subreaper.err = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); subreaper.err != nil {
-			signal.Stop(wake)
-			return
-		}
-		subreaper.on.Store(true)
 		go func() {
 			for range wake {
 				reapOrphans()
 			}
 		}()
 	})
-	return subreaper.err
 }
 
 func subreaping() bool { return subreaper.on.Load() }

@@ -13,6 +13,8 @@ func EnableSubreaper() error {
 	return errors.New("spawn: a child subreaper needs Linux")
 }
 
+func watchOrphans() {}
+
 func bootTicks() uint64 { return 0 }
 
 func endOrphans(func(started uint64) bool, time.Duration) {}
