@@ -8,11 +8,12 @@ import (
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 )
 
-// waitsFor reports whether the script file, run with opts, may wait
-// for anything — a program, input, a tool, another command's end, room
-// in a live output (RunOptions.Stdout, Stderr) — or run for long: a
-// call that may not has no use for a yield point, so it runs as a call
-// without one, with no snapshot to take and no goroutine to start. It
+// waitsFor reports whether the script file may wait for anything — a
+// program, input, a tool, another command's end — or run for long (room
+// in a live output, RunOptions.Stdout and Stderr, is the caller's to
+// weigh). A call that may not has no use for a yield point, so it runs
+// as a call without one, with no snapshot to take and no goroutine to
+// start, and RunOptions.BeforeWait is not called for it. It
 // says false only for what can only be quick: statements of the shell's
 // own builtins that neither read nor wait (nowaitBuiltins) and that no
 // tool, function or alias of the session replaces, with assignments,
@@ -21,10 +22,7 @@ import (
 // word that may list a directory or grow into many (a glob or a brace)
 // or look a user up (~), and no
 // ERR trap that a failing command would run.
-func (s *Session) waitsFor(file *syntax.File, opts RunOptions) bool {
-	if opts.Stdout != nil || opts.Stderr != nil {
-		return true
-	}
+func (s *Session) waitsFor(file *syntax.File) bool {
 	if trap, ok := mvdanpriv.ErrTrap(s.runner); !ok || trap != "" {
 		return true
 	}

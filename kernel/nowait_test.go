@@ -3,7 +3,6 @@ package kernel
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +51,7 @@ func TestWaitsFor(t *testing.T) {
 		{`f`, true},
 	} {
 		s := newWaitsSession(t, Config{})
-		if got := s.waitsFor(parseScript(t, tc.script), RunOptions{}); got != tc.waits {
+		if got := s.waitsFor(parseScript(t, tc.script)); got != tc.waits {
 			t.Errorf("waitsFor(%q) = %v, want %v", tc.script, got, tc.waits)
 		}
 	}
@@ -74,14 +73,9 @@ func TestWaitsForTheSessions(t *testing.T) {
 		if res, _ := s.Run(context.Background(), tc.setup, RunOptions{}); res.ExitCode != 0 {
 			t.Fatalf("%s: %+v", tc.setup, res)
 		}
-		if !s.waitsFor(parseScript(t, tc.script), RunOptions{}) {
+		if !s.waitsFor(parseScript(t, tc.script)) {
 			t.Errorf("after %q, waitsFor(%q) = false, want true", tc.setup, tc.script)
 		}
-	}
-	// A live output may have no room.
-	s := newWaitsSession(t, Config{})
-	if !s.waitsFor(parseScript(t, "echo hi"), RunOptions{Stdout: io.Discard}) {
-		t.Error("waitsFor(echo hi) with a live output = false, want true")
 	}
 }
 
@@ -121,4 +115,27 @@ func parseScript(t *testing.T, src string) *syntax.File {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// BeforeWait is called before a call that may wait, and not before one
+// that cannot; a live output makes a call that cannot wait keep its
+// yield point, not call BeforeWait.
+func TestRunBeforeWait(t *testing.T) {
+	s := newWaitsSession(t, Config{})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		script string
+		calls  int
+	}{
+		{"echo hi", 0},
+		{"f() { echo hi; }; f", 1},
+		{"sleep 0", 1},
+	} {
+		calls := 0
+		var out strings.Builder
+		res, _ := s.Run(ctx, tc.script, RunOptions{Stdout: &out, BeforeWait: func() { calls++ }})
+		if res.ExitCode != 0 || calls != tc.calls {
+			t.Errorf("%q: exit %d, BeforeWait called %d times, want %d", tc.script, res.ExitCode, calls, tc.calls)
+		}
+	}
 }

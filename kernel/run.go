@@ -81,6 +81,12 @@ type RunOptions struct {
 	// read nor wait, no loop, pipe, redirection or substitution), which
 	// runs to its end as a call without a yield point.
 	Yield time.Duration
+	// BeforeWait, when set, is called before the call runs when it may
+	// wait for anything or run for long — a program, input, a tool, a
+	// loop, a function — and not for a call that has nothing to wait for
+	// (see Yield), which ends within microseconds. The CLI catches SIGINT
+	// and SIGTERM there: a call that cannot wait needs neither handler.
+	BeforeWait func()
 
 	command string // the script's text, for a yielded call's job
 	// jobTexts are the top-level `cmd &` statements as the script wrote
@@ -364,8 +370,15 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	f := s.newFrame(opts)
 	stdout, stderr, out, errOut := &f.stdout, &f.stderr, &f.out, &f.errOut
 	var snap *interp.Runner // the state before the call, for a yield
-	if yieldable(opts) && s.waitsFor(file, opts) {
-		snap = mvdanpriv.Snapshot(s.runner)
+	if yieldable(opts) || opts.BeforeWait != nil {
+		waits := s.waitsFor(file)
+		if waits && opts.BeforeWait != nil {
+			opts.BeforeWait()
+		}
+		// A live output may have no room.
+		if yieldable(opts) && (waits || opts.Stdout != nil || opts.Stderr != nil) {
+			snap = mvdanpriv.Snapshot(s.runner)
+		}
 	}
 	// What the call holds is released when it returns, or by the job it
 	// becomes when it yields.

@@ -48,10 +48,9 @@ func main() {
 
 // exitAfterRun is whether the process ends as soon as run returns, as it
 // does under main but not in a test. Then a script's run leaves SIGINT
-// and SIGTERM caught instead of giving them back to the runtime: each
-// one given back is a round trip to the runtime's signal-mask thread,
-// together 0.3–0.5 ms of `shelter -c true`'s 8 ms of CPU
-// (docs/performance.md).
+// and SIGTERM caught, when it caught them, instead of giving them back
+// to the runtime: each one given back is a round trip to the runtime's
+// signal-mask thread (docs/performance.md, "Cold start").
 var exitAfterRun bool
 
 // run is the whole command; it returns the exit code.
@@ -102,11 +101,29 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	}
 	defer s.Close()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	if !exitAfterRun {
-		defer stop()
-	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var interrupts chan os.Signal
 	opts := kernel.RunOptions{Stdin: input, Name: name, Args: params}
+	// SIGINT and SIGTERM cancel the call. They are caught only for a call
+	// that may wait: one that cannot ends within microseconds, and a
+	// signal meanwhile ends shelter as it ends bash, which spares the
+	// runtime's signal-mask thread and a round trip to it for each.
+	opts.BeforeWait = func() {
+		interrupts = make(chan os.Signal, 1)
+		signal.Notify(interrupts, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			if _, ok := <-interrupts; ok {
+				cancel()
+			}
+		}()
+	}
+	defer func() {
+		if interrupts != nil && !exitAfterRun {
+			signal.Stop(interrupts)
+			close(interrupts)
+		}
+	}()
 	if isTerminal(stdin) {
 		// As at a shell's prompt: programs read the keyboard, in the
 		// terminal's foreground when shelter may hand it on.
