@@ -20,7 +20,8 @@
 //     time and CPU time from each child's rusage;
 //   - the heap and file descriptors an idle session holds;
 //   - `echo hi` through Session.Run with serve's yield point and without
-//     (BenchmarkRunEchoYield);
+//     (BenchmarkRunEchoYield), and a call that may wait, a function
+//     (BenchmarkRunFuncYield);
 //   - one bash call of `echo hi` from the go-sdk's client over stdio to a
 //     `shelter serve` child and to the SDK floor's, a server of the SDK
 //     alone whose one tool answers at once (bench/testdata/sdkfloor)
