@@ -212,7 +212,7 @@ func (s *Session) containCall(ctx context.Context, c *command, args []string) (n
 	case shast.CmdGlue:
 		return glue(hc, args), true
 	case shast.CmdSubshell:
-		return s.enterSubshell(hc), true
+		return s.enterSubshell(hc, args[1:]), true
 	case shast.CmdFlags:
 		io.WriteString(hc.Stdout, dashFlags(hc))
 		return bashcompat.StatusArgv(0), true

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
 	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // $_ is the last argument of the previous simple command. mvdan/sh keeps
@@ -161,13 +162,31 @@ func dashFlags(hc interp.HandlerContext) string {
 	return bashcompat.OptionFlags(func(name string) *bool { return mvdanpriv.Option(r, name) }, hc.Env) + "c"
 }
 
+// ownArrays gives scope, a subshell's, a copy of each indexed array env
+// shows, so that name+=value there appends to the subshell's own first
+// element: mvdan/sh appends in place, in the list the array shares with
+// the shell the subshell was made from. A readonly array, which nothing
+// appends to, keeps its list.
+func ownArrays(env expand.Environ, scope expand.WriteEnviron) {
+	env.Each(func(name string, vr expand.Variable) bool {
+		if vr.Kind == expand.Indexed && len(vr.List) > 0 && !vr.ReadOnly {
+			vr.List, vr.Indexes = slices.Clone(vr.List), slices.Clone(vr.Indexes)
+			scope.Set(name, vr)
+		}
+		return true
+	})
+}
+
 // enterSubshell answers the subshell command a subshell of a script that
 // reads BASHPID, BASH_SUBSHELL or the clock's variables starts with
 // (package rewrite): the subshell gets a BASHPID of its own, which no
 // process has, BASH_SUBSHELL one deeper, and, when mvdan/sh runs it in
 // the background, the session's clock. It keeps the status.
-func (s *Session) enterSubshell(hc interp.HandlerContext) []string {
+func (s *Session) enterSubshell(hc interp.HandlerContext, args []string) []string {
 	if scope := mvdanpriv.Scope(mvdanpriv.HandlerRunner(hc)); scope != nil {
+		if len(args) > 0 && args[0] == shast.SubshellArrays {
+			ownArrays(hc.Env, scope)
+		}
 		depth, _ := strconv.Atoi(hc.Env.Get("BASH_SUBSHELL").String())
 		pid := os.Getpid() + int(s.subshells.Add(1))
 		scope.Set("BASH_SUBSHELL", expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(depth + 1)})

@@ -401,6 +401,14 @@ var rewriteCanaries = []canary{{
 	Script: `set -- a b; printf '[%s]\n' "x$@y"`,
 	Bash:   "[xa]\n[by]\n",
 	Mvdan:  "[xa by]\n",
+}, {
+	Name:   "subshell-array-append",
+	Bug:    "name+=value in a subshell appends to the first element of the parent's array",
+	Gap:    "subshell-array-append",
+	Code:   "kernel/special.go: ownArrays",
+	Script: `a=(a b); (a+=X); echo "${a[@]}"`,
+	Bash:   "a b\n",
+	Mvdan:  "aX b\n",
 }}
 
 // syncBuffer is a writer that pipeline stages and a process

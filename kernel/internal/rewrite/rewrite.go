@@ -23,7 +23,7 @@ func Script(file *syntax.File) {
 	attrs := false
 	var readonly []string // the names the script makes readonly
 	var matchVars int     // the prelude variables' numbers
-	pipestatus, subshells := false, false
+	pipestatus, subshells, appends := false, false, false
 	var seeds map[*syntax.Stmt]bool // the statements reseedRandom and glueWords rewrote
 	var arrays arrayRewrite
 	var indirect indirections
@@ -116,6 +116,7 @@ func Script(file *syntax.File) {
 		case *syntax.BinaryTest:
 			quoteRegexLiterals(n)
 		case *syntax.Assign:
+			appends = appends || appendsToFirst(n)
 			guardArithmNode(n)
 			unescapeAssignValue(n)
 			rewriteTildes(n)
@@ -137,8 +138,8 @@ func Script(file *syntax.File) {
 	}
 	arrays.finish()
 	indirect.finish(arrays.namerefs, arrays.assoc)
-	if subshells {
-		markSubshells(file)
+	if subshells || appends {
+		markSubshells(file, appends)
 	}
 	if pipestatus {
 		notePipelines(file)
@@ -160,7 +161,8 @@ func Script(file *syntax.File) {
 // subshells change); an
 // assignment only for an index, a backslash in its value, RANDOM, a list
 // of keyed elements or none (arrayRewrite) or an array element that glues
-// text to "$@" or "${a[@]}" (glueWords); an arithmetic command only for a
+// text to "$@" or "${a[@]}" (glueWords), or an append of one value to
+// a name (appendsToFirst); an arithmetic command only for a
 // write to an array element; a [[ -v ]] only for an element; a command
 // substitution only in the $(< FILE) shape; a for loop only in the (( ))
 // form or for a word that glues; an arithmetic expansion only for an
@@ -222,7 +224,7 @@ func (h Hints) RewritableNode(n syntax.Node) bool {
 		}
 		return paramRewritable(n, h)
 	case *syntax.Assign:
-		return n.Index != nil || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || h.tilde && tildeRewritable(n) || seedsRandom(n) ||
+		return n.Index != nil || appendsToFirst(n) || !n.Naked && n.Value != nil && hasBackslashLit(n.Value) || h.tilde && tildeRewritable(n) || seedsRandom(n) ||
 			shast.KeyedList(n) ||
 			h.at && n.Array != nil && slices.ContainsFunc(n.Array.Elems, func(el *syntax.ArrayElem) bool { return el.Value != nil && glues(el.Value) })
 	case *syntax.ArithmCmd:

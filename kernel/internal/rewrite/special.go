@@ -103,6 +103,16 @@ func readsSubshellVars(pe *syntax.ParamExp) bool {
 	return false
 }
 
+// appendsToFirst reports whether as is name+=value, which mvdan/sh runs
+// on an indexed array by appending to its first element in place, in the
+// list the array shares with the shell a subshell was made from: the
+// subshell's append would change the parent's array (and race with it in
+// the background). A script that has one has its subshells marked, and
+// the subshell command gives each its own copy of the arrays.
+func appendsToFirst(as *syntax.Assign) bool {
+	return as.Append && as.Name != nil && as.Index == nil && as.Array == nil && as.Value != nil
+}
+
 // markSubshells starts each subshell of file with the internal subshell
 // command, which gives it a BASHPID of its own and BASH_SUBSHELL one
 // deeper, and the session's clock to a subshell mvdan/sh runs in the
@@ -110,8 +120,14 @@ func readsSubshellVars(pe *syntax.ParamExp) bool {
 // answers as they are read): ( ), $( ), <( ), a nested `cmd &` and each
 // command of a pipeline but the last, which mvdan/sh runs in the shell
 // itself.
-func markSubshells(file *syntax.File) {
-	enter := func() *syntax.Stmt { return keeping(shast.CallStmt(syntax.Pos{}, shast.LitWord(shast.CmdSubshell))) }
+func markSubshells(file *syntax.File, copyArrays bool) {
+	enter := func() *syntax.Stmt {
+		words := []*syntax.Word{shast.LitWord(shast.CmdSubshell)}
+		if copyArrays {
+			words = append(words, shast.LitWord(shast.SubshellArrays))
+		}
+		return keeping(shast.CallStmt(syntax.Pos{}, words...))
+	}
 	marked := map[*syntax.Stmt]bool{}
 	mark := func(st *syntax.Stmt) {
 		inner := &syntax.Stmt{Position: st.Pos(), Cmd: st.Cmd, Redirs: st.Redirs}

@@ -30,7 +30,7 @@ const (
 	CmdPipeRec    = InternalPrefix + "pipe-rec"    // notes a pipeline command's failure
 	CmdPipeSet    = InternalPrefix + "pipe-set"    // sets PIPESTATUS after a pipeline
 	CmdReseed     = InternalPrefix + "reseed"      // makes $RANDOM bash's sequence of its seed
-	CmdSubshell   = InternalPrefix + "subshell"    // starts a subshell's BASHPID and BASH_SUBSHELL
+	CmdSubshell   = InternalPrefix + "subshell"    // starts a subshell's BASHPID and BASH_SUBSHELL; with SubshellArrays, its own arrays
 	CmdGlue       = InternalPrefix + "glue"        // glues text to the ends of "$@" or "${a[@]}"
 	CmdFdScope    = InternalPrefix + "fd-scope"    // before a statement's descriptor redirections
 	CmdFd         = InternalPrefix + "fd"          // one redirection of a descriptor, in the scope
@@ -43,6 +43,11 @@ const (
 	CmdUnsetRef   = InternalPrefix + "unset-ref"   // unset -n of its arguments, before they are declared again
 	CmdRefuse     = InternalPrefix + "refuse"      // prints its argument, a refusal, and fails with 2
 )
+
+// SubshellArrays is CmdSubshell's argument that gives the subshell a copy
+// of each indexed array it sees, which name+=value would otherwise change
+// in the shell it was made from (rewrite.appendsToFirst).
+const SubshellArrays = "arrays"
 
 // The words of the descriptor rewrite (rewrite.Script): a redirection
 // whose word ends with [OpenMarker] and a mode opens its file as that
