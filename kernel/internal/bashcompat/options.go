@@ -22,11 +22,11 @@ import (
 // shells, and those docs/embedding.md lists as known gaps.
 
 // setCall answers set's options and hands mvdan/sh's own, and the
-// positional parameters, to mvdan/sh's set; set alone (the variables) is
-// mvdan/sh's.
+// positional parameters, to mvdan/sh's set; set alone lists the
+// variables and functions (setListing).
 func setCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []string) []string {
 	if len(args) == 1 {
-		return args
+		return setListing(ctx, sh, hc)
 	}
 	st := stateOf(sh, hc)
 	held := st.held
@@ -69,6 +69,9 @@ func setCall(ctx context.Context, sh Shell, hc interp.HandlerContext, args []str
 		}
 	}
 	next = append(next, args[i:]...)
+	if len(next) == 1 {
+		next = nil // nothing left to hand on: set alone lists the variables
+	}
 	return applyOptions(ctx, sh, hc, "set", out.String(), held, st, next, 0)
 }
 
