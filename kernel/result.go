@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+
+	"github.com/shelter-sh/shelter/internal/jsonquote"
 )
 
 // Result is the one answer to a call: the same shape in Go, in
@@ -39,33 +42,64 @@ type Result struct {
 }
 
 // MarshalJSON writes every field, with [] for empty lists and null for
-// absent data: exit_code is null for a yielded call.
+// absent data: exit_code is null for a yielded call. The bytes are those
+// of encoding/json without HTML escaping (output is shell text: `&`, `<`
+// and `>` stay as they are), written without reflection: the Result is
+// every MCP call's answer. It fails only when Data is not valid JSON.
 func (r Result) MarshalJSON() ([]byte, error) {
-	type plain Result
-	p := plain(r)
-	if p.Issues == nil {
-		p.Issues = []Issue{}
-	}
-	if p.Jobs == nil {
-		p.Jobs = []Job{}
-	}
-	if len(p.Data) == 0 {
-		p.Data = json.RawMessage("null")
-	}
-	// Output is shell text: `&`, `<` and `>` stay as they are.
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(p); err != nil {
-		return nil, err
-	}
-	out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	b := make([]byte, 0, 320+len(r.Stdout)+len(r.Stderr)+len(r.Data)+len(r.Cwd))
+	b = append(b, `{"exit_code":`...)
 	if r.Yielded {
-		// exit_code is the first field: no status while the call runs on.
-		code := fmt.Appendf(nil, `{"exit_code":%d,`, r.ExitCode)
-		out = append([]byte(`{"exit_code":null,`), bytes.TrimPrefix(out, code)...)
+		// No status while the call runs on.
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, int64(r.ExitCode), 10)
 	}
-	return out, nil
+	b = jsonquote.Append(append(b, `,"stdout":`...), r.Stdout)
+	b = jsonquote.Append(append(b, `,"stderr":`...), r.Stderr)
+	b = append(b, `,"data":`...)
+	if len(r.Data) == 0 {
+		b = append(b, "null"...)
+	} else {
+		buf := bytes.NewBuffer(b)
+		if err := json.Compact(buf, r.Data); err != nil {
+			return nil, fmt.Errorf("kernel: Result.Data: %v", err)
+		}
+		b = buf.Bytes()
+	}
+	b = jsonquote.Append(append(b, `,"cwd":`...), r.Cwd)
+	b = strconv.AppendInt(append(b, `,"duration_ms":`...), r.DurationMS, 10)
+	b = strconv.AppendBool(append(b, `,"timed_out":`...), r.TimedOut)
+	b = strconv.AppendBool(append(b, `,"cancelled":`...), r.Cancelled)
+	b = strconv.AppendBool(append(b, `,"rejected":`...), r.Rejected)
+	b = strconv.AppendBool(append(b, `,"truncated":`...), r.Truncated)
+	b = strconv.AppendInt(append(b, `,"stdout_bytes":`...), r.StdoutBytes, 10)
+	b = strconv.AppendInt(append(b, `,"stderr_bytes":`...), r.StderrBytes, 10)
+	b = jsonquote.Append(append(b, `,"spill_path":`...), r.SpillPath)
+	b = jsonquote.Append(append(b, `,"stderr_spill_path":`...), r.StderrSpillPath)
+	b = strconv.AppendBool(append(b, `,"yielded":`...), r.Yielded)
+	b = append(b, `,"issues":[`...)
+	for i, is := range r.Issues {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonquote.Append(append(b, `{"severity":`...), string(is.Severity))
+		b = jsonquote.Append(append(b, `,"code":`...), is.Code)
+		b = strconv.AppendInt(append(b, `,"line":`...), int64(is.Line), 10)
+		b = strconv.AppendInt(append(b, `,"col":`...), int64(is.Col), 10)
+		b = append(jsonquote.Append(append(b, `,"message":`...), is.Message), '}')
+	}
+	b = append(b, `],"jobs":[`...)
+	for i, j := range r.Jobs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(append(b, `{"id":`...), int64(j.ID), 10)
+		b = strconv.AppendInt(append(b, `,"pid":`...), int64(j.PID), 10)
+		b = jsonquote.Append(append(b, `,"command":`...), j.Command)
+		b = append(jsonquote.Append(append(b, `,"log":`...), j.Log), '}')
+	}
+	return append(b, "]}"...), nil
 }
 
 // Severity of an [Issue].
