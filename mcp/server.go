@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/shelter-sh/shelter/internal/jsonquote"
 	"github.com/shelter-sh/shelter/kernel"
 	"github.com/shelter-sh/shelter/wrapped"
 )
@@ -279,14 +279,12 @@ func (s *Server) result(res kernel.Result, handle string) *sdk.CallToolResult {
 // structured is the Result's JSON with a session field.
 func structured(res kernel.Result, handle string) json.RawMessage {
 	// MarshalJSON itself, not json.Marshal, which would copy and compact
-	// what it returns.
+	// what it returns: it ends in '}'.
 	b, err := res.MarshalJSON()
 	if err != nil {
 		return nil
 	}
-	h, _ := json.Marshal(handle)
-	b = append(bytes.TrimSuffix(bytes.TrimSpace(b), []byte("}")), `,"session":`...)
-	b = append(b, h...)
+	b = jsonquote.Append(append(b[:len(b)-1], `,"session":`...), handle)
 	return append(b, '}')
 }
 
