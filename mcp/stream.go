@@ -8,11 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/shelter-sh/shelter/internal/jsonquote"
 )
 
 // DefaultMaxLine is the longest message a [StreamTransport] reads when
@@ -28,7 +31,10 @@ const DefaultMaxLine = 16 << 20
 // "\r\n", and a last message may end at EOF without a newline. A JSON
 // array on one line is a batch (protocol revision 2025-03-26): its
 // messages are read in order, and the responses to its requests are
-// written together as one array once the last is ready.
+// written together as one array once the last is ready. A message is
+// written as jsonrpc.EncodeMessage writes it, but for a response's
+// result, which goes out as it is given, not checked and compacted once
+// more: the SDK gives it compact.
 //
 // The end of input is not the end of the requests read before it: once
 // Reader ends (or fails, or sends a line that is not a message), Read
@@ -362,12 +368,51 @@ func (c *streamConn) write(msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok && c.batches[resp.ID] != nil {
 		return c.writeBatched(resp)
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
+	data, err := encodeMessage(msg)
 	if err != nil {
-		return fmt.Errorf("mcp: encoding a message: %v", err)
+		return err
 	}
 	_, err = c.w.Write(append(data, '\n'))
 	return err
+}
+
+// encodeMessage is msg as jsonrpc.EncodeMessage writes it.
+func encodeMessage(msg jsonrpc.Message) ([]byte, error) {
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		if data, ok := encodeResult(resp); ok {
+			return data, nil
+		}
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: encoding a message: %v", err)
+	}
+	return data, nil
+}
+
+// encodeResult writes a response with a result, every answer to a call,
+// around its result as it is: the result is JSON the SDK encoded, compact
+// already, which EncodeMessage would check and copy once more, a pass
+// over every byte of every answer. ok is false for a response it leaves
+// to EncodeMessage: an error, or a result with a newline, which
+// EncodeMessage compacts away and which would end the line early.
+func encodeResult(resp *jsonrpc.Response) (data []byte, ok bool) {
+	if resp.Error != nil || len(resp.Result) == 0 || bytes.IndexByte(resp.Result, '\n') >= 0 {
+		return nil, false
+	}
+	b := make([]byte, 0, len(resp.Result)+64)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	switch id := resp.ID.Raw().(type) {
+	case int64:
+		b = strconv.AppendInt(b, id, 10)
+	case string:
+		b = jsonquote.Append(b, id)
+	default:
+		return nil, false
+	}
+	b = append(b, `,"result":`...)
+	b = append(b, resp.Result...)
+	return append(b, '}'), true
 }
 
 // writeBatched records resp in its batch and writes the batch when it is
@@ -381,9 +426,9 @@ func (c *streamConn) writeBatched(resp *jsonrpc.Response) error {
 	}
 	out := []byte{'['}
 	for i, r := range b.responses {
-		data, err := jsonrpc.EncodeMessage(r)
+		data, err := encodeMessage(r)
 		if err != nil {
-			return fmt.Errorf("mcp: encoding a message: %v", err)
+			return err
 		}
 		if i > 0 {
 			out = append(out, ',')

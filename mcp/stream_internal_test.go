@@ -2,10 +2,13 @@ package mcp
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"testing"
 	"testing/iotest"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // FuzzLineReader reads data through reads of at most chunk bytes and
@@ -63,4 +66,42 @@ func (c *chunked) Read(p []byte) (int, error) {
 	n := copy(p[:min(len(p), c.n)], c.data)
 	c.data = c.data[n:]
 	return n, nil
+}
+
+// TestEncodeMessage holds encodeMessage to jsonrpc.EncodeMessage's
+// bytes for the responses it writes itself and those it leaves to it;
+// a result with blanks on its line, which the SDK never makes, keeps
+// them.
+func TestEncodeMessage(t *testing.T) {
+	id := func(v any) jsonrpc.ID {
+		id, err := jsonrpc.MakeID(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	result := json.RawMessage(`{"content":[{"type":"text","text":"\u003ca\u0026b\u003e é \u2028"}],"isError":true}`)
+	for _, msg := range []jsonrpc.Message{
+		&jsonrpc.Response{ID: id(float64(2)), Result: result},
+		&jsonrpc.Response{ID: id(float64(-1 << 40)), Result: json.RawMessage(`{}`)},
+		&jsonrpc.Response{ID: id(`a "quoted" <id> é` + "\u2029\x01"), Result: result},
+		&jsonrpc.Response{ID: id("x"), Result: json.RawMessage("{\n\"a\": 1}")},
+		&jsonrpc.Response{ID: id("x"), Result: json.RawMessage(`{"a": 1}`)},
+		&jsonrpc.Response{ID: id(float64(3)), Error: &jsonrpc.Error{Code: -32602, Message: "bad <params>"}},
+		&jsonrpc.Response{ID: id(float64(4))},
+		&jsonrpc.Request{ID: id(float64(5)), Method: "tools/call", Params: json.RawMessage(`{"name":"bash"}`)},
+		&jsonrpc.Request{Method: "notifications/progress", Params: json.RawMessage(`{}`)},
+	} {
+		got, err := encodeMessage(msg)
+		want, werr := jsonrpc.EncodeMessage(msg)
+		if resp, ok := msg.(*jsonrpc.Response); ok && len(resp.Result) > 0 && !bytes.Contains(resp.Result, []byte("\n")) {
+			var compact bytes.Buffer
+			if json.Compact(&compact, resp.Result) == nil && compact.String() != string(resp.Result) {
+				want = bytes.Replace(want, compact.Bytes(), resp.Result, 1)
+			}
+		}
+		if err != nil || werr != nil || string(got) != string(want) {
+			t.Errorf("%+v:\nencodeMessage %s (%v)\nEncodeMessage %s (%v)", msg, got, err, want, werr)
+		}
+	}
 }
