@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -30,7 +29,7 @@ func splitArgs(tool string, raw json.RawMessage) (call, string) {
 	members(raw, func(name string, value []byte) { c.args[name] = value })
 	if h, ok := c.args["session"]; ok {
 		delete(c.args, "session")
-		if json.Unmarshal(h, &c.handle) != nil {
+		if c.handle, ok = jsonString(h); !ok {
 			return c, fmt.Sprintf("%s: 'session' must be a string, the handle a result gave", tool)
 		}
 	}
@@ -49,21 +48,25 @@ var bashProperties = []string{"command", "session", "stdin", "timeout_ms", "yiel
 // parse checks args against the bash tool's schema; it returns the
 // refusal line, or "".
 func (in *bashInput) parse(args map[string]json.RawMessage) string {
-	for _, k := range slices.Sorted(maps.Keys(args)) {
-		if !slices.Contains(bashProperties, k) {
-			return refusal.Line("bash", "unknown property "+refusal.Quote(k), bashProperties)
+	unknown := "" // the first in sorted order
+	for k := range args {
+		if !slices.Contains(bashProperties, k) && (unknown == "" || k < unknown) {
+			unknown = k
 		}
+	}
+	if unknown != "" {
+		return refusal.Line("bash", "unknown property "+refusal.Quote(unknown), bashProperties)
 	}
 	raw, ok := args["command"]
 	if !ok {
 		return "bash: 'command' is required: the bash source to run"
 	}
-	if json.Unmarshal(raw, &in.command) != nil {
+	if in.command, ok = jsonString(raw); !ok {
 		return "bash: 'command' must be a string"
 	}
 	if raw, ok := args["stdin"]; ok {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		s, ok := jsonString(raw)
+		if !ok {
 			return "bash: 'stdin' must be a string"
 		}
 		in.stdin = strings.NewReader(s)
@@ -84,4 +87,14 @@ func (in *bashInput) parse(args map[string]json.RawMessage) string {
 		*f.d = &d
 	}
 	return ""
+}
+
+// jsonString is the string raw, a valid JSON value, holds, as
+// json.Unmarshal into a string reads it: null is ""; ok is false for any
+// other value that is not a string.
+func jsonString(raw json.RawMessage) (string, bool) {
+	if isNull(raw) {
+		return "", true
+	}
+	return unquote(raw)
 }

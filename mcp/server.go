@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -319,7 +320,8 @@ func (s *Server) textBlock(res kernel.Result, handle string) string {
 	case res.Yielded:
 		b.WriteString("still running")
 	default:
-		fmt.Fprintf(&b, "exit code: %d", res.ExitCode)
+		b.WriteString("exit code: ")
+		b.WriteString(strconv.Itoa(res.ExitCode))
 	}
 	switch {
 	case !s.text || handle == "":
