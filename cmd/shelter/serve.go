@@ -195,7 +195,7 @@ func serveStdio(ctx context.Context, srv *mcp.Server, so serveOptions, stdin *os
 			srv.Close()
 		}
 	}()
-	err := srv.Run(context.Background(), &mcp.StreamTransport{Reader: stdin, Writer: nopCloser{stdout}, End: end})
+	err := srv.Run(context.Background(), &mcp.StreamTransport{Reader: pollableStdin(stdin), Writer: nopCloser{stdout}, End: end})
 	close(ran)
 	srv.Close()
 	if err != nil && !errors.Is(err, io.EOF) {
