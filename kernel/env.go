@@ -54,6 +54,14 @@ func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]
 // call's run asks once or more, from a list of the variables made on the
 // first Each; so a session's start copies and sorts nothing, and whoever
 // lists variables sorts them.
+//
+// Each leaves the shell variables out: the session answers them as they
+// are read, as it answers the clock's (docs/embedding.md, "The
+// environment"), so that no run copies them into Runner.Vars. Where that
+// loses them, a subshell mvdan/sh runs in the background with a copy of
+// the variables, a script that names them has the subshell command give
+// the copy the session's answers (Session.enterSubshell), and the
+// listings add them (bashcompat.AnsweredVars).
 type mapEnviron struct {
 	vars  map[string]string
 	shell map[string]string // no name of vars
@@ -82,7 +90,7 @@ func (m *mapEnviron) Get(name string) expand.Variable {
 
 func (m *mapEnviron) Each(f func(name string, vr expand.Variable) bool) {
 	m.once.Do(func() {
-		m.list = make([]namedVar, 0, len(m.vars)+len(m.shell))
+		m.list = make([]namedVar, 0, len(m.vars))
 		for name, v := range m.vars {
 			if name == "PWD" {
 				// The runner's own PWD, which Reset sets, hides this one
@@ -91,9 +99,6 @@ func (m *mapEnviron) Each(f func(name string, vr expand.Variable) bool) {
 				continue
 			}
 			m.list = append(m.list, namedVar{name, v, true})
-		}
-		for name, v := range m.shell {
-			m.list = append(m.list, namedVar{name, v, false})
 		}
 	})
 	for _, v := range m.list {

@@ -191,7 +191,8 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	}
 	s.noteIntrospection(script)
 	s.pipes.reset()
-	issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob := s.validate(file, rewrite.HintsOf(script))
+	hints := rewrite.HintsOf(script)
+	issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob := s.validate(file, hints)
 	if hasError(issues) {
 		return s.rejected(start, issues), nil
 	}
@@ -213,9 +214,16 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if failglob || held != "" && bashcompat.OptionHeld(held, "failglob") {
 		rewrite.FailGlob(file)
 	}
-	if rewritable {
+	// A script that names a variable the session answers as it is read
+	// (OSTYPE, HOSTNAME…) has its subshells marked, and so has every later
+	// call's, for the functions it may have defined.
+	if hints.Answered() {
+		s.answers.Store(true)
+	}
+	answered := s.answers.Load()
+	if rewritable || answered {
 		opts.jobTexts = backgroundTexts(file)
-		rewrite.Script(file)
+		rewrite.Script(file, answered)
 	}
 	opts.command = script
 	res := s.execute(ctx, file, opts, start, funcs)

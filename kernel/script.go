@@ -225,19 +225,26 @@ func clockVar(started time.Time, name string) (value string, ok bool) {
 	return "", false
 }
 
-// clockEnviron answers the clock's variables as the session does, and
-// lists nothing: what a subshell mvdan/sh runs in the background, whose
+// answerEnviron answers the variables the session answers as they are
+// read, the clock's and the shell's identity (shellIdentity), and lists
+// nothing: what a subshell mvdan/sh runs in the background, whose
 // variables are a copy, reads them through (Session.enterSubshell).
-type clockEnviron struct{ started time.Time }
+type answerEnviron struct {
+	started  time.Time
+	identity map[string]string
+}
 
-func (c clockEnviron) Get(name string) expand.Variable {
-	if value, ok := clockVar(c.started, name); ok {
+func (a answerEnviron) Get(name string) expand.Variable {
+	if value, ok := clockVar(a.started, name); ok {
+		return expand.Variable{Set: true, Kind: expand.String, Str: value}
+	}
+	if value, ok := a.identity[name]; ok {
 		return expand.Variable{Set: true, Kind: expand.String, Str: value}
 	}
 	return expand.Variable{}
 }
 
-func (clockEnviron) Each(func(name string, vr expand.Variable) bool) {}
+func (answerEnviron) Each(func(name string, vr expand.Variable) bool) {}
 
 // callSource is the running call's RunOptions.Source; empty between calls.
 func (s *Session) callSource() string {

@@ -81,7 +81,12 @@ type Session struct {
 	// startEnv is the session's variables as it started, PWD aside: what
 	// a declared program inherits in the sandbox.
 	startEnv map[string]string
-	started  time.Time // what SECONDS counts from
+	started  time.Time         // what SECONDS counts from
+	identity map[string]string // OSTYPE, HOSTNAME…: shellIdentity's, shared
+	// answers is set once a call's script named a variable the session
+	// answers as it is read (rewrite.Hints.Answered): every later call's
+	// subshells are marked, for the functions it may have defined.
+	answers atomic.Bool
 
 	// origOut and origErr are the runner's streams as of its first Reset,
 	// which process substitutions write to: the running call's.
@@ -203,7 +208,8 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 	env := k.sessionEnv(opts, s.tmp.Path(), dir)
 	s.startEnv = env
 	s.started = time.Now()
-	base := sessionEnviron{Environ: newMapEnviron(env, k.shellIdentity(env)), source: s.callSource, started: s.started}
+	s.identity = k.shellIdentity(env)
+	base := sessionEnviron{Environ: newMapEnviron(env, s.identity), source: s.callSource, started: s.started}
 	s.runner, err = s.newRunner(base, dir)
 	if err != nil {
 		s.cleanup()

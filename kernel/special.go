@@ -192,8 +192,8 @@ func (s *Session) enterSubshell(hc interp.HandlerContext, args []string) []strin
 		scope.Set("BASH_SUBSHELL", expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(depth + 1)})
 		scope.Set("BASHPID", expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(pid)})
 		// A subshell run in the background has a copy of the variables,
-		// without the clock's, which the session answers as they are read.
-		mvdanpriv.Inherit(mvdanpriv.HandlerRunner(hc), clockEnviron{s.started})
+		// without those the session answers as they are read.
+		mvdanpriv.Inherit(mvdanpriv.HandlerRunner(hc), answerEnviron{s.started, s.identity})
 	}
 	return bashcompat.StatusArgv(hc.LastExitStatus)
 }

@@ -338,7 +338,8 @@ func reassign(n string, vr expand.Variable) string {
 	return n + "=" + shast.Quote(vr.Str)
 }
 
-// visibleVars is every variable's name, sorted, but shelter's own.
+// visibleVars is every variable's name, sorted, but shelter's own, and
+// those of AnsweredVars the shell has.
 func visibleVars(env expand.Environ) []string {
 	var names []string
 	env.Each(func(name string, vr expand.Variable) bool {
@@ -348,9 +349,19 @@ func visibleVars(env expand.Environ) []string {
 		}
 		return true
 	})
+	for _, name := range AnsweredVars {
+		if env.Get(name).Declared() {
+			names = append(names, name)
+		}
+	}
 	slices.Sort(names)
 	return slices.Compact(names)
 }
+
+// AnsweredVars are the shell variables a session answers as they are
+// read, which no environment's Each lists: the shell's identity (OSTYPE,
+// HOSTTYPE, MACHTYPE, HOSTNAME), which every listing of variables adds.
+var AnsweredVars = []string{"HOSTNAME", "HOSTTYPE", "MACHTYPE", "OSTYPE"}
 
 // attributeLines is export -p's and readonly -p's listing.
 func attributeLines(env expand.Environ, has func(expand.Variable) bool) string {

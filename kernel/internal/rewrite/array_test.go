@@ -17,7 +17,7 @@ func rewritten(t *testing.T, src string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	Script(f)
+	Script(f, false)
 	var b strings.Builder
 	syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, f)
 	return strings.ReplaceAll(strings.TrimSpace(b.String()), shast.InternalPrefix, "@")
@@ -70,7 +70,7 @@ func TestArrayAsWritten(t *testing.T) {
 		var b strings.Builder
 		syntax.NewPrinter().Print(&b, want)
 		wantText := b.String()
-		Script(f)
+		Script(f, false)
 		b.Reset()
 		syntax.NewPrinter().Print(&b, AsWritten(f.Stmts[1].Cmd))
 		if IndirectText(b.String()) != wantText {
@@ -87,7 +87,7 @@ func TestScriptCorpus(t *testing.T) {
 		for _, s := range append([]string{src}, strings.Split(src, "\n")...) {
 			f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
 			if err == nil {
-				Script(f)
+				Script(f, false)
 			}
 		}
 	}

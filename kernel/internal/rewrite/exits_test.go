@@ -55,7 +55,7 @@ func TestExitGuardsGrowLinearly(t *testing.T) {
 		return n
 	}
 	before := count()
-	Script(f)
+	Script(f, false)
 	if after := count(); after > 2*before {
 		t.Fatalf("the rewrite took the script from %d nodes to %d", before, after)
 	}

@@ -63,7 +63,7 @@ func TestSpecialRewrites(t *testing.T) {
 		{`( echo $BASH_SUBSHELL )`, "(@subshell&&@status 0; echo $BASH_SUBSHELL)"},
 	} {
 		f := parse(t, tc.src)
-		Script(f)
+		Script(f, false)
 		if got := printed(t, f); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.src, got, tc.want)
 		}

@@ -83,7 +83,7 @@ func rewritesExactly(t *testing.T, src string) {
 	}
 	var before, after strings.Builder
 	syntax.NewPrinter().Print(&before, f)
-	Script(f)
+	Script(f, false)
 	syntax.NewPrinter().Print(&after, f)
 	if before.String() != after.String() {
 		t.Fatalf("%q: no node is rewritable, but the rewrite prints %q", src, after.String())

@@ -18,7 +18,11 @@ import (
 // guards of what follows a break in a loop's body (guardLoopExits).
 // Each rewrite keeps bash's meaning for every input it touches and leaves
 // alone what it cannot prove.
-func Script(file *syntax.File) {
+//
+// With answered, every subshell is marked, as for a script that reads
+// BASHPID: the session answers some variables as they are read
+// (Hints.Answered), which a subshell run in the background would lose.
+func Script(file *syntax.File, answered bool) {
 	var loops loopRewrite
 	attrs := false
 	var readonly []string // the names the script makes readonly
@@ -138,7 +142,7 @@ func Script(file *syntax.File) {
 	}
 	arrays.finish()
 	indirect.finish(arrays.namerefs, arrays.assoc)
-	if subshells || appends {
+	if subshells || appends || answered {
 		markSubshells(file, appends)
 	}
 	if pipestatus {
@@ -192,15 +196,28 @@ func (h Hints) Rewritable(n syntax.Node) bool {
 // "${a[@]}" (glueWords) an '@'. The zero Hints hold neither.
 type Hints struct {
 	tilde, at bool
+	// answered is set when the text names a variable the session answers
+	// as it is read and no listing of variables holds (OSTYPE, HOSTTYPE,
+	// MACHTYPE, HOSTNAME): a subshell run in the background would lose it
+	// unless marked (markSubshells).
+	answered bool
 }
+
+// Answered reports whether the script's text names a variable the session
+// answers as it is read: Script must then mark its subshells.
+func (h Hints) Answered() bool { return h.answered }
 
 // AllHints are the Hints of a script that may hold everything: each
 // check is left to the node itself.
-var AllHints = Hints{tilde: true, at: true}
+var AllHints = Hints{tilde: true, at: true, answered: true}
 
 // HintsOf reads src's Hints, a vector at a time.
 func HintsOf(src string) Hints {
-	return Hints{tilde: strings.IndexByte(src, '~') >= 0, at: strings.IndexByte(src, '@') >= 0}
+	return Hints{
+		tilde:    strings.IndexByte(src, '~') >= 0,
+		at:       strings.IndexByte(src, '@') >= 0,
+		answered: strings.Contains(src, "TYPE") || strings.Contains(src, "HOSTNAME"),
+	}
 }
 
 // RewritableNode is [Rewritable] of n, whatever its kind.

@@ -20,7 +20,7 @@ var (
 
 	// Variables bash sets and shelter does not.
 	gapBashpid      = Gap{"BASHPID, BASH_SUBSHELL in a pipeline's last command", "they are the shell's own, as the command runs in the shell", "read them in a subshell: cmd | ( echo $BASH_SUBSHELL )"}
-	gapAnsweredVars = Gap{"${!prefix*} and ${!prefix@} of SECONDS, EPOCHSECONDS, EPOCHREALTIME, BASHPID, BASH_SUBSHELL, BASH_SOURCE, BASH_LINENO", "those names are left out: the session answers them as they are read", "name them: echo \"$SECONDS\""}
+	gapAnsweredVars = Gap{"${!prefix*} and ${!prefix@} of SECONDS, EPOCHSECONDS, EPOCHREALTIME, BASHPID, BASH_SUBSHELL, BASH_SOURCE, BASH_LINENO, HOSTNAME, HOSTTYPE, MACHTYPE, OSTYPE", "those names are left out: the session answers them as they are read", "name them: echo \"$SECONDS\""}
 	gapShellVars    = Gap{"BASH, BASH_VERSION, SHLVL", "they are unset (the environment is hermetic, and shelter is not bash)", "set them in the embedder's Config.Env"}
 	gapCdpath       = Gap{"CDPATH", "cd ignores it", "cd full paths"}
 	gapDirstackElem = Gap{"DIRSTACK[i]=dir", "the directory stack does not change", "popd and pushd"}

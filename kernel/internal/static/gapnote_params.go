@@ -81,7 +81,7 @@ func (c *GapCheck) paramExp(p *syntax.ParamExp) {
 
 // answeredVars are the variables a session answers as they are read,
 // which no listing of names shows.
-var answeredVars = [...]string{"SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "BASH_SUBSHELL", "BASH_SOURCE", "BASH_LINENO"}
+var answeredVars = [...]string{"SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "BASH_SUBSHELL", "BASH_SOURCE", "BASH_LINENO", "HOSTNAME", "HOSTTYPE", "MACHTYPE", "OSTYPE"}
 
 // answersPrefix reports whether ${!prefix*} would name one of
 // answeredVars in bash.
