@@ -56,6 +56,9 @@ func TestShellIdentityAnswered(t *testing.T) {
 	if res := run(t, s, `f | cat`); res.Stdout != strings.SplitAfter(shell, "\n")[0] {
 		t.Errorf("a function of an earlier call, piped: %q", res.Stdout)
 	}
+	if vars := s.Vars(); vars["OSTYPE"] == "" || vars["MACHTYPE"] == "" {
+		t.Errorf("Session.Vars has no OSTYPE or MACHTYPE: %v", vars)
+	}
 	for _, list := range []string{`declare -p`, `set`} {
 		if res := run(t, s, list+` | grep -c '^\(declare -- \)\?\(OSTYPE\|HOSTTYPE\|MACHTYPE\)='`); res.Stdout != "3\n" {
 			t.Errorf("%s lists %q of OSTYPE, HOSTTYPE and MACHTYPE", list, res.Stdout)

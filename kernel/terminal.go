@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -83,6 +84,15 @@ func (s *Session) Vars() map[string]string {
 			continue
 		}
 		out[name] = v.String()
+	}
+	// The variables the session answers as they are read, which no run
+	// copies into Runner.Vars.
+	for _, name := range bashcompat.AnsweredVars {
+		if v := s.runner.Env.Get(name); v.IsSet() {
+			if _, shadowed := s.runner.Vars[name]; !shadowed {
+				out[name] = v.String()
+			}
+		}
 	}
 	return out
 }
