@@ -58,7 +58,8 @@ func (in *bashInput) parse(args map[string]json.RawMessage) string {
 		return refusal.Line("bash", "unknown property "+refusal.Quote(unknown), bashProperties)
 	}
 	raw, ok := args["command"]
-	if !ok {
+	if !ok || isNull(raw) {
+		// A null command is no command, not an empty script to run.
 		return "bash: 'command' is required: the bash source to run"
 	}
 	if in.command, ok = jsonString(raw); !ok {

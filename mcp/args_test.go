@@ -7,16 +7,16 @@ import (
 )
 
 // TestBashInput holds the bash tool's arguments to what json.Unmarshal
-// into strings accepts: null is "", escapes are read, any other value is
-// refused; of several unknown properties the first in sorted order is
-// named.
+// into strings accepts: null is "" (but a null command is no command),
+// escapes are read, any other value is refused; of several unknown
+// properties the first in sorted order is named.
 func TestBashInput(t *testing.T) {
 	for _, tc := range []struct {
 		args, command, stdin, line string
 	}{
 		{args: `{"command":"echo hi"}`, command: "echo hi"},
 		{args: `{"command":"echo \"a\\tb\" \u00e9 \ud83d\ude00"}`, command: "echo \"a\\tb\" é 😀"},
-		{args: `{"command":null}`},
+		{args: `{"command":null}`, line: "bash: 'command' is required: the bash source to run"},
 		{args: `{"command":"cat","stdin":"in\nput"}`, command: "cat", stdin: "in\nput"},
 		{args: `{"command":"cat","stdin":null}`, command: "cat"},
 		{args: `{"command":3}`, line: "bash: 'command' must be a string"},
