@@ -89,24 +89,14 @@ func SetRandom(r *interp.Runner, src mathrand.Source) bool {
 // whether name was there; false too when r is nil, [Check] fails or the
 // overlay is not as [CheckedVersion] lays it out.
 func Forget(r *interp.Runner, name string) bool {
-	env := Scope(r)
-	if env == nil {
+	o := overlayOf(r)
+	if o == nil {
 		return false
 	}
-	o := reflect.ValueOf(env)
-	if o.Kind() != reflect.Pointer || o.IsNil() || o.Elem().Kind() != reflect.Struct || o.Elem().Type().Name() != "overlayEnviron" {
+	if _, ok := o.values[name]; !ok {
 		return false
 	}
-	values := o.Elem().FieldByName("values")
-	if values.Kind() != reflect.Map || values.Type().Key().Kind() != reflect.String {
-		return false
-	}
-	m := reflect.NewAt(values.Type(), unsafe.Pointer(values.UnsafeAddr())).Elem()
-	key := reflect.ValueOf(name)
-	if !m.MapIndex(key).IsValid() {
-		return false
-	}
-	m.SetMapIndex(key, reflect.Value{})
+	delete(o.values, name)
 	return true
 }
 
@@ -118,18 +108,10 @@ func Forget(r *interp.Runner, name string) bool {
 // whether r's overlay took env; false too when r is nil, [Check] fails
 // or the overlay is not as [CheckedVersion] lays it out.
 func Inherit(r *interp.Runner, env expand.Environ) bool {
-	scope := Scope(r)
-	if scope == nil {
+	o := overlayOf(r)
+	if o == nil || o.parent != nil {
 		return false
 	}
-	o := reflect.ValueOf(scope)
-	if o.Kind() != reflect.Pointer || o.IsNil() || o.Elem().Kind() != reflect.Struct || o.Elem().Type().Name() != "overlayEnviron" {
-		return false
-	}
-	parent := o.Elem().FieldByName("parent")
-	if parent.Type() != reflect.TypeFor[expand.Environ]() || !parent.IsNil() {
-		return false
-	}
-	reflect.NewAt(parent.Type(), unsafe.Pointer(parent.UnsafeAddr())).Elem().Set(reflect.ValueOf(&env).Elem())
+	o.parent = env
 	return true
 }
