@@ -61,7 +61,7 @@ func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]
 // loses them, a subshell mvdan/sh runs in the background with a copy of
 // the variables, a script that names them has the subshell command give
 // the copy the session's answers (Session.enterSubshell), and the
-// listings add them (bashcompat.AnsweredVars).
+// listings add them (shast.IdentityVars).
 type mapEnviron struct {
 	vars  map[string]string
 	shell map[string]string // no name of vars

@@ -1,10 +1,12 @@
 package kernel
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 // introspection's one pass finds what the plain searches of each name
@@ -34,5 +36,17 @@ func checkIntrospection(t *testing.T, src string) {
 	if stack != bashcompat.ReadsCallStack(src) || underscore != wantUnderscore || commands != wantCommands {
 		t.Errorf("%q: introspection = %v %v %v, the searches %v %v %v", src, stack, underscore, commands,
 			bashcompat.ReadsCallStack(src), wantUnderscore, wantCommands)
+	}
+}
+
+// The shell's identity the kernel answers is named in shast.IdentityVars,
+// which the listings and the rewrites' hints read.
+func TestIdentityNamedInShast(t *testing.T) {
+	for _, vars := range []map[string]string{buildIdentity(), hostIdentity()} {
+		for name := range vars {
+			if !slices.Contains(shast.IdentityVars, name) {
+				t.Errorf("%s is not in shast.IdentityVars", name)
+			}
+		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 	"github.com/shelter-sh/shelter/spawn"
 )
 
@@ -87,7 +87,7 @@ func (s *Session) Vars() map[string]string {
 	}
 	// The variables the session answers as they are read, which no run
 	// copies into Runner.Vars.
-	for _, name := range bashcompat.AnsweredVars {
+	for _, name := range shast.IdentityVars {
 		if v := s.runner.Env.Get(name); v.IsSet() {
 			if _, shadowed := s.runner.Vars[name]; !shadowed {
 				out[name] = v.String()

@@ -339,7 +339,7 @@ func reassign(n string, vr expand.Variable) string {
 }
 
 // visibleVars is every variable's name, sorted, but shelter's own, and
-// those of AnsweredVars the shell has.
+// those of shast.IdentityVars the shell has.
 func visibleVars(env expand.Environ) []string {
 	var names []string
 	env.Each(func(name string, vr expand.Variable) bool {
@@ -349,7 +349,7 @@ func visibleVars(env expand.Environ) []string {
 		}
 		return true
 	})
-	for _, name := range AnsweredVars {
+	for _, name := range shast.IdentityVars {
 		if env.Get(name).Declared() {
 			names = append(names, name)
 		}
@@ -357,11 +357,6 @@ func visibleVars(env expand.Environ) []string {
 	slices.Sort(names)
 	return slices.Compact(names)
 }
-
-// AnsweredVars are the shell variables a session answers as they are
-// read, which no environment's Each lists: the shell's identity (OSTYPE,
-// HOSTTYPE, MACHTYPE, HOSTNAME), which every listing of variables adds.
-var AnsweredVars = []string{"HOSTNAME", "HOSTTYPE", "MACHTYPE", "OSTYPE"}
 
 // attributeLines is export -p's and readonly -p's listing.
 func attributeLines(env expand.Environ, has func(expand.Variable) bool) string {

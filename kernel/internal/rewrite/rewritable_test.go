@@ -138,3 +138,16 @@ func TestPlainParamRewritableAsGeneral(t *testing.T) {
 		t.Fatalf("only %d expansions checked", checked)
 	}
 }
+
+// A script that names one of the identity variables has hints that say
+// so, whatever the name.
+func TestHintsAnsweredNamesTheIdentity(t *testing.T) {
+	for _, name := range shast.IdentityVars {
+		if !HintsOf(`echo "$` + name + `" | cat`).Answered() {
+			t.Errorf("HintsOf a script naming %s: not Answered", name)
+		}
+	}
+	if HintsOf(`echo "$HOME" | cat`).Answered() {
+		t.Error("HintsOf a script naming none: Answered")
+	}
+}

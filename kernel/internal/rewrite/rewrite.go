@@ -304,9 +304,12 @@ func paramRewritable(pe *syntax.ParamExp, h Hints) bool {
 // most of a script's expansions, which only its name can make rewritable.
 func plainParamRewritable(pe *syntax.ParamExp) bool {
 	switch name := pe.Param.Value; name {
-	case "-", "!", "PIPESTATUS", "BASHPID", "BASH_SUBSHELL", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "DIRSTACK", "SHELLOPTS", "BASHOPTS":
+	case "-", "!", "PIPESTATUS", "DIRSTACK", "SHELLOPTS", "BASHOPTS":
 		return true
 	default:
+		if readsSubshellVars(pe) {
+			return true
+		}
 		// ${10} and up.
 		if name[0] < '0' || name[0] > '9' {
 			return false

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shelter-sh/shelter/kernel/internal/shast"
 )
 
 func (c *GapCheck) paramExp(p *syntax.ParamExp) {
@@ -81,7 +83,7 @@ func (c *GapCheck) paramExp(p *syntax.ParamExp) {
 
 // answeredVars are the variables a session answers as they are read,
 // which no listing of names shows.
-var answeredVars = [...]string{"SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "BASH_SUBSHELL", "BASH_SOURCE", "BASH_LINENO", "HOSTNAME", "HOSTTYPE", "MACHTYPE", "OSTYPE"}
+var answeredVars = append([]string{"SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "BASH_SUBSHELL", "BASH_SOURCE", "BASH_LINENO"}, shast.IdentityVars...)
 
 // answersPrefix reports whether ${!prefix*} would name one of
 // answeredVars in bash.
