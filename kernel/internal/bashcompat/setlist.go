@@ -37,38 +37,19 @@ func setListing(ctx context.Context, sh Shell, hc interp.HandlerContext) []strin
 }
 
 // setQuote is a value as set prints it: $'...' when it holds a byte that
-// does not print, in single quotes when it holds a character the shell
-// would take for syntax, else as it is.
+// does not print, in single quotes when it holds a
+// character the shell would take for syntax (shast.ShellMeta), else as it
+// is.
 func setQuote(s string) string {
 	for i := range len(s) {
 		if s[i] < 0x20 || s[i] == 0x7f {
 			return shast.ANSICQuote(s)
 		}
 	}
-	if !shellMetas(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// shellMetas reports whether s holds a character bash quotes in set's
-// listing: a blank, an operator, a quote, a glob or expansion character,
-// a ~ that would expand (first, or after = or :) or a # that would start
-// a comment (first).
-func shellMetas(s string) bool {
 	for i := range len(s) {
-		switch c := s[i]; c {
-		case ' ', '\t', '\n', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>', '!', '{', '}', '*', '[', '?', ']', '^', '$', '`':
-			return true
-		case '~':
-			if i == 0 || s[i-1] == '=' || s[i-1] == ':' {
-				return true
-			}
-		case '#':
-			if i == 0 {
-				return true
-			}
+		if shast.ShellMeta(s, i) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 		}
 	}
-	return false
+	return s
 }

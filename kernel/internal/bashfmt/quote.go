@@ -22,17 +22,8 @@ func quote(s string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case ' ', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>', '!', '{', '}', '*', '[', '?', ']', '^', '$', '`', ',':
+		if shast.ShellMeta(s, i) || s[i] == ',' {
 			b.WriteByte('\\')
-		case '~':
-			if i == 0 || s[i-1] == '=' || s[i-1] == ':' {
-				b.WriteByte('\\')
-			}
-		case '#':
-			if i == 0 {
-				b.WriteByte('\\')
-			}
 		}
 		b.WriteByte(s[i])
 	}

@@ -45,3 +45,19 @@ func ANSICQuote(s string) string {
 	b.WriteByte('\'')
 	return b.String()
 }
+
+// ShellMeta reports whether s[i] is a byte bash quotes where it lists a
+// value for the shell to read back (set's listing, printf %q): a blank, an
+// operator, a quote, a glob or expansion character, a ~ that would expand
+// (first, or after = or :) or a # that would start a comment (first).
+func ShellMeta(s string, i int) bool {
+	switch s[i] {
+	case ' ', '\t', '\n', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>', '!', '{', '}', '*', '[', '?', ']', '^', '$', '`':
+		return true
+	case '~':
+		return i == 0 || s[i-1] == '=' || s[i-1] == ':'
+	case '#':
+		return i == 0
+	}
+	return false
+}
