@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -37,7 +38,7 @@ func setListing(ctx context.Context, sh Shell, hc interp.HandlerContext) []strin
 }
 
 // setQuote is a value as set prints it: $'...' when it holds a byte that
-// does not print, in single quotes when it holds a
+// does not print or is not UTF-8, in single quotes when it holds a
 // character the shell would take for syntax (shast.ShellMeta), else as it
 // is.
 func setQuote(s string) string {
@@ -45,6 +46,9 @@ func setQuote(s string) string {
 		if s[i] < 0x20 || s[i] == 0x7f {
 			return shast.ANSICQuote(s)
 		}
+	}
+	if !utf8.ValidString(s) {
+		return shast.ANSICQuote(s)
 	}
 	for i := range len(s) {
 		if shast.ShellMeta(s, i) {
