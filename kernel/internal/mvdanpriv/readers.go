@@ -3,10 +3,13 @@
 // options ([Option], set -x's [Xtrace], expand_aliases' [ExpandAliases]),
 // its pending break or continue ([LoopExitPending]), its aliases
 // ([Alias]), whether a variable is the running function's own local
-// ([LocalHere]), its backgrounds ([Backgrounds]) and its ERR trap
-// ([ErrTrap]); and it copies a runner's state cheaply ([Snapshot]). It
-// is the only code in shelter that does (docs/mvdan.md, "Private
-// state").
+// ([LocalHere]), its own variables alone ([Own]), its backgrounds
+// ([Backgrounds]) and its ERR trap ([ErrTrap]); it copies a runner's
+// state cheaply ([Snapshot]), makes an idle runner let go of its latest
+// run's context ([ForgetRunContext]), and tells the copy a run makes of
+// its variables into Runner.Vars from other readers of an environment
+// ([IsVarsCopy]). It is the only code in shelter that does
+// (docs/mvdan.md, "Private state").
 //
 // Each reader relies on a field of the interpreter's structs, as
 // [CheckedVersion] lays them out. [Check] verifies every one of them
@@ -46,7 +49,7 @@ var (
 
 // fields is every field a reader relies on, in the order Check verifies
 // them.
-var fields = []field{runnerField, optsField, breaksField, continuesField, aliasField, writeEnvField, randField, bgProcsField, errTrapField}
+var fields = []field{runnerField, optsField, breaksField, continuesField, aliasField, writeEnvField, randField, bgProcsField, errTrapField, ectxField, ecfgField}
 
 // Where the fields lie, found once: the echo of every call reads the
 // runner.

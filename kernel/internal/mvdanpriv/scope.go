@@ -115,3 +115,15 @@ func Inherit(r *interp.Runner, env expand.Environ) bool {
 	o.parent = env
 	return true
 }
+
+// Own is the variable name as r's own variables hold it — its innermost
+// overlay's, set or unset — without asking the environment under them:
+// the zero Variable when they do not hold it. ok is false when r is nil,
+// [Check] fails or the overlay is not as [CheckedVersion] lays it out.
+func Own(r *interp.Runner, name string) (vr expand.Variable, ok bool) {
+	o := overlayOf(r)
+	if o == nil {
+		return expand.Variable{}, false
+	}
+	return o.values[name].Variable, true
+}

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"sync/atomic"
-	_ "unsafe" // for go:linkname
+	"unsafe"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -62,12 +62,22 @@ func overlayOf(r *interp.Runner) *overlay {
 	if env == nil {
 		return nil
 	}
-	v := reflect.ValueOf(env)
-	if !overlayFits(v.Type()) {
-		return nil
+	// An interface value is two words: its dynamic type's table for the
+	// interface, then a pointer to the value. The kernel reads a
+	// session's state through here on every call: one comparison of
+	// the first word stands for overlayFits once it held.
+	words := (*[2]unsafe.Pointer)(unsafe.Pointer(&env))
+	if (*byte)(words[0]) != overlayTab.Load() {
+		if !overlayFits(reflect.TypeOf(env)) {
+			return nil
+		}
+		overlayTab.Store((*byte)(words[0]))
 	}
-	return (*overlay)(v.UnsafePointer())
+	return (*overlay)(words[1])
 }
+
+// overlayTab is the first word of a writeEnv that fits [overlay].
+var overlayTab atomic.Pointer[byte]
 
 // overlayFits reports whether t, a writeEnv's type, is a pointer to a
 // struct laid out as [overlay]: the same fields at the same offsets,
