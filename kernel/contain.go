@@ -114,7 +114,7 @@ func (s *Session) shedVariables(limit int64) []string {
 	}
 	var vars []held
 	var total int64
-	for name, v := range r.Vars {
+	for name, v := range s.variables() {
 		size := budget.VarSize(name, v)
 		if v.IsSet() && !v.ReadOnly {
 			vars = append(vars, held{name, size})
@@ -148,7 +148,7 @@ func (s *Session) shedVariables(limit int64) []string {
 		r.Run(ctx, shast.CallStmt(syntax.Pos{}, unset...))
 		r.Run(ctx, status)
 	})
-	return slices.DeleteFunc(names, func(name string) bool { return r.Vars[name].IsSet() })
+	return slices.DeleteFunc(names, func(name string) bool { return s.variable(name).IsSet() })
 }
 
 // containCall runs first in the call handler, before any other rerouting.

@@ -11,12 +11,15 @@ import (
 
 	"github.com/shelter-sh/shelter/kernel/internal/bashcompat"
 	"github.com/shelter-sh/shelter/kernel/internal/fsroot"
+	"github.com/shelter-sh/shelter/kernel/internal/mvdanpriv"
 )
 
 // sessionEnv computes a session's starting variables, all exported: the
 // core set and PassEnv copied from the host by name, then the profile's and
-// the embedder's values, then what shelter always sets.
-func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]string {
+// the embedder's values, then what shelter always sets, which are the
+// session's own; the rest is a table the kernel's sessions that start
+// alike share (Kernel.shareEnv).
+func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) startEnv {
 	env := make(map[string]string)
 	core := k.cfg.CoreEnv
 	if core == nil {
@@ -37,33 +40,88 @@ func (k *Kernel) sessionEnv(opts SessionOptions, tmpdir, dir string) map[string]
 	if _, ok := env["LANG"]; !ok {
 		env["LANG"] = "C.UTF-8"
 	}
+	start := startEnv{own: [...]envVar{{"TMPDIR", tmpdir}, {"PWD", dir}, {}}}
 	if k.cfg.Profile == ProfileSandbox {
 		// Not the root: what programs keep under HOME (.cache, .config)
 		// would land in the project (docs/sandbox.md).
-		env["HOME"] = filepath.Join(tmpdir, fsroot.HomeDir)
+		start.own[2] = envVar{"HOME", filepath.Join(tmpdir, fsroot.HomeDir)}
 	}
-	env["TMPDIR"] = tmpdir
-	env["PWD"] = dir
+	for _, v := range start.own {
+		delete(env, v.name)
+	}
+	start.shared = k.shareEnv(env)
+	return start
+}
+
+// shareEnv is env, or the equal table an earlier session of k started
+// with, which that session then shares with this one: sessions of a
+// server start alike, and twenty variables are a KB a session.
+func (k *Kernel) shareEnv(env map[string]string) map[string]string {
+	k.envMu.Lock()
+	defer k.envMu.Unlock()
+	if maps.Equal(env, k.env) {
+		return k.env
+	}
+	k.env = env
 	return env
+}
+
+// startEnv is a session's starting variables (Kernel.sessionEnv): those
+// its own — $TMPDIR, $PWD and the sandbox's $HOME — over a table of the
+// rest, which is never written and which other sessions may share.
+type startEnv struct {
+	own    [3]envVar // an empty name where there is none
+	shared map[string]string
+}
+
+type envVar struct{ name, value string }
+
+// lookup is the variable name's value, and whether the session started
+// with it.
+func (e *startEnv) lookup(name string) (string, bool) {
+	for _, v := range e.own {
+		if v.name == name && name != "" {
+			return v.value, true
+		}
+	}
+	v, ok := e.shared[name]
+	return v, ok
+}
+
+// all is every starting variable, each once, in no order.
+func (e *startEnv) all(yield func(name, value string) bool) {
+	for _, v := range e.own {
+		if v.name != "" && !yield(v.name, v.value) {
+			return
+		}
+	}
+	for name, v := range e.shared {
+		if !yield(name, v) {
+			return
+		}
+	}
 }
 
 // mapEnviron is a session's starting variables as mvdan/sh's environment,
 // each one exported and a string, and the shell variables it starts with
-// (shellIdentity), unexported. It answers Get from the map itself,
-// which nothing changes once the session started, and Each, which every
-// call's run asks once or more, from a list of the variables made on the
-// first Each; so a session's start copies and sorts nothing, and whoever
-// lists variables sorts them.
+// (shellIdentity), unexported. It answers Get from the tables
+// themselves, which nothing changes once the session started, and Each
+// from a list of the variables made on the first Each that needs them;
+// so a session's start copies and sorts nothing, and whoever lists
+// variables sorts them.
 //
-// Each leaves the shell variables out: the session answers them as they
-// are read, as it answers the clock's (docs/embedding.md, "The
-// environment"), so that no run copies them into Runner.Vars. Where that
-// loses them, a subshell mvdan/sh runs in the background with a copy of
-// the variables, a script that names them has the subshell command give
-// the copy the session's answers (Session.enterSubshell), and the
-// listings add them (shast.IdentityVars).
+// Each leaves every variable out of the copy each run makes into
+// Runner.Vars (mvdanpriv.IsVarsCopy), which nothing of the session
+// reads: a call that lists no variables and starts no program builds no
+// list. It always leaves the shell variables out: the session answers
+// them as they are read, as it answers the clock's (docs/embedding.md,
+// "The environment"). Where that loses them, a subshell mvdan/sh runs in
+// the background with a copy of the variables, a script that names them
+// has the subshell command give the copy the session's answers
+// (Session.enterSubshell), and the listings add them
+// (shast.IdentityVars).
 type mapEnviron struct {
-	vars  map[string]string
+	vars  *startEnv
 	shell map[string]string // no name of vars
 	once  sync.Once
 	list  []namedVar
@@ -74,12 +132,12 @@ type namedVar struct {
 	exported    bool
 }
 
-func newMapEnviron(vars, shell map[string]string) *mapEnviron {
+func newMapEnviron(vars *startEnv, shell map[string]string) *mapEnviron {
 	return &mapEnviron{vars: vars, shell: shell}
 }
 
 func (m *mapEnviron) Get(name string) expand.Variable {
-	if v, ok := m.vars[name]; ok {
+	if v, ok := m.vars.lookup(name); ok {
 		return expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}
 	}
 	if v, ok := m.shell[name]; ok {
@@ -89,9 +147,14 @@ func (m *mapEnviron) Get(name string) expand.Variable {
 }
 
 func (m *mapEnviron) Each(f func(name string, vr expand.Variable) bool) {
+	if mvdanpriv.IsVarsCopy(f) {
+		// What a run copies into Runner.Vars, which nothing of the
+		// session reads (Session.variable), needs none of these.
+		return
+	}
 	m.once.Do(func() {
-		m.list = make([]namedVar, 0, len(m.vars))
-		for name, v := range m.vars {
+		m.list = make([]namedVar, 0, len(m.vars.shared)+len(m.vars.own))
+		for name, v := range m.vars.all {
 			if name == "PWD" {
 				// The runner's own PWD, which Reset sets, hides this one
 				// for good: listing it too would only make every run
@@ -155,13 +218,13 @@ func childEnv(env expand.Environ, dir string) []string {
 // started — what the host's core set and the embedder gave, never what
 // the agent exported; a declaration that pins one sets it after.
 func (c *Call) ProgramEnv(pass []string) []string {
-	var start map[string]string
+	var start startEnv
 	if c.session != nil {
 		start = c.session.startEnv
 	}
 	vars := make(map[string]string, len(c.Env))
 	if c.session != nil && c.session.root != nil {
-		for name, v := range start {
+		for name, v := range start.all {
 			if name != "PWD" {
 				vars[name] = v
 			}
@@ -186,7 +249,7 @@ func (c *Call) ProgramEnv(pass []string) []string {
 			delete(vars, name)
 		}
 	}
-	for name, v := range start {
+	for name, v := range start.all {
 		if guarded(name) {
 			vars[name] = v
 		}

@@ -27,8 +27,8 @@ func (v *validation) assigned(name string) string {
 	for range maxNamerefDepth {
 		target, ok := v.namerefs[name]
 		if !ok {
-			vr, set := v.s.runner.Vars[name]
-			if !set || vr.Kind != expand.NameRef {
+			vr := v.s.variable(name)
+			if vr.Kind != expand.NameRef {
 				return name
 			}
 			target = vr.Str

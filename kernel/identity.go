@@ -14,15 +14,15 @@ import (
 // bash's spellings, in every profile: they tell nothing a program could
 // not. HOSTNAME is the host's name, but in the sandbox profile, which
 // does not reveal its host.
-func (k *Kernel) shellIdentity(env map[string]string) map[string]string {
+func (k *Kernel) shellIdentity(env *startEnv) map[string]string {
 	vars := buildIdentity()
 	if k.cfg.Profile != ProfileSandbox {
 		vars = hostIdentity()
 	}
 	for name := range vars {
-		if _, ok := env[name]; ok {
+		if _, ok := env.lookup(name); ok {
 			vars = maps.Clone(vars)
-			for name := range env {
+			for name := range env.all {
 				delete(vars, name)
 			}
 			break

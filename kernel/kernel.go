@@ -31,6 +31,9 @@ type Kernel struct {
 	readPaths, writePaths []string
 	// logMu keeps the lines of Config.OperatorLog whole.
 	logMu sync.Mutex
+	// env is the latest session's shared starting variables (shareEnv).
+	envMu sync.Mutex
+	env   map[string]string
 }
 
 // New builds a kernel from cfg. It fails when two tools share a name or a

@@ -177,6 +177,8 @@ func (s *Session) Run(ctx context.Context, script string, opts RunOptions) (Resu
 	if s.closed {
 		return Result{}, ErrClosed
 	}
+	s.lendVars()
+	defer s.returnVars()
 	s.ready()
 	s.pending = nil
 	if is, ok := s.scriptIssue(script); ok {
@@ -242,44 +244,6 @@ func (s *Session) parse(script string) (*syntax.File, error) {
 	return file, err
 }
 
-// parsers are the bash parsers every session's calls share: a parser is
-// a few KB, which an idle session would otherwise keep.
-var parsers parserPool
-
-// A parserPool keeps at most maxParsers parsers that no call uses. Unlike
-// a sync.Pool it keeps them through garbage collections, which a
-// sync.Pool is emptied by: a parser made anew for each call made a call
-// of 1,000 statements a quarter slower (bench's ThousandStatements).
-type parserPool struct {
-	mu   sync.Mutex
-	free []*syntax.Parser
-}
-
-// maxParsers bounds the parsers kept: as many as calls parse at once on
-// a busy machine, not one a session.
-const maxParsers = 16
-
-func (pp *parserPool) get() *syntax.Parser {
-	pp.mu.Lock()
-	if n := len(pp.free); n > 0 {
-		p := pp.free[n-1]
-		pp.free[n-1] = nil
-		pp.free = pp.free[:n-1]
-		pp.mu.Unlock()
-		return p
-	}
-	pp.mu.Unlock()
-	return syntax.NewParser(syntax.Variant(syntax.LangBash))
-}
-
-func (pp *parserPool) put(p *syntax.Parser) {
-	pp.mu.Lock()
-	if len(pp.free) < maxParsers {
-		pp.free = append(pp.free, p)
-	}
-	pp.mu.Unlock()
-}
-
 // Check runs the static pass only: it parses script and validates it as
 // Run would, and runs nothing.
 func (s *Session) Check(script string) ([]Issue, error) {
@@ -288,6 +252,8 @@ func (s *Session) Check(script string) ([]Issue, error) {
 	if s.closed {
 		return nil, ErrClosed
 	}
+	s.lendVars()
+	defer s.returnVars()
 	s.ready()
 	s.pending = nil
 	if is, ok := s.scriptIssue(script); ok {
@@ -313,6 +279,8 @@ func (s *Session) RunArgv(ctx context.Context, argv []string, opts RunOptions) (
 	if s.closed {
 		return Result{}, ErrClosed
 	}
+	s.lendVars()
+	defer s.returnVars()
 	s.ready()
 	s.pending = nil
 	if len(argv) == 0 {
@@ -532,7 +500,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	case opts.Interactive:
 		// An EXIT trap is kept for the call that ends the prompt.
 		state.setTrap = false
-	case r.Vars[bashcompat.ExitTrapVar].IsSet():
+	case s.stateVar(bashcompat.ExitTrapVar).IsSet():
 		state.setTrap = true
 	}
 	if st := s.endTraps(callCtx, state, exitCode(err)); st != exitCode(err) {
@@ -546,7 +514,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	s.origErr.set(io.Discard)
 	interp.StdIO(s.devnull, io.Discard, io.Discard)(r)
 	if s.fds.used.Load() {
-		s.fds.endCall(r.Vars[shast.FdVar].String())
+		s.fds.endCall(s.stateVar(shast.FdVar).String())
 	}
 
 	res := Result{
@@ -579,6 +547,9 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	case err != nil && res.ExitCode == 1 && !isExitStatus(err):
 		fmt.Fprintf(errOut, "shelter: %v\n", err)
 	}
+	// The runner keeps the context of its latest run, and through it the
+	// caller's, until the next: an idle session would hold them all.
+	mvdanpriv.ForgetRunContext(r)
 	stdout.Close()
 	stderr.Close()
 	s.captured(&res, stdout, stderr)
@@ -851,5 +822,5 @@ func (s *Session) errexitOn() bool {
 // heldOptions is what the session's shell holds of the options mvdan/sh
 // does not implement (bashcompat.OptionsVar), "" when none was ever set.
 func (s *Session) heldOptions() string {
-	return s.runner.Vars[bashcompat.OptionsVar].String()
+	return s.stateVar(bashcompat.OptionsVar).String()
 }

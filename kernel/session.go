@@ -80,7 +80,7 @@ type Session struct {
 	netGiven atomic.Bool
 	// startEnv is the session's variables as it started, PWD aside: what
 	// a declared program inherits in the sandbox.
-	startEnv map[string]string
+	startEnv startEnv
 	started  time.Time         // what SECONDS counts from
 	identity map[string]string // OSTYPE, HOSTNAME…: shellIdentity's, shared
 	// answers is set once a call's script named a variable the session
@@ -94,6 +94,12 @@ type Session struct {
 
 	mu     sync.Mutex // held for the duration of a call
 	runner *interp.Runner
+	// vars is the table of varTables the runner copies its variables
+	// into at the end of each run (Runner.Vars) while s.mu is held for a
+	// call (lendVars), nil otherwise; idleVars is the empty one it has
+	// meanwhile.
+	vars, idleVars map[string]expand.Variable
+
 	source strings.Reader // what the parser reads (Session.parse); s.mu is held
 	// check is the static pass's walk, kept across calls (s.mu is held)
 	// with its visitor bound once: validate allocates neither per call.
@@ -205,11 +211,10 @@ func (k *Kernel) NewSession(opts SessionOptions) (*Session, error) {
 		return nil, err
 	}
 	s.life, s.end = context.WithCancel(context.Background())
-	env := k.sessionEnv(opts, s.tmp.Path(), dir)
-	s.startEnv = env
+	s.startEnv = k.sessionEnv(opts, s.tmp.Path(), dir)
 	s.started = time.Now()
-	s.identity = k.shellIdentity(env)
-	base := sessionEnviron{Environ: newMapEnviron(env, s.identity), source: s.callSource, started: s.started}
+	s.identity = k.shellIdentity(&s.startEnv)
+	base := sessionEnviron{Environ: newMapEnviron(&s.startEnv, s.identity), source: s.callSource, started: s.started}
 	s.runner, err = s.newRunner(base, dir)
 	if err != nil {
 		s.cleanup()
@@ -230,7 +235,7 @@ func (s *Session) ready() {
 		return
 	}
 	s.runner.Reset()
-	_, home := s.startEnv["HOME"]
+	_, home := s.startEnv.lookup("HOME")
 	forgetResetVars(context.Background(), s.runner, home)
 	s.runner.Run(context.Background(), s.setup)
 	s.setup = nil

@@ -77,21 +77,22 @@ func (s *Session) Exited() bool {
 func (s *Session) Vars() map[string]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.lendVars()
+	defer s.returnVars()
 	s.ready()
-	out := make(map[string]string, len(s.runner.Vars))
-	for name, v := range s.runner.Vars {
+	vars := s.variables()
+	out := make(map[string]string, len(vars))
+	for name, v := range vars {
 		if !v.IsSet() || strings.HasPrefix(name, "SHELTER_") {
 			continue
 		}
 		out[name] = v.String()
 	}
-	// The variables the session answers as they are read, which no run
-	// copies into Runner.Vars.
+	// The variables the session answers as they are read, which no
+	// listing of its variables holds.
 	for _, name := range shast.IdentityVars {
-		if v := s.runner.Env.Get(name); v.IsSet() {
-			if _, shadowed := s.runner.Vars[name]; !shadowed {
-				out[name] = v.String()
-			}
+		if v := s.variable(name); v.IsSet() {
+			out[name] = v.String()
 		}
 	}
 	return out

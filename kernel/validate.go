@@ -200,8 +200,7 @@ func (s *Session) confinedRefusal(file *syntax.File) (string, bool) {
 // assocVar reports whether the session holds name as an associative
 // array; s.mu is held.
 func (s *Session) assocVar(name string) bool {
-	v, ok := s.runner.Vars[name]
-	return ok && v.Kind == expand.Associative
+	return s.variable(name).Kind == expand.Associative
 }
 
 // nestingRefusal refuses source that nests deeper than the parser can
@@ -338,8 +337,5 @@ func staticSeverity(err error) Severity {
 
 // pathVar is the session's current $PATH.
 func (s *Session) pathVar() string {
-	if v, ok := s.runner.Vars["PATH"]; ok {
-		return v.String()
-	}
-	return s.runner.Env.Get("PATH").String()
+	return s.variable("PATH").String()
 }

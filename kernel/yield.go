@@ -115,6 +115,8 @@ func (s *Session) yield(y *yielded, start time.Time) Result {
 	r := y.snap
 	interp.StdIO(s.devnull, io.Discard, io.Discard)(r)
 	r.Run(context.Background(), noop().Stmts[0])
+	// The yielded call's runner runs on with the table it was lent.
+	s.vars = nil
 	s.runner = r
 	s.call.Store(nil)
 
