@@ -110,6 +110,37 @@ func TestHTTPSessionClose(t *testing.T) {
 	}
 }
 
+// Closing a session, or the server, ends the calls running in it: they
+// answer as cancelled.
+func TestCloseEndsRunningCalls(t *testing.T) {
+	for _, how := range []string{"session_close", "server"} {
+		t.Run(how, func(t *testing.T) {
+			srv, hs := serveHTTP(t, mcp.Options{}, nil)
+			cs := connectHTTP(t, hs.URL, "", "")
+			_, r := call(t, cs, "bash", map[string]any{"command": "true"})
+			marker := "40.0" + strings.Repeat("3", 6)
+			answered := make(chan *sdk.CallToolResult, 1)
+			go func() {
+				res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "sleep " + marker, "session": r.Session}})
+				if err != nil {
+					res = &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}
+				}
+				answered <- res
+			}()
+			waitFor(t, "the call's sleep to start", func() bool { return len(proctest.With(marker)) == 1 })
+			if how == "server" {
+				srv.Close()
+			} else if res, _ := call(t, cs, "session_close", map[string]any{"session": r.Session}); res.IsError {
+				t.Fatalf("session_close: %q", text(res))
+			}
+			if res := <-answered; res.StructuredContent == nil || !decode(t, res).Cancelled {
+				t.Fatalf("the running call answered %q, want it cancelled", text(res))
+			}
+			waitFor(t, "the sleep to end", func() bool { return len(proctest.With(marker)) == 0 })
+		})
+	}
+}
+
 func TestHTTPSessionTTL(t *testing.T) {
 	srv, hs := serveHTTP(t, mcp.Options{SessionTTL: 50 * time.Millisecond}, nil)
 	cs := connectHTTP(t, hs.URL, "", "")

@@ -151,7 +151,7 @@ func (s *Server) handler(d *Def) sdk.ToolHandler {
 			return s.refusal(line, s.table.named(owner, c.handle)), nil
 		}
 		defer s.table.release(e)
-		ctx, stop := e.callContext(ctx)
+		ctx, stop := s.table.callContext(e, ctx)
 		defer stop()
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			defer s.progress(ctx, req.Session, tok)()

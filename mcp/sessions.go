@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -19,21 +20,33 @@ type entry struct {
 	handle string
 	owner  string // a digest of the credentials that made it; "" without
 	sess   *kernel.Session
-	ctx    context.Context // ends when the session or the server is closed
-	cancel context.CancelFunc
 
 	// guarded by sessionTable.mu
-	busy int
-	last time.Time
+	busy   int
+	last   time.Time
+	closed bool
+	// calls cancel the calls running in the session: closing it ends
+	// them. A context of its own would keep, idle, what its first call
+	// left in it.
+	calls []*context.CancelFunc
 }
 
-// callContext is ctx that also ends when the session or the server is
-// closed.
-func (e *entry) callContext(ctx context.Context) (context.Context, func()) {
+// callContext is ctx that also ends when e or the server is closed; stop
+// releases it.
+func (t *sessionTable) callContext(e *entry, ctx context.Context) (_ context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(e.ctx, cancel)
+	c := &cancel
+	t.mu.Lock()
+	if e.closed || t.s.ctx.Err() != nil {
+		cancel()
+	} else {
+		e.calls = append(e.calls, c)
+	}
+	t.mu.Unlock()
 	return ctx, func() {
-		stop()
+		t.mu.Lock()
+		e.calls = slices.DeleteFunc(e.calls, func(x *context.CancelFunc) bool { return x == c })
+		t.mu.Unlock()
 		cancel()
 	}
 }
@@ -85,7 +98,7 @@ func (t *sessionTable) reap(ttl time.Duration) {
 			}
 			t.mu.Unlock()
 			for _, e := range idle {
-				e.close()
+				t.end(e)
 			}
 		}
 	}
@@ -188,7 +201,6 @@ func (t *sessionTable) create(owner string) (*entry, string) {
 		return nil, "shelter: cannot start a session: " + err.Error()
 	}
 	e := &entry{handle: t.server + randomHex(sessionBytes), owner: owner, sess: sess}
-	e.ctx, e.cancel = context.WithCancel(t.s.ctx)
 	t.byHandle[e.handle] = e
 	return e, ""
 }
@@ -223,7 +235,7 @@ func (t *sessionTable) close(owner, handle string) string {
 		t.def = nil
 	}
 	t.mu.Unlock()
-	e.close()
+	t.end(e)
 	return ""
 }
 
@@ -238,15 +250,23 @@ func (t *sessionTable) closeAll() {
 	t.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, e := range all {
-		wg.Go(e.close)
+		wg.Go(func() { t.end(e) })
 	}
 	wg.Wait()
 }
 
-// close cancels the session's running call and closes it: its jobs are
-// killed and its temporary directory removed.
-func (e *entry) close() {
-	e.cancel()
+// end cancels the calls running in e and closes its session: its jobs
+// are killed and its temporary directory removed. The table no longer
+// holds e.
+func (t *sessionTable) end(e *entry) {
+	t.mu.Lock()
+	e.closed = true
+	calls := e.calls
+	e.calls = nil
+	t.mu.Unlock()
+	for _, cancel := range calls {
+		(*cancel)()
+	}
 	e.sess.Close()
 }
 
