@@ -27,7 +27,7 @@ func (v *validation) assigned(name string) string {
 	for range maxNamerefDepth {
 		target, ok := v.namerefs[name]
 		if !ok {
-			vr := v.s.variable(name)
+			vr := v.s.ownVar(name)
 			if vr.Kind != expand.NameRef {
 				return name
 			}

@@ -59,7 +59,7 @@ func (s *Session) programHold(dir string) *spawn.Confinement {
 		}
 	}
 	return &spawn.Confinement{
-		Read:       slices.Concat(spawn.SystemRead(), s.k.readPaths),
+		Read:       s.k.holdRead, // shared: holdCmd appends to a clipped copy
 		Write:      slices.Concat(write, spawn.SystemDevices(), s.k.writePaths),
 		Network:    cfg.Network,
 		BestEffort: cfg.Confine == ConfineBestEffort,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -26,9 +27,10 @@ type Kernel struct {
 	allowed map[string]string
 	// support is what the host enforces of Config.Confine, probed once.
 	support spawn.Support
-	// readPaths and writePaths are Config.ReadPaths and WritePaths,
-	// canonical.
-	readPaths, writePaths []string
+	// holdRead is what every session's programs may read (the system's
+	// and Config.ReadPaths), shared by the sessions' holds; writePaths is
+	// Config.WritePaths. Both canonical.
+	holdRead, writePaths []string
 	// logMu keeps the lines of Config.OperatorLog whole.
 	logMu sync.Mutex
 	// env is the latest session's shared starting variables (shareEnv).
@@ -70,9 +72,11 @@ func New(cfg Config) (*Kernel, error) {
 	if cfg.Confine != ConfineOff {
 		k.support = probeConfinement()
 		var err error
-		if k.readPaths, err = canonicalPaths("ReadPaths", cfg.ReadPaths); err != nil {
+		readPaths, err := canonicalPaths("ReadPaths", cfg.ReadPaths)
+		if err != nil {
 			return nil, err
 		}
+		k.holdRead = slices.Concat(spawn.SystemRead(), readPaths)
 		if k.writePaths, err = canonicalPaths("WritePaths", cfg.WritePaths); err != nil {
 			return nil, err
 		}

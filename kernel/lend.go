@@ -109,10 +109,11 @@ func (s *Session) variables() map[string]expand.Variable {
 	return maps.Collect(s.runner.Env.Each)
 }
 
-// stateVar is a variable shelter keeps its state in (SHELTER_…), which
-// only the session's shell sets: read from the runner's own variables
-// alone, as it set it, it costs one lookup. s.mu is held.
-func (s *Session) stateVar(name string) expand.Variable {
+// ownVar is the variable name as the session's shell itself set it,
+// without the environment it started from: for what only the shell
+// sets — the variables shelter keeps its state in (SHELTER_…), arrays,
+// namerefs — it is one lookup where variable is several. s.mu is held.
+func (s *Session) ownVar(name string) expand.Variable {
 	if vr, ok := mvdanpriv.Own(s.runner, name); ok {
 		return vr
 	}

@@ -500,7 +500,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	case opts.Interactive:
 		// An EXIT trap is kept for the call that ends the prompt.
 		state.setTrap = false
-	case s.stateVar(bashcompat.ExitTrapVar).IsSet():
+	case s.ownVar(bashcompat.ExitTrapVar).IsSet():
 		state.setTrap = true
 	}
 	if st := s.endTraps(callCtx, state, exitCode(err)); st != exitCode(err) {
@@ -514,7 +514,7 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	s.origErr.set(io.Discard)
 	interp.StdIO(s.devnull, io.Discard, io.Discard)(r)
 	if s.fds.used.Load() {
-		s.fds.endCall(s.stateVar(shast.FdVar).String())
+		s.fds.endCall(s.ownVar(shast.FdVar).String())
 	}
 
 	res := Result{
@@ -822,5 +822,5 @@ func (s *Session) errexitOn() bool {
 // heldOptions is what the session's shell holds of the options mvdan/sh
 // does not implement (bashcompat.OptionsVar), "" when none was ever set.
 func (s *Session) heldOptions() string {
-	return s.stateVar(bashcompat.OptionsVar).String()
+	return s.ownVar(bashcompat.OptionsVar).String()
 }

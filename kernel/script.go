@@ -99,7 +99,7 @@ func (s *Session) endTraps(callCtx context.Context, st *callState, status int) i
 	}
 	r := s.runner
 	final := status
-	if v := s.stateVar(bashcompat.ExitTrapVar); v.IsSet() {
+	if v := s.ownVar(bashcompat.ExitTrapVar); v.IsSet() {
 		ctx := callCtx
 		if callCtx.Err() != nil {
 			var cancel context.CancelFunc

@@ -101,13 +101,8 @@ type Session struct {
 	vars, idleVars map[string]expand.Variable
 
 	source strings.Reader // what the parser reads (Session.parse); s.mu is held
-	// check is the static pass's walk, kept across calls (s.mu is held)
-	// with its visitor bound once: validate allocates neither per call.
-	check      validation
-	gapCheck   static.GapCheck // validate's, kept for the memory it reuses
-	checkVisit func(syntax.Node) bool
+	// assocVarFn is s.assocVar, bound once for the static pass.
 	assocVarFn func(name string) bool
-	words      []Word // a command's words as the static pass judges them
 	closed     bool
 	// pending is what the running static pass found on PATH (s.mu is
 	// held); paths is what the latest call's found, which its run and

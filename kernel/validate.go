@@ -29,21 +29,23 @@ import (
 // command that names nocasematch (rewrite.SetsNoCaseMatch), failglob one
 // that names failglob (rewrite.SetsFailGlob).
 func (s *Session) validate(file *syntax.File, hints rewrite.Hints) (issues []Issue, funcs map[string]bool, rewritable, needsTemp, setsErrexit, nocase, failglob bool) {
-	if s.checkVisit == nil {
-		s.checkVisit, s.assocVarFn = s.check.visitor(), s.assocVar
+	if s.assocVarFn == nil {
+		s.assocVarFn = s.assocVar
 	}
-	v := &s.check
-	s.gapCheck.Reset(file, s.assocVarFn)
-	*v = validation{s: s, hints: hints, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: &s.gapCheck}
+	c := checkers.get()
+	defer checkers.put(c)
+	v := &c.v
+	c.gaps.Reset(file, s.assocVarFn)
+	*v = validation{s: s, hints: hints, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: &c.gaps, words: v.words}
 	v.crash.Rewritten()
-	shast.WalkBranches(file, s.checkVisit)
+	shast.WalkBranches(file, c.visit)
 	if v.found != nil {
 		// A function may be called before it is defined: judge the
 		// commands again, knowing every function of the script. The
 		// gaps, which need no such knowledge, are the first walk's.
-		*v = validation{s: s, hints: hints, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: v.gaps, gapsDone: true, funcs: v.found}
+		*v = validation{s: s, hints: hints, crash: static.NewCrashCheck(file, s.assocVarFn), gaps: v.gaps, gapsDone: true, funcs: v.found, words: v.words}
 		v.crash.Rewritten()
-		shast.WalkBranches(file, s.checkVisit)
+		shast.WalkBranches(file, c.visit)
 	}
 	issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob = v.issues, v.found, v.rewrite, v.procSubst, v.errexit, v.nocase, v.failglob
 	for _, f := range v.crash.Findings() {
@@ -52,10 +54,25 @@ func (s *Session) validate(file *syntax.File, hints rewrite.Hints) (issues []Iss
 	for _, n := range v.gaps.Notes() {
 		issues = append(issues, Issue{Severity: SeverityNote, Code: CodeGap, Line: n.Line, Col: n.Col, Message: n.Gap.Message()})
 	}
-	*v = validation{} // hold nothing of the script between calls
-	s.gapCheck.Reset(nil, nil)
+	*v = validation{words: v.words} // hold nothing of the script between calls
+	c.gaps.Reset(nil, nil)
 	return issues, funcs, rewritable, needsTemp, setsErrexit, nocase, failglob
 }
+
+// A checker is what validate's walks reuse from one call to the next,
+// which sessions borrow for the length of a walk (checkers): the walk's
+// state with its visitor bound once, and the memory of its gap check.
+type checker struct {
+	v     validation
+	gaps  static.GapCheck
+	visit func(syntax.Node) bool
+}
+
+var checkers = freeList[*checker]{make: func() *checker {
+	c := new(checker)
+	c.visit = c.v.visitor()
+	return c
+}}
 
 // validation is one walk of validate.
 type validation struct {
@@ -80,6 +97,9 @@ type validation struct {
 	failglob bool
 	// namerefs are the script's declare -n NAME=TARGET, by name.
 	namerefs map[string]string
+	// words is a command's words as the walk judges them, one slice for
+	// every command: the checker keeps it from walk to walk.
+	words []Word
 }
 
 // visitor is the walk's visitor, v.visit for every node. The kinds of
@@ -151,8 +171,8 @@ func (v *validation) visit(n syntax.Node) bool {
 		}
 		if len(n.Args) > 0 {
 			// The words are judged and let go: one slice serves every
-			// command of the session's scripts (s.mu is held).
-			words := s.words[:0]
+			// command.
+			words := v.words[:0]
 			for _, w := range n.Args {
 				words = append(words, shast.StaticWord(w))
 			}
@@ -164,7 +184,7 @@ func (v *validation) visit(n syntax.Node) bool {
 			v.nocase = v.nocase || rewrite.SetsNoCaseMatch(words)
 			v.failglob = v.failglob || rewrite.SetsFailGlob(words)
 			clear(words)
-			s.words = words[:0]
+			v.words = words[:0]
 		}
 	case *syntax.DeclClause:
 		for _, d := range v.declNames(n) {
@@ -200,7 +220,7 @@ func (s *Session) confinedRefusal(file *syntax.File) (string, bool) {
 // assocVar reports whether the session holds name as an associative
 // array; s.mu is held.
 func (s *Session) assocVar(name string) bool {
-	return s.variable(name).Kind == expand.Associative
+	return s.ownVar(name).Kind == expand.Associative
 }
 
 // nestingRefusal refuses source that nests deeper than the parser can
