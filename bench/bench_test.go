@@ -115,8 +115,9 @@ const serveYield = 45 * time.Second
 func BenchmarkRunEchoYield(b *testing.B) { benchYield(b, "echo hi") }
 
 // BenchmarkRunFuncYield is BenchmarkRunEchoYield for a call that may
-// wait (a function: it could loop), which takes the snapshot of the
-// session's state and runs on a goroutine of its own.
+// wait (a function the session holds, from the first run on: it could
+// loop), which takes the snapshot of the session's state and runs on a
+// goroutine of its own.
 func BenchmarkRunFuncYield(b *testing.B) { benchYield(b, "f() { echo hi; }; f") }
 
 func benchYield(b *testing.B, script string) {

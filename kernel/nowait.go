@@ -17,7 +17,8 @@ import (
 // says false only for what can only be quick: statements of the shell's
 // own builtins that neither read nor wait (nowaitBuiltins) and that no
 // tool, function or alias of the session replaces, with assignments,
-// tests, arithmetic, if and case; no loop, no function, no pipe or
+// tests, arithmetic, if and case, and calls, outside any function, of
+// functions the script defines of the same; no loop, no pipe or
 // background, no redirection, no command or process substitution, no
 // word that may list a directory or grow into many (a glob or a brace)
 // or look a user up (~), and no
@@ -27,6 +28,11 @@ func (s *Session) waitsFor(file *syntax.File) bool {
 		return true
 	}
 	waits := false
+	// The script's functions, whose bodies the walk judges as it judges
+	// the rest, and the calls that only one of them would make quick:
+	// settled once the walk has met every function.
+	var funcs []*syntax.FuncDecl
+	var calls []*syntax.CallExpr
 	syntax.Walk(file, func(node syntax.Node) bool {
 		if waits {
 			return false
@@ -36,8 +42,16 @@ func (s *Session) waitsFor(file *syntax.File) bool {
 			waits = n.Background || n.Coprocess || len(n.Redirs) > 0
 		case *syntax.DeclClause:
 			waits = s.mayWait(n.Variant.Value)
+		case *syntax.FuncDecl:
+			funcs = append(funcs, n)
 		case *syntax.CallExpr:
-			waits = len(n.Args) > 0 && (s.mayWait(n.Args[0].Lit()) || globs(n.Args[1:]))
+			switch {
+			case len(n.Args) == 0:
+			case globs(n.Args[1:]):
+				waits = true
+			case s.mayWait(n.Args[0].Lit()):
+				calls = append(calls, n)
+			}
 		case *syntax.ArrayElem:
 			waits = n.Value != nil && globs([]*syntax.Word{n.Value})
 		case *syntax.BinaryCmd:
@@ -55,7 +69,37 @@ func (s *Session) waitsFor(file *syntax.File) bool {
 		}
 		return !waits
 	})
-	return waits
+	if waits {
+		return true
+	}
+	for _, call := range calls {
+		if !s.callsOwnFunc(call, funcs) {
+			return true
+		}
+	}
+	return false
+}
+
+// callsOwnFunc reports whether call, outside every function of funcs,
+// calls one of them by a name that nothing of the session holds: its
+// body is of what cannot wait, and no function of funcs calls another,
+// so none recurses.
+func (s *Session) callsOwnFunc(call *syntax.CallExpr, funcs []*syntax.FuncDecl) bool {
+	name := call.Args[0].Lit()
+	if name == "" || s.tools[name] != nil || s.runner.Funcs[name] != nil {
+		return false
+	}
+	if _, alias := mvdanpriv.Alias(s.runner, name); alias && mvdanpriv.ExpandAliases(s.runner) {
+		return false
+	}
+	own := false
+	for _, f := range funcs {
+		if call.Pos().After(f.Pos()) && f.End().After(call.Pos()) {
+			return false // inside a function: it may recurse
+		}
+		own = own || f.Name.Value == name
+	}
+	return own
 }
 
 // mayWait reports whether the command name may wait: anything but one

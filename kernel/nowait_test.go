@@ -43,7 +43,17 @@ func TestWaitsFor(t *testing.T) {
 		{`echo ~root`, true},
 		{`while true; do :; done`, true},
 		{`for x in a b; do echo $x; done`, true},
-		{`f() { echo hi; }`, true},
+		{`f() { echo hi; }`, false},
+		{`f() { echo "$1"; x=1; }; f a; f b`, false},
+		{`function f { echo hi; }; f`, false},
+		{`f() { sleep 1; }; f`, true},
+		{`f() { echo hi; }; f *`, true},
+		{`f() { f; }; f`, true},                   // it recurses
+		{`f() { g; }; g() { echo hi; }; f`, true}, // a function calls another
+		{`f() { echo hi; } > out; f`, true},       // a redirection
+		{`f() (echo hi); f`, true},                // a subshell
+		{`f() { echo hi; }; g`, true},             // not the script's
+		{`echo() { read x; }; echo hi`, true},     // the body reads
 		{`(echo hi)`, true},
 		{`time echo hi`, true},
 		{`trap 'sleep 9' EXIT`, true},
@@ -65,6 +75,9 @@ func TestWaitsForTheSessions(t *testing.T) {
 		cfg           Config
 	}{
 		{`printf() { sleep 9; }`, `printf x`, Config{}},
+		// The session's f may run before the script's replaces it.
+		{`f() { sleep 9; }`, `f; f() { echo hi; }; f`, Config{}},
+		{``, `echo() { printf hi; }; echo`, Config{Tools: []Tool{blockingEcho{}}}},
 		{`shopt -s expand_aliases; alias pwd='sleep 9'`, `pwd`, Config{}},
 		{`trap 'sleep 9' ERR`, `false`, Config{}},
 		{``, `echo hi`, Config{Tools: []Tool{blockingEcho{}}}},
@@ -128,7 +141,9 @@ func TestRunBeforeWait(t *testing.T) {
 		calls  int
 	}{
 		{"echo hi", 0},
-		{"f() { echo hi; }; f", 1},
+		{"f() { echo hi; }; f", 0},
+		{"f", 1}, // the session's f, which it could not judge
+		{"while false; do :; done", 1},
 		{"sleep 0", 1},
 	} {
 		calls := 0
