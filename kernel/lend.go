@@ -18,10 +18,11 @@ var (
 	parsers = freeList[*syntax.Parser]{make: func() *syntax.Parser {
 		return syntax.NewParser(syntax.Variant(syntax.LangBash))
 	}}
-	// varTables are the tables mvdan/sh copies every variable into at
-	// the end of a run (Runner.Vars), which nothing of a session reads
-	// (Session.variable reads the runner's own): 3 KB for the twenty
-	// variables a session starts with.
+	// varTables are the tables mvdan/sh copies the variables into as
+	// each run returns (Runner.Vars), which nothing of a session reads
+	// (Session.variable reads the runner's own). The session's starting
+	// variables stay out of them (mapEnviron.Each): what is copied is
+	// the shell's own, half a dozen after a call or thousands.
 	varTables = freeList[map[string]expand.Variable]{make: func() map[string]expand.Variable {
 		return make(map[string]expand.Variable)
 	}}
@@ -82,7 +83,7 @@ func (s *Session) returnVars() {
 		varTables.put(s.vars)
 		s.vars = nil
 	}
-	if s.idleVars == nil {
+	if s.idleVars == nil || len(s.idleVars) > 0 {
 		s.idleVars = map[string]expand.Variable{}
 	}
 	s.runner.Vars = s.idleVars

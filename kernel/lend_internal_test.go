@@ -3,7 +3,9 @@ package kernel
 import (
 	"context"
 	"io"
+	"os/exec"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -119,5 +121,29 @@ func TestSessionsShareStartEnv(t *testing.T) {
 	}
 	if res := runIn(t, other, `echo "$X"`, RunOptions{}); res.Stdout != "1\n" {
 		t.Fatalf("the session given X printed %q", res.Stdout)
+	}
+}
+
+// A program the session runs gets its starting variables, which the
+// runs leave out of their copy into Runner.Vars, and its exports, call
+// after call.
+func TestProgramsGetStartingVariables(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	s := lendSession(t, lendKernel(t, ProfileHost), SessionOptions{Env: map[string]string{"GIVEN": "g"}})
+	runIn(t, s, `X=1; export Y=2`, RunOptions{})
+	for range 2 {
+		// sh lists what it got from its environment, exported.
+		res := runIn(t, s, sh+` -c 'export -p'`, RunOptions{})
+		for _, name := range []string{"PATH", "HOME", "TMPDIR", "PWD", "GIVEN", "Y"} {
+			if !strings.Contains(res.Stdout, " "+name+"=") {
+				t.Errorf("the program's environment lacks %s:\n%s%s", name, res.Stdout, res.Stderr)
+			}
+		}
+		if strings.Contains(res.Stdout, " X=") {
+			t.Errorf("the program got X, which the session did not export")
+		}
 	}
 }

@@ -17,8 +17,8 @@ import (
 // says false only for what can only be quick: statements of the shell's
 // own builtins that neither read nor wait (nowaitBuiltins) and that no
 // tool, function or alias of the session replaces, with assignments,
-// tests, arithmetic, if and case, and calls, outside any function, of
-// functions the script defines of the same; no loop, no pipe or
+// tests, arithmetic, if and case, and calls of the script's own
+// functions of the same (callsOwnFunc); no loop, no pipe or
 // background, no redirection, no command or process substitution, no
 // word that may list a directory or grow into many (a glob or a brace)
 // or look a user up (~), and no
@@ -33,6 +33,7 @@ func (s *Session) waitsFor(file *syntax.File) bool {
 	// settled once the walk has met every function.
 	var funcs []*syntax.FuncDecl
 	var calls []*syntax.CallExpr
+	unsets := false
 	syntax.Walk(file, func(node syntax.Node) bool {
 		if waits {
 			return false
@@ -44,6 +45,9 @@ func (s *Session) waitsFor(file *syntax.File) bool {
 			waits = s.mayWait(n.Variant.Value)
 		case *syntax.FuncDecl:
 			funcs = append(funcs, n)
+			// One in a builtin's place calls itself where its body
+			// names the builtin.
+			waits = nowaitBuiltins[n.Name.Value]
 		case *syntax.CallExpr:
 			switch {
 			case len(n.Args) == 0:
@@ -51,6 +55,8 @@ func (s *Session) waitsFor(file *syntax.File) bool {
 				waits = true
 			case s.mayWait(n.Args[0].Lit()):
 				calls = append(calls, n)
+			default:
+				unsets = unsets || n.Args[0].Lit() == "unset"
 			}
 		case *syntax.ArrayElem:
 			waits = n.Value != nil && globs([]*syntax.Word{n.Value})
@@ -69,22 +75,24 @@ func (s *Session) waitsFor(file *syntax.File) bool {
 		}
 		return !waits
 	})
-	if waits {
+	if waits || len(calls) > 0 && unsets { // unset may take a function away
 		return true
 	}
 	for _, call := range calls {
-		if !s.callsOwnFunc(call, funcs) {
+		if !s.callsOwnFunc(file, call, funcs) {
 			return true
 		}
 	}
 	return false
 }
 
-// callsOwnFunc reports whether call, outside every function of funcs,
-// calls one of them by a name that nothing of the session holds: its
-// body is of what cannot wait, and no function of funcs calls another,
-// so none recurses.
-func (s *Session) callsOwnFunc(call *syntax.CallExpr, funcs []*syntax.FuncDecl) bool {
+// callsOwnFunc reports whether call runs a function of the script's for
+// certain: a statement of the script's top level defines it before
+// call, nothing of the session holds its name, and call is outside every
+// function of funcs, which are all the script's. Every body of that name
+// then is of what cannot wait (the walk judged them), and none recurses:
+// no function calls another, nor one in a builtin's place itself.
+func (s *Session) callsOwnFunc(file *syntax.File, call *syntax.CallExpr, funcs []*syntax.FuncDecl) bool {
 	name := call.Args[0].Lit()
 	if name == "" || s.tools[name] != nil || s.runner.Funcs[name] != nil {
 		return false
@@ -92,14 +100,18 @@ func (s *Session) callsOwnFunc(call *syntax.CallExpr, funcs []*syntax.FuncDecl) 
 	if _, alias := mvdanpriv.Alias(s.runner, name); alias && mvdanpriv.ExpandAliases(s.runner) {
 		return false
 	}
-	own := false
+	at := call.Pos().Offset()
 	for _, f := range funcs {
-		if call.Pos().After(f.Pos()) && f.End().After(call.Pos()) {
+		if f.Pos().Offset() < at && at < f.End().Offset() {
 			return false // inside a function: it may recurse
 		}
-		own = own || f.Name.Value == name
 	}
-	return own
+	for _, st := range file.Stmts {
+		if f, ok := st.Cmd.(*syntax.FuncDecl); ok && f.Name.Value == name && st.End().Offset() <= at {
+			return true
+		}
+	}
+	return false
 }
 
 // mayWait reports whether the command name may wait: anything but one

@@ -54,6 +54,15 @@ func TestWaitsFor(t *testing.T) {
 		{`f() (echo hi); f`, true},                // a subshell
 		{`f() { echo hi; }; g`, true},             // not the script's
 		{`echo() { read x; }; echo hi`, true},     // the body reads
+		{`sleep 3; sleep() { :; }`, true},         // called before it is defined
+		{`cat; cat() { :; }`, true},
+		{`if false; then sleep() { :; }; fi; sleep 3`, true}, // it may not be defined
+		{`g() { sleep() { :; }; }; sleep 3`, true},
+		{`f() { :; }; unset -f f; f`, true}, // unset may take it away
+		{`f() { :; }; unset f; f`, true},
+		{`echo() { echo hi; }; echo`, true}, // it calls itself
+		{`echo() { printf x; }; printf() { echo y; }; echo`, true},
+		{`f() { echo a; }; if true; then f; fi; f`, false},
 		{`(echo hi)`, true},
 		{`time echo hi`, true},
 		{`trap 'sleep 9' EXIT`, true},

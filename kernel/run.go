@@ -409,9 +409,10 @@ func (s *Session) execute(ctx context.Context, file *syntax.File, opts RunOption
 	}
 	// The call's context always ends with the call: what a function,
 	// subshell or group left running in the background ends with it.
-	// Not part of the frame: the runner keeps the context of its last
-	// run (for expansions) until the next, and an idle session would
-	// keep the whole frame, its captures included.
+	// Not part of the frame: the runner keeps the context of its run
+	// (for expansions) until the call has ended (ForgetRunContext, below)
+	// and, for a call that yielded, until that call's own end; the frame
+	// and its captures would stay with it.
 	bctx := new(budgetContext)
 	parent, detach := ctx, func() bool { return false }
 	if snap != nil {

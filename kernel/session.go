@@ -78,8 +78,8 @@ type Session struct {
 	// netGiven is set when a program of the latest call had the network
 	// by its declaration while the session's programs have none.
 	netGiven atomic.Bool
-	// startEnv is the session's variables as it started, PWD aside: what
-	// a declared program inherits in the sandbox.
+	// startEnv is the session's variables as it started: what a declared
+	// program inherits in the sandbox, PWD aside.
 	startEnv startEnv
 	started  time.Time         // what SECONDS counts from
 	identity map[string]string // OSTYPE, HOSTNAME…: shellIdentity's, shared

@@ -24,7 +24,11 @@ var (
 
 // ForgetRunContext makes r, which does not run, let go of the context of
 // its latest Run: an idle runner would keep it, and whatever the context
-// holds, until its next Run. r's next Run makes both fields anew; a copy
+// holds, until its next Run. Its context becomes context.Background, and
+// its expansion settings lose the two functions that hold the old one,
+// command and process substitution, which no expansion outside a Run
+// makes; the settings stay, for an option applied meanwhile
+// ([interp.BashOpts]) to update. r's next Run makes both anew; a copy
 // Subshell makes before then has context.Background until its own Run.
 // It reports false when r is nil or [Check] fails.
 func ForgetRunContext(r *interp.Runner) bool {
@@ -32,6 +36,8 @@ func ForgetRunContext(r *interp.Runner) bool {
 		return false
 	}
 	*(*context.Context)(unsafe.Add(unsafe.Pointer(r), ectxAt)) = context.Background()
-	*(**expand.Config)(unsafe.Add(unsafe.Pointer(r), ecfgAt)) = nil
+	if cfg := *(**expand.Config)(unsafe.Add(unsafe.Pointer(r), ecfgAt)); cfg != nil {
+		cfg.CmdSubst, cfg.ProcSubst = nil, nil
+	}
 	return true
 }

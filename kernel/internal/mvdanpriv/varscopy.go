@@ -19,8 +19,13 @@ import (
 // It is false for any other function, and when interp was not found to
 // copy so.
 //
-// The function is recognised by its code, found once: the one Each
-// call a run of nothing makes on a new runner's environment.
+// The function is recognised by its code, found once: that of the one
+// Each call a run of nothing makes on a new runner's environment, which
+// must have put what it was given into Runner.Vars. Built with inlining
+// (Go's default) the code is Run's own; without it (-gcflags=-l, as a
+// debugger builds) it is maps.Insert's, which every maps.Insert of an
+// environment's Each into a map[string]expand.Variable shares: shelter
+// collects variables otherwise (maps.Collect).
 func IsVarsCopy(yield func(string, expand.Variable) bool) bool {
 	pc := varsCopyPC()
 	return pc != 0 && reflect.ValueOf(yield).Pointer() == pc
@@ -30,18 +35,25 @@ var varsCopyPC = sync.OnceValue(func() uintptr {
 	var pcs []uintptr
 	env := eachProbe{seen: func(yield func(string, expand.Variable) bool) {
 		pcs = append(pcs, reflect.ValueOf(yield).Pointer())
+		yield(probeVar, expand.Variable{Set: true, Kind: expand.String, Str: "1"})
 	}}
-	r, err := interp.New(interp.Env(env))
+	// A directory of its own: without one, New asks for the process's,
+	// which may have been removed.
+	r, err := interp.New(interp.Env(env), interp.Dir("/"))
 	if err != nil {
 		return 0
 	}
-	if err := r.Run(context.Background(), &syntax.File{}); err != nil || len(pcs) != 1 {
+	if err := r.Run(context.Background(), &syntax.File{}); err != nil || len(pcs) != 1 || r.Vars[probeVar].Str != "1" {
 		return 0
 	}
 	return pcs[0]
 })
 
-// eachProbe is an empty environment that tells of each Each.
+// probeVar is the variable eachProbe gives.
+const probeVar = "SHELTER_PROBE"
+
+// eachProbe is an environment that tells of each Each, and gives it
+// probeVar.
 type eachProbe struct {
 	seen func(yield func(string, expand.Variable) bool)
 }

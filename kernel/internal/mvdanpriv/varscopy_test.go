@@ -109,6 +109,9 @@ func TestForgetRunContext(t *testing.T) {
 		}
 	}
 	r.Subshell()
+	if err := interp.BashOpts("-s", "globstar")(r); err != nil {
+		t.Fatal(err)
+	}
 	run(t, r, `echo "$x $(echo again)"`)
 	if got := out.String(); got != "sub again\n" {
 		t.Fatalf("output %q after ForgetRunContext", got)
