@@ -110,15 +110,22 @@ const serveYield = 45 * time.Second
 // call ends long before it), and without one, in turn on one
 // agent-profile session: what being able to yield costs a call that
 // does not. `echo hi` has nothing to wait for, so it runs as a call
-// without a yield point; BenchmarkRunFuncYield measures a call that may
+// without a yield point; BenchmarkRunLoopYield measures a call that may
 // wait.
 func BenchmarkRunEchoYield(b *testing.B) { benchYield(b, "echo hi") }
 
-// BenchmarkRunFuncYield is BenchmarkRunEchoYield for a call that may
-// wait (a function the session holds, from the first run on: it could
-// loop), which takes the snapshot of the session's state and runs on a
-// goroutine of its own.
+// BenchmarkRunFuncYield is BenchmarkRunEchoYield for a call of a
+// function whose body has nothing to wait for: the script's own on the
+// first run, the session's from then on.
 func BenchmarkRunFuncYield(b *testing.B) { benchYield(b, "f() { echo hi; }; f") }
+
+// BenchmarkRunLoopYield is BenchmarkRunEchoYield for a call that may
+// wait (a loop that runs once; another could loop for ever), which takes
+// the snapshot of the session's state and runs on a goroutine of its
+// own.
+func BenchmarkRunLoopYield(b *testing.B) {
+	benchYield(b, "for ((i = 0; i < 1; i++)); do echo hi; done")
+}
 
 func benchYield(b *testing.B, script string) {
 	s := newSession(b, kernel.ProfileAgent)

@@ -139,6 +139,36 @@ func parseScript(t *testing.T, src string) *syntax.File {
 	return f
 }
 
+// A function the session holds is quick to call when its body is and it
+// calls, defines and unsets nothing.
+func TestWaitsForSessionFunctions(t *testing.T) {
+	for _, tc := range []struct {
+		setup, script string
+		waits         bool
+	}{
+		{`f() { echo hi; x=1; }`, `f`, false},
+		{`f() { echo hi; }`, `g() { f; }; g`, false}, // f is a leaf
+		{`f() { sleep 1; }`, `f`, true},
+		{`f() { g; }; g() { echo hi; }`, `f`, true}, // it calls a function
+		{`f() { f; }`, `f`, true},
+		{`f() { unset -f g; }; g() { :; }`, `f; g`, true},
+		{`f() { h() { :; }; }`, `f`, true},                  // it defines one
+		{`f() { echo hi; }`, `f() { echo bye; }; f`, false}, // the script's replaced it
+		{`f() { sleep 1; }`, `f() { echo bye; }; f`, false},
+		{`f() { echo hi; }`, `unset -f f; f`, true},
+		{`f() { echo hi; }; shopt -s expand_aliases; alias f='sleep 9'`, `f`, true},
+		{`echo() { printf x; }`, `echo hi`, true},
+	} {
+		s := newWaitsSession(t, Config{})
+		if res, _ := s.Run(context.Background(), tc.setup, RunOptions{}); res.ExitCode != 0 {
+			t.Fatalf("%s: %+v", tc.setup, res)
+		}
+		if got := s.waitsFor(parseScript(t, tc.script)); got != tc.waits {
+			t.Errorf("after %q, waitsFor(%q) = %v, want %v", tc.setup, tc.script, got, tc.waits)
+		}
+	}
+}
+
 // BeforeWait is called before a call that may wait, and not before one
 // that cannot; a live output makes a call that cannot wait keep its
 // yield point, not call BeforeWait.
@@ -151,7 +181,9 @@ func TestRunBeforeWait(t *testing.T) {
 	}{
 		{"echo hi", 0},
 		{"f() { echo hi; }; f", 0},
-		{"f", 1}, // the session's f, which it could not judge
+		{"f", 0}, // the session's f, now
+		{"g() { sleep 0; }; g", 1},
+		{"g", 1},
 		{"while false; do :; done", 1},
 		{"sleep 0", 1},
 	} {
