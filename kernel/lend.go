@@ -100,9 +100,8 @@ func (s *Session) variable(name string) expand.Variable {
 }
 
 // variables is every variable of the session's shell at the top level,
-// as mvdan/sh copies them into Runner.Vars at the end of a run: unset
-// ones included, where one hides a variable of the environment. s.mu is
-// held.
+// the shell's own over its environment's: unset ones included, where one
+// hides a variable of the environment. s.mu is held.
 func (s *Session) variables() map[string]expand.Variable {
 	if scope := mvdanpriv.Scope(s.runner); scope != nil {
 		return maps.Collect(scope.Each)

@@ -13,13 +13,18 @@ import (
 // run runs src on r.
 func run(t *testing.T, r *interp.Runner, src string) {
 	t.Helper()
+	if err := r.Run(context.Background(), parse(t, src)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func parse(t *testing.T, src string) *syntax.File {
+	t.Helper()
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Run(context.Background(), f); err != nil {
-		t.Fatal(err)
-	}
+	return f
 }
 
 // HandlerRunner reads a field mvdan/sh keeps private: a new mvdan/sh

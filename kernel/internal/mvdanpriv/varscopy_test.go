@@ -10,7 +10,6 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // quietEnviron is an environment that leaves its variables out of the
@@ -116,13 +115,4 @@ func TestForgetRunContext(t *testing.T) {
 	if got := out.String(); got != "sub again\n" {
 		t.Fatalf("output %q after ForgetRunContext", got)
 	}
-}
-
-func parse(t *testing.T, src string) *syntax.File {
-	t.Helper()
-	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
 }
