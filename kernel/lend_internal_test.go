@@ -46,7 +46,8 @@ func lendKernel(t *testing.T, p Profile) *Kernel {
 // (Runner.Vars), and reads its variables from the runner's own: what
 // one call set, the next one's static pass and run see.
 func TestIdleSessionHoldsNoVarsTable(t *testing.T) {
-	s := lendSession(t, lendKernel(t, ProfileSandbox), SessionOptions{})
+	cfg, _ := Preset(ProfileSandbox)
+	s := launchSession(t, cfg)
 	runIn(t, s, `declare -A m=([k]=v); shopt -s nocasematch; trap 'echo bye' EXIT; PATH=/nowhere:$PATH`, RunOptions{})
 	if len(s.runner.Vars) != 0 || s.vars != nil {
 		t.Fatalf("an idle session holds %d variables in Runner.Vars", len(s.runner.Vars))
@@ -69,7 +70,7 @@ func TestIdleSessionHoldsNoVarsTable(t *testing.T) {
 // A call that yields runs on with the table it was lent, while the
 // session, which goes on from its state before the call, gets another.
 func TestYieldedCallKeepsItsVarsTable(t *testing.T) {
-	s := lendSession(t, lendKernel(t, ProfileHost), SessionOptions{})
+	s := launchSession(t, Config{})
 	release := make(chan struct{})
 	res := runIn(t, s, `x=1; read -r line; y=2`, RunOptions{Yield: 10 * time.Millisecond, Stdin: chanReader{release}})
 	if !res.Yielded {

@@ -69,7 +69,7 @@ func TestWaitsFor(t *testing.T) {
 		{`eval echo hi`, true},
 		{`f`, true},
 	} {
-		s := newWaitsSession(t, Config{})
+		s := launchSession(t, Config{})
 		if got := s.waitsFor(parseScript(t, tc.script)); got != tc.waits {
 			t.Errorf("waitsFor(%q) = %v, want %v", tc.script, got, tc.waits)
 		}
@@ -91,7 +91,7 @@ func TestWaitsForTheSessions(t *testing.T) {
 		{`trap 'sleep 9' ERR`, `false`, Config{}},
 		{``, `echo hi`, Config{Tools: []Tool{blockingEcho{}}}},
 	} {
-		s := newWaitsSession(t, tc.cfg)
+		s := launchSession(t, tc.cfg)
 		if res, _ := s.Run(context.Background(), tc.setup, RunOptions{}); res.ExitCode != 0 {
 			t.Fatalf("%s: %+v", tc.setup, res)
 		}
@@ -104,7 +104,7 @@ func TestWaitsForTheSessions(t *testing.T) {
 // A call that cannot wait runs to its end whatever its yield point, as a
 // call without one.
 func TestRunYieldNothingToWaitFor(t *testing.T) {
-	s := newWaitsSession(t, Config{})
+	s := launchSession(t, Config{})
 	ctx := context.Background()
 	res, _ := s.Run(ctx, `x=kept; cd /; printf '%s\n' "$x"`, RunOptions{Yield: time.Nanosecond})
 	if res.Yielded || res.ExitCode != 0 || res.Stdout != "kept\n" {
@@ -114,20 +114,6 @@ func TestRunYieldNothingToWaitFor(t *testing.T) {
 	if res.Stdout != "kept\n/\n" {
 		t.Fatalf("after the quick call: %q", res.Stdout)
 	}
-}
-
-func newWaitsSession(t *testing.T, cfg Config) *Session {
-	t.Helper()
-	k, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := k.NewSession(SessionOptions{Dir: t.TempDir(), DiscardSpills: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
 }
 
 func parseScript(t *testing.T, src string) *syntax.File {
@@ -159,7 +145,7 @@ func TestWaitsForSessionFunctions(t *testing.T) {
 		{`f() { echo hi; }; shopt -s expand_aliases; alias f='sleep 9'`, `f`, true},
 		{`echo() { printf x; }`, `echo hi`, true},
 	} {
-		s := newWaitsSession(t, Config{})
+		s := launchSession(t, Config{})
 		if res, _ := s.Run(context.Background(), tc.setup, RunOptions{}); res.ExitCode != 0 {
 			t.Fatalf("%s: %+v", tc.setup, res)
 		}
@@ -173,7 +159,7 @@ func TestWaitsForSessionFunctions(t *testing.T) {
 // that cannot; a live output makes a call that cannot wait keep its
 // yield point, not call BeforeWait.
 func TestRunBeforeWait(t *testing.T) {
-	s := newWaitsSession(t, Config{})
+	s := launchSession(t, Config{})
 	ctx := context.Background()
 	for _, tc := range []struct {
 		script string
